@@ -1,0 +1,105 @@
+//! One analysis of one input: the folder, the suites found in it, their reports, and
+//! every file that was skipped. This is the model every renderer reads.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::folder::{Folder, Skipped};
+use crate::suites::{self, Options, SuiteReport};
+use crate::verdict::{self, Status, Verdict};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Analysis {
+    pub input: String,
+    pub tool: String,
+    pub suites: Vec<SuiteReport>,
+    pub skipped: Vec<Skipped>,
+    pub summary: Summary,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Summary {
+    pub pass: usize,
+    pub fail: usize,
+    pub not_measured: usize,
+    pub inconclusive: usize,
+}
+
+/// Why an input could not be analyzed at all (exit code 2).
+#[derive(Debug, thiserror::Error)]
+pub enum Unusable {
+    #[error("cannot read `{path}`: {source}")]
+    Unreadable {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("no results any suite can read in `{path}` ({files} files looked at{skipped}); `reprobench suites` lists what each suite reads")]
+    NothingFound {
+        path: String,
+        files: usize,
+        skipped: String,
+    },
+}
+
+pub fn analyze(input: &Path, opts: &Options) -> Result<Analysis, Unusable> {
+    let folder = Folder::scan(input).map_err(|source| Unusable::Unreadable {
+        path: input.display().to_string(),
+        source,
+    })?;
+    let mut skipped: Vec<Skipped> = folder.problems.clone();
+    let mut reports = Vec::new();
+    for suite in suites::SUITES {
+        if suite.detect(&folder) {
+            reports.push(suite.analyze(&folder, opts, &mut skipped));
+        }
+    }
+    if reports.is_empty() {
+        let skipped = if skipped.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; skipped: {}",
+                skipped.iter().map(Skipped::one_line).collect::<Vec<_>>().join("; ")
+            )
+        };
+        return Err(Unusable::NothingFound {
+            path: input.display().to_string(),
+            files: folder.files.len(),
+            skipped,
+        });
+    }
+    skipped.sort_by(|a, b| a.file.cmp(&b.file));
+    skipped.dedup();
+    let summary = summarize(reports.iter().flat_map(|r| &r.verdicts));
+    Ok(Analysis {
+        input: input.display().to_string(),
+        tool: format!("reprobench {}", env!("CARGO_PKG_VERSION")),
+        suites: reports,
+        skipped,
+        summary,
+    })
+}
+
+fn summarize<'a>(verdicts: impl Iterator<Item = &'a Verdict>) -> Summary {
+    let mut s = Summary::default();
+    for v in verdicts {
+        match v.status {
+            Status::Pass => s.pass += 1,
+            Status::Fail => s.fail += 1,
+            Status::NotMeasured => s.not_measured += 1,
+            Status::Inconclusive => s.inconclusive += 1,
+        }
+    }
+    s
+}
+
+impl Analysis {
+    pub fn verdicts(&self) -> impl Iterator<Item = &Verdict> {
+        self.suites.iter().flat_map(|s| &s.verdicts)
+    }
+
+    pub fn exit_code(&self) -> i32 {
+        verdict::exit_code(self.verdicts())
+    }
+}

@@ -1,0 +1,69 @@
+//! The command line: `analyze`, `report`, `suites`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Reproduce published storage and KV-cache benchmarks and turn each run into evidence.
+#[derive(Debug, Parser)]
+#[command(name = "reprobench", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Judge a results folder against the procedure's criteria and published numbers.
+    ///
+    /// Exit status: 0 when every criterion passes, 1 when any fails, is not measured or
+    /// is inconclusive, 2 when the input cannot be used at all.
+    Analyze(AnalyzeArgs),
+    /// Write report.md for a results folder.
+    Report(ReportArgs),
+    /// List the suites and the files each one reads.
+    Suites,
+}
+
+#[derive(Debug, Args)]
+pub struct Judging {
+    /// Folder name of the baseline array (storage; default: raid10).
+    #[arg(long, value_name = "NAME")]
+    pub baseline: Option<String>,
+    /// Folder name of the candidate array (storage; default: adp).
+    #[arg(long, value_name = "NAME")]
+    pub candidate: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// Results folders (the procedure's layout) or single files.
+    #[arg(required = true, value_name = "FOLDER")]
+    pub inputs: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Also write every frame as Parquet and CSV into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub export: Option<PathBuf>,
+    #[command(flatten)]
+    pub judging: Judging,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The results folder.
+    #[arg(value_name = "FOLDER")]
+    pub input: PathBuf,
+    /// Where to write report.md (created if missing).
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    #[command(flatten)]
+    pub judging: Judging,
+}

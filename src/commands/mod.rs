@@ -1,0 +1,18 @@
+//! One file per subcommand; `main` only dispatches.
+
+pub mod analyze;
+pub mod report;
+pub mod suites;
+
+use crate::cli::Judging;
+use crate::suites::Options;
+
+fn options(j: &Judging) -> Options {
+    Options {
+        baseline: j.baseline.clone(),
+        candidate: j.candidate.clone(),
+    }
+}
+
+/// An input was unusable: print why and exit 2.
+pub const UNUSABLE: i32 = 2;

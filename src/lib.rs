@@ -1,0 +1,12 @@
+//! reprobench: reproduce published storage and KV-cache benchmarks and judge the runs.
+
+pub mod analysis;
+pub mod cli;
+pub mod commands;
+pub mod error;
+pub mod folder;
+pub mod frames;
+pub mod parse;
+pub mod render;
+pub mod suites;
+pub mod verdict;

@@ -1,0 +1,22 @@
+//! The reprobench binary: parse the command line and dispatch.
+
+use clap::Parser;
+
+use reprobench::cli::{Cli, Command};
+use reprobench::commands;
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Analyze(args) => commands::analyze::run(args),
+        Command::Report(args) => commands::report::run(args),
+        Command::Suites => commands::suites::run(),
+    };
+    match result {
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::exit(2);
+        }
+    }
+}

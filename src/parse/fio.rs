@@ -1,0 +1,440 @@
+//! fio's JSON output (`--output-format=json`, `json+`, `normal,json`), as it arrives in
+//! the field: text before or after the JSON, several documents from `--status-interval`
+//! (the last is final), duplicate keys in `global options` (the last wins, as in fio).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::{ParseError, Problem};
+use crate::parse::text::{line_starts, read_capped, TextCheck};
+
+/// One fio output file, reduced to its final document.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FioOutput {
+    pub fio_version: Option<String>,
+    /// How many complete fio documents the file held (`--status-interval` writes several).
+    pub documents: usize,
+    /// Line (1-based) where the final document starts.
+    pub line: usize,
+    /// Non-empty lines before the first document (warnings, `note:` lines, errors).
+    pub text_before: Vec<String>,
+    /// Whether text follows the last document (`normal,json`).
+    pub text_after: bool,
+    /// A cut-off document after the final complete one, if any.
+    pub broken_tail: Option<String>,
+    pub global_options: BTreeMap<String, String>,
+    pub jobs: Vec<FioJob>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FioJob {
+    pub jobname: String,
+    pub groupid: u64,
+    /// errno of the job; 0 is success.
+    pub error: i64,
+    /// Only this job's own options; see [`FioOutput::options_for`].
+    pub job_options: BTreeMap<String, String>,
+    pub read: DirStats,
+    pub write: DirStats,
+    pub trim: DirStats,
+    pub usr_cpu: f64,
+    pub sys_cpu: f64,
+    /// `job_runtime` in ms (fio's total_run_time, summed across clones by group_reporting).
+    pub job_runtime_ms: u64,
+}
+
+/// One data direction of a job.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct DirStats {
+    pub io_bytes: u64,
+    pub bw_bytes: f64,
+    pub iops: f64,
+    pub runtime_ms: u64,
+    pub total_ios: u64,
+    pub slat: Latency,
+    pub clat: Latency,
+    pub lat: Latency,
+}
+
+/// A latency block (`clat_ns`, `lat_ns`, `slat_ns`), in nanoseconds.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Latency {
+    pub n: u64,
+    pub mean: f64,
+    pub max: f64,
+    /// `(percent, ns)`, e.g. `(99.0, 123904.0)`, as fio printed them.
+    pub percentiles: Vec<(f64, f64)>,
+    /// `json+` histogram: `(ns, count)`, ascending.
+    pub bins: Option<Vec<(u64, u64)>>,
+}
+
+impl Latency {
+    pub fn percentile(&self, pct: f64) -> Option<f64> {
+        self.percentiles
+            .iter()
+            .find(|(p, _)| (p - pct).abs() < 1e-9)
+            .map(|(_, v)| *v)
+    }
+}
+
+impl FioOutput {
+    /// A job's effective options: `global options` overridden by its `job options`.
+    pub fn options_for(&self, job: &FioJob) -> BTreeMap<String, String> {
+        let mut all = self.global_options.clone();
+        all.extend(job.job_options.clone());
+        all
+    }
+}
+
+pub fn parse_path(path: &Path) -> Result<FioOutput, ParseError> {
+    let bytes = read_capped(path)?;
+    parse_bytes(&bytes).map_err(|p| p.in_file(path))
+}
+
+/// Finds the fio documents in `bytes` and reads the last one.
+pub fn parse_bytes(bytes: &[u8]) -> Result<FioOutput, Problem> {
+    TextCheck::of(bytes)?;
+    let mut docs: Vec<(usize, Value)> = Vec::new();
+    let mut text_before = Vec::new();
+    let mut text_after = false;
+    let mut first_error: Option<Problem> = None;
+    let mut resume_at = 0usize;
+    for (idx, start) in line_starts(bytes).into_iter().enumerate() {
+        if start < resume_at {
+            continue;
+        }
+        let line_no = idx + 1;
+        let rest = &bytes[start..];
+        let line = first_line(rest);
+        if line.trim_start().starts_with('{') {
+            let mut stream = serde_json::Deserializer::from_slice(rest).into_iter::<Value>();
+            match stream.next() {
+                Some(Ok(value)) => {
+                    resume_at = start + stream.byte_offset();
+                    docs.push((line_no, value));
+                    text_after = false;
+                    continue;
+                }
+                Some(Err(e)) => {
+                    if first_error.is_none() {
+                        let at = line_no + e.line().saturating_sub(1);
+                        let what = if e.is_eof() {
+                            "truncated JSON: the file ends inside the document".to_string()
+                        } else {
+                            format!("invalid JSON: {}", strip_position(&e.to_string()))
+                        };
+                        first_error = Some(Problem::at(at, what));
+                    }
+                }
+                None => {}
+            }
+        }
+        if line.trim().is_empty() {
+            continue;
+        }
+        if docs.is_empty() {
+            text_before.push(line.trim_end().to_string());
+        } else {
+            text_after = true;
+        }
+    }
+    let fio_docs: Vec<&(usize, Value)> = docs.iter().filter(|(_, v)| is_fio(v)).collect();
+    let Some((line, doc)) = fio_docs.last() else {
+        if let Some(err) = first_error {
+            return Err(err);
+        }
+        if let Some((line, _)) = docs.first() {
+            return Err(Problem::at(
+                *line,
+                "valid JSON, but not fio output (no `jobs` array)",
+            ));
+        }
+        return Err(match text_before.first() {
+            Some(first) => Problem::at(
+                1,
+                format!("no fio JSON in this file; it starts with: {}", clip(first, 120)),
+            ),
+            None => Problem::whole("empty file"),
+        });
+    };
+    // A broken document after the last complete one: fio was stopped while writing
+    // (a cut-off `--status-interval` dump). The complete one is kept and the cut said.
+    let broken_tail = first_error
+        .filter(|e| e.line.is_some_and(|l| l > *line))
+        .map(|e| format!("line {}: {}", e.line.unwrap_or(0), e.reason));
+    read_document(doc, *line).map(|mut out| {
+        out.broken_tail = broken_tail;
+        out.documents = fio_docs.len();
+        out.text_before = text_before;
+        out.text_after = text_after;
+        out
+    })
+}
+
+fn is_fio(v: &Value) -> bool {
+    v.get("jobs").is_some_and(Value::is_array)
+}
+
+fn first_line(bytes: &[u8]) -> String {
+    let end = bytes.iter().position(|&b| b == b'\n').unwrap_or(bytes.len());
+    String::from_utf8_lossy(&bytes[..end]).into_owned()
+}
+
+fn clip(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(n).collect::<String>())
+    }
+}
+
+/// serde_json appends " at line L column C" relative to where we started; we give our own.
+fn strip_position(msg: &str) -> String {
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
+}
+
+fn read_document(doc: &Value, line: usize) -> Result<FioOutput, Problem> {
+    let bad = |what: String| Problem::at(line, what);
+    let jobs_v = doc
+        .get("jobs")
+        .and_then(Value::as_array)
+        .ok_or_else(|| bad("not fio output: no `jobs` array".into()))?;
+    let mut jobs = Vec::with_capacity(jobs_v.len());
+    for (i, j) in jobs_v.iter().enumerate() {
+        jobs.push(read_job(j, &format!("jobs[{i}]")).map_err(bad)?);
+    }
+    Ok(FioOutput {
+        fio_version: doc
+            .get("fio version")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        documents: 1,
+        line,
+        text_before: Vec::new(),
+        text_after: false,
+        broken_tail: None,
+        global_options: read_options(doc.get("global options")),
+        jobs,
+    })
+}
+
+fn read_job(j: &Value, at: &str) -> Result<FioJob, String> {
+    if !j.is_object() {
+        return Err(format!("{at}: expected an object"));
+    }
+    let jobname = match j.get("jobname") {
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => return Err(format!("{at}.jobname: expected a string")),
+        None => return Err(format!("{at}: no `jobname`")),
+    };
+    Ok(FioJob {
+        jobname,
+        groupid: opt_u64(j, "groupid", at)?.unwrap_or(0),
+        error: opt_f64(j, "error", at)?.unwrap_or(0.0) as i64,
+        job_options: read_options(j.get("job options")),
+        read: read_dir(j.get("read"), &format!("{at}.read"))?,
+        write: read_dir(j.get("write"), &format!("{at}.write"))?,
+        trim: read_dir(j.get("trim"), &format!("{at}.trim"))?,
+        usr_cpu: opt_f64(j, "usr_cpu", at)?.unwrap_or(0.0),
+        sys_cpu: opt_f64(j, "sys_cpu", at)?.unwrap_or(0.0),
+        job_runtime_ms: opt_u64(j, "job_runtime", at)?.unwrap_or(0),
+    })
+}
+
+fn read_dir(v: Option<&Value>, at: &str) -> Result<DirStats, String> {
+    let Some(v) = v else {
+        return Ok(DirStats::default());
+    };
+    if !v.is_object() {
+        return Err(format!("{at}: expected an object"));
+    }
+    Ok(DirStats {
+        io_bytes: opt_u64(v, "io_bytes", at)?.unwrap_or(0),
+        bw_bytes: opt_f64(v, "bw_bytes", at)?.unwrap_or(0.0),
+        iops: opt_f64(v, "iops", at)?.unwrap_or(0.0),
+        runtime_ms: opt_u64(v, "runtime", at)?.unwrap_or(0),
+        total_ios: opt_u64(v, "total_ios", at)?.unwrap_or(0),
+        slat: read_latency(v.get("slat_ns"), &format!("{at}.slat_ns"))?,
+        clat: read_latency(v.get("clat_ns"), &format!("{at}.clat_ns"))?,
+        lat: read_latency(v.get("lat_ns"), &format!("{at}.lat_ns"))?,
+    })
+}
+
+fn read_latency(v: Option<&Value>, at: &str) -> Result<Latency, String> {
+    let Some(v) = v else {
+        return Ok(Latency::default());
+    };
+    if !v.is_object() {
+        return Err(format!("{at}: expected an object"));
+    }
+    let mut percentiles = Vec::new();
+    if let Some(p) = v.get("percentile") {
+        let map = p
+            .as_object()
+            .ok_or_else(|| format!("{at}.percentile: expected an object"))?;
+        for (k, val) in map {
+            let pct: f64 = k
+                .parse()
+                .map_err(|_| format!("{at}.percentile: key `{k}` is not a number"))?;
+            let ns = val
+                .as_f64()
+                .ok_or_else(|| format!("{at}.percentile.{k}: expected a number"))?;
+            percentiles.push((pct, ns));
+        }
+    }
+    let bins = match v.get("bins") {
+        None => None,
+        Some(b) => {
+            let map = b
+                .as_object()
+                .ok_or_else(|| format!("{at}.bins: expected an object"))?;
+            let mut bins = Vec::with_capacity(map.len());
+            for (k, val) in map {
+                let ns: u64 = k
+                    .parse()
+                    .map_err(|_| format!("{at}.bins: key `{k}` is not a whole number"))?;
+                let count = val
+                    .as_u64()
+                    .ok_or_else(|| format!("{at}.bins.{k}: expected a count"))?;
+                bins.push((ns, count));
+            }
+            bins.sort_unstable();
+            Some(bins)
+        }
+    };
+    Ok(Latency {
+        n: opt_u64(v, "N", at)?.unwrap_or(0),
+        mean: opt_f64(v, "mean", at)?.unwrap_or(0.0),
+        max: opt_f64(v, "max", at)?.unwrap_or(0.0),
+        percentiles,
+        bins,
+    })
+}
+
+fn read_options(v: Option<&Value>) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    if let Some(Value::Object(map)) = v {
+        for (k, val) in map {
+            let s = match val {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            out.insert(k.clone(), s);
+        }
+    }
+    out
+}
+
+fn opt_f64(v: &Value, key: &str, at: &str) -> Result<Option<f64>, String> {
+    match v.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(x) => x
+            .as_f64()
+            .map(Some)
+            .ok_or_else(|| format!("{at}.{key}: expected a number, found {}", kind(x))),
+    }
+}
+
+fn opt_u64(v: &Value, key: &str, at: &str) -> Result<Option<u64>, String> {
+    match v.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(x) => match (x.as_u64(), x.as_f64()) {
+            (Some(n), _) => Ok(Some(n)),
+            (None, Some(f)) if f >= 0.0 && f.fract() == 0.0 && f < 1.8e19 => Ok(Some(f as u64)),
+            _ => Err(format!(
+                "{at}.{key}: expected a whole number, found {}",
+                kind(x)
+            )),
+        },
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DOC: &str = r#"{
+  "fio version" : "fio-3.33",
+  "global options" : { "bs" : "4k", "bs" : "8k" },
+  "jobs" : [ { "jobname" : "a", "groupid" : 0, "error" : 0,
+    "read" : { "io_bytes" : 8192, "bw_bytes" : 8192, "iops" : 1.0, "runtime" : 1000, "total_ios" : 1,
+      "clat_ns" : { "N" : 1, "mean" : 5.0, "percentile" : { "99.000000" : 7 } } } } ]
+}
+"#;
+
+    #[test]
+    fn reads_a_plain_document() {
+        let out = parse_bytes(DOC.as_bytes()).expect("parses");
+        assert_eq!(out.fio_version.as_deref(), Some("fio-3.33"));
+        assert_eq!(out.jobs[0].read.clat.percentile(99.0), Some(7.0));
+        assert_eq!(out.global_options["bs"], "8k", "the last duplicate wins");
+        assert_eq!(out.line, 1);
+        assert!(out.text_before.is_empty());
+    }
+
+    #[test]
+    fn skips_text_before_and_after() {
+        let text = format!("note: something\nfio: warn {{ odd\n{DOC}\nRun status group 0\n");
+        let out = parse_bytes(text.as_bytes()).expect("parses");
+        assert_eq!(out.line, 3);
+        assert_eq!(out.text_before, vec!["note: something", "fio: warn { odd"]);
+        assert!(out.text_after);
+    }
+
+    #[test]
+    fn takes_the_last_of_several_documents() {
+        let second = DOC.replace("\"iops\" : 1.0", "\"iops\" : 2.0");
+        let text = format!("{DOC}{second}");
+        let out = parse_bytes(text.as_bytes()).expect("parses");
+        assert_eq!(out.documents, 2);
+        assert_eq!(out.jobs[0].read.iops, 2.0);
+    }
+
+    #[test]
+    fn names_the_line_of_a_truncated_document() {
+        let cut = &DOC[..DOC.len() - 30];
+        let err = parse_bytes(format!("hello\n{cut}").as_bytes()).expect_err("truncated");
+        assert!(err.reason.contains("truncated"), "{err:?}");
+        assert!(err.line.is_some_and(|l| l >= 2));
+    }
+
+    #[test]
+    fn refuses_json_that_is_not_fio() {
+        let err = parse_bytes(b"[{\"ttft_ms\": 1}]\n").expect_err("a list");
+        assert!(err.reason.contains("no fio JSON"), "{err:?}");
+        let err = parse_bytes(b"{\"a\": 1}\n").expect_err("no jobs");
+        assert!(err.reason.contains("not fio output"), "{err:?}");
+    }
+
+    #[test]
+    fn refuses_empty_and_binary_files() {
+        assert_eq!(parse_bytes(b"").expect_err("empty").reason, "empty file");
+        assert_eq!(parse_bytes(b"  \n\n").expect_err("blank").reason, "empty file");
+        let err = parse_bytes(&[0x7f, b'E', b'L', b'F', 0, 0, 1, 2]).expect_err("binary");
+        assert!(err.reason.contains("binary"), "{err:?}");
+    }
+
+    #[test]
+    fn names_a_field_of_the_wrong_type() {
+        let text = DOC.replace("\"iops\" : 1.0", "\"iops\" : \"fast\"");
+        let err = parse_bytes(text.as_bytes()).expect_err("type");
+        assert!(err.reason.contains("jobs[0].read.iops"), "{err:?}");
+    }
+}

@@ -1,0 +1,332 @@
+//! `iostat -x` logs (sysstat 10-12; `-m` or kB units): the header of each block names its
+//! columns, the first block (the average since boot) is dropped, `avg-cpu` is kept.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::error::{ParseError, Problem};
+use crate::parse::text::{read_capped, TextCheck};
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IostatLog {
+    /// The banner's first line, e.g. `Linux 6.1.0 (host) 11/30/26 _x86_64_ (2 CPU)`.
+    pub banner: Option<String>,
+    /// Samples after the since-boot block, in order.
+    pub samples: Vec<IostatSample>,
+    /// Whether the last line was cut off (iostat killed mid-write) and dropped.
+    pub truncated_tail: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IostatSample {
+    /// 1 for the first interval after the since-boot block.
+    pub index: usize,
+    pub cpu_system: Option<f64>,
+    pub cpu_iowait: Option<f64>,
+    pub devices: Vec<DeviceRow>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeviceRow {
+    pub device: String,
+    pub r_s: Option<f64>,
+    pub w_s: Option<f64>,
+    pub r_mb_s: Option<f64>,
+    pub w_mb_s: Option<f64>,
+    pub r_await: Option<f64>,
+    pub w_await: Option<f64>,
+    pub util: Option<f64>,
+}
+
+pub fn parse_path(path: &Path) -> Result<IostatLog, ParseError> {
+    let bytes = read_capped(path)?;
+    parse_bytes(&bytes).map_err(|p| p.in_file(path))
+}
+
+/// Which column of a `Device` header holds what we keep.
+struct Columns {
+    width: usize,
+    at: HashMap<&'static str, usize>,
+    /// Divide throughput by this to get MB/s (1 with `-m`, 1024 with kB columns).
+    scale: f64,
+}
+
+impl Columns {
+    fn from_header(fields: &[&str], line: usize) -> Result<Columns, Problem> {
+        let find = |names: &[&str]| fields.iter().position(|f| names.contains(f));
+        let mut at = HashMap::new();
+        let mut scale = 1.0;
+        for (key, names) in [
+            ("r/s", &["r/s"][..]),
+            ("w/s", &["w/s"][..]),
+            ("r_await", &["r_await"][..]),
+            ("w_await", &["w_await"][..]),
+            ("%util", &["%util"][..]),
+        ] {
+            if let Some(i) = find(names) {
+                at.insert(key, i);
+            }
+        }
+        match (find(&["rMB/s"]), find(&["wMB/s"])) {
+            (Some(r), Some(w)) => {
+                at.insert("rMB/s", r);
+                at.insert("wMB/s", w);
+            }
+            _ => {
+                if let (Some(r), Some(w)) = (find(&["rkB/s"]), find(&["wkB/s"])) {
+                    at.insert("rMB/s", r);
+                    at.insert("wMB/s", w);
+                    scale = 1024.0;
+                }
+            }
+        }
+        if !at.contains_key("r/s") || !at.contains_key("rMB/s") {
+            return Err(Problem::at(
+                line,
+                "device header without r/s and rMB/s (or rkB/s) columns; run iostat with -x",
+            ));
+        }
+        Ok(Columns {
+            width: fields.len(),
+            at,
+            scale,
+        })
+    }
+}
+
+pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
+    TextCheck::of(bytes)?;
+    let text = String::from_utf8_lossy(bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    let ends_cut = !bytes.is_empty() && !bytes.ends_with(b"\n");
+    let mut banner = None;
+    let mut blocks: Vec<IostatSample> = Vec::new();
+    let mut cols: Option<Columns> = None;
+    let mut expect_cpu = false;
+    let mut in_devices = false;
+    let mut truncated_tail = false;
+    let mut saw_header = false;
+
+    for (i, raw) in lines.iter().enumerate() {
+        let line_no = i + 1;
+        let is_last = i + 1 == lines.len();
+        let line = raw.trim();
+        if line.is_empty() {
+            in_devices = false;
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if banner.is_none() && blocks.is_empty() && !saw_header && line.starts_with("Linux") {
+            banner = Some(fields.join(" "));
+            continue;
+        }
+        if fields[0] == "avg-cpu:" {
+            blocks.push(new_block(blocks.len()));
+            expect_cpu = true;
+            in_devices = false;
+            cols = None;
+            continue;
+        }
+        if expect_cpu {
+            expect_cpu = false;
+            let values = numbers(&fields);
+            match values {
+                Some(v) if v.len() == 6 => {
+                    if let Some(b) = blocks.last_mut() {
+                        b.cpu_iowait = Some(v[3]);
+                        b.cpu_system = Some(v[2]);
+                    }
+                    continue;
+                }
+                _ if is_last && ends_cut => {
+                    truncated_tail = true;
+                    continue;
+                }
+                _ => {
+                    return Err(Problem::at(
+                        line_no,
+                        format!("expected six avg-cpu values, found `{}`", clip(line)),
+                    ))
+                }
+            }
+        }
+        if fields[0] == "Device" || fields[0] == "Device:" {
+            saw_header = true;
+            // Without -c/-d both sections share a block; a Device header with no avg-cpu
+            // before it (iostat -d) starts a block of its own.
+            let needs_block = match blocks.last() {
+                None => true,
+                Some(b) => !b.devices.is_empty() || cols.is_some(),
+            };
+            if needs_block {
+                blocks.push(new_block(blocks.len()));
+            }
+            cols = Some(Columns::from_header(&fields[1..], line_no)?);
+            in_devices = true;
+            continue;
+        }
+        if in_devices {
+            let Some(c) = cols.as_ref() else { continue };
+            let values = &fields[1..];
+            if values.len() != c.width {
+                if is_last && ends_cut {
+                    truncated_tail = true;
+                    continue;
+                }
+                return Err(Problem::at(
+                    line_no,
+                    format!(
+                        "expected {} columns after the device name, found {}",
+                        c.width,
+                        values.len()
+                    ),
+                ));
+            }
+            let Some(nums) = numbers(values) else {
+                if is_last && ends_cut {
+                    truncated_tail = true;
+                    continue;
+                }
+                return Err(Problem::at(
+                    line_no,
+                    format!("a value in `{}` is not a number", clip(line)),
+                ));
+            };
+            let get = |k: &str| c.at.get(k).map(|&i| nums[i]);
+            if let Some(b) = blocks.last_mut() {
+                b.devices.push(DeviceRow {
+                    device: fields[0].to_string(),
+                    r_s: get("r/s"),
+                    w_s: get("w/s"),
+                    r_mb_s: get("rMB/s").map(|v| v / c.scale),
+                    w_mb_s: get("wMB/s").map(|v| v / c.scale),
+                    r_await: get("r_await"),
+                    w_await: get("w_await"),
+                    util: get("%util"),
+                });
+            }
+            continue;
+        }
+        if blocks.is_empty() && !saw_header {
+            return Err(Problem::at(
+                line_no,
+                format!("not an iostat -x log: unexpected `{}`", clip(line)),
+            ));
+        }
+        return Err(Problem::at(
+            line_no,
+            format!("unexpected line `{}`", clip(line)),
+        ));
+    }
+    if blocks.is_empty() {
+        return Err(if lines.iter().all(|l| l.trim().is_empty()) {
+            Problem::whole("empty file")
+        } else {
+            Problem::whole("no avg-cpu or Device blocks: not an iostat -x log")
+        });
+    }
+    // The first block is the average since boot, not a sample of the run.
+    let mut samples: Vec<IostatSample> = blocks.into_iter().skip(1).collect();
+    for (i, s) in samples.iter_mut().enumerate() {
+        s.index = i + 1;
+    }
+    Ok(IostatLog {
+        banner,
+        samples,
+        truncated_tail,
+    })
+}
+
+fn new_block(index: usize) -> IostatSample {
+    IostatSample {
+        index,
+        cpu_system: None,
+        cpu_iowait: None,
+        devices: Vec::new(),
+    }
+}
+
+/// Parses every field as a number; a comma decimal separator (some locales) is accepted.
+fn numbers(fields: &[&str]) -> Option<Vec<f64>> {
+    fields
+        .iter()
+        .map(|f| {
+            f.parse::<f64>()
+                .ok()
+                .or_else(|| f.replace(',', ".").parse::<f64>().ok())
+                .filter(|v| v.is_finite())
+        })
+        .collect()
+}
+
+fn clip(s: &str) -> String {
+    s.chars().take(80).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOG: &str = "Linux 6.1.0 (host) \t11/30/26 \t_x86_64_\t(2 CPU)
+
+avg-cpu:  %user   %nice %system %iowait  %steal   %idle
+           1.00    0.00    2.00    0.50    0.00   96.50
+
+Device            r/s     rMB/s   r_await     w/s     wMB/s   w_await  %util
+nvme0n1          1.00      0.10      0.20    2.00      0.30      0.40   5.00
+
+avg-cpu:  %user   %nice %system %iowait  %steal   %idle
+          10,00    0,00   20,00    0,00    0,00   70,00
+
+Device            r/s     rMB/s   r_await     w/s     wMB/s   w_await  %util
+nvme0n1        100.00     10.00      0.50  200.00     20.00      0.90  50.00
+md126          100.00     10.00      0.00  200.00     20.00      0.00   0.00
+
+";
+
+    #[test]
+    fn drops_the_since_boot_block_and_reads_columns_by_header() {
+        let log = parse_bytes(LOG.as_bytes()).expect("parses");
+        assert_eq!(log.samples.len(), 1);
+        let s = &log.samples[0];
+        assert_eq!(s.index, 1);
+        assert_eq!(s.cpu_system, Some(20.0), "comma decimals are read");
+        assert_eq!(s.devices.len(), 2);
+        assert_eq!(s.devices[0].w_mb_s, Some(20.0));
+        assert_eq!(s.devices[0].w_await, Some(0.9));
+        assert_eq!(s.devices[1].device, "md126");
+        assert!(log.banner.is_some_and(|b| b.starts_with("Linux 6.1.0")));
+    }
+
+    #[test]
+    fn converts_kilobyte_columns() {
+        let log = LOG.replace("rMB/s", "rkB/s").replace("wMB/s", "wkB/s");
+        let log = parse_bytes(log.as_bytes()).expect("parses");
+        assert_eq!(log.samples[0].devices[0].r_mb_s, Some(10.0 / 1024.0));
+    }
+
+    #[test]
+    fn names_the_line_of_a_short_row() {
+        let bad = LOG.replace("md126          100.00     10.00", "md126   1");
+        let err = parse_bytes(bad.as_bytes()).expect_err("short row");
+        assert_eq!(err.line, Some(16));
+        assert!(err.reason.contains("expected 7 columns"), "{err:?}");
+    }
+
+    #[test]
+    fn drops_a_last_line_cut_off_by_kill() {
+        let cut = &LOG[..LOG.len() - 30];
+        let log = parse_bytes(cut.as_bytes()).expect("parses");
+        assert!(log.truncated_tail);
+        assert_eq!(log.samples[0].devices.len(), 1);
+    }
+
+    #[test]
+    fn refuses_other_text() {
+        let err = parse_bytes(b"hello world\n").expect_err("not iostat");
+        assert_eq!(err.line, Some(1));
+        assert!(parse_bytes(b"").is_err());
+    }
+}

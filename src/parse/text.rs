@@ -1,0 +1,86 @@
+//! Reading input files safely: a size cap, no binary junk, line offsets.
+
+use std::io::Read;
+use std::path::Path;
+
+use crate::error::{ParseError, Problem};
+
+/// Results files are small; anything larger than this is not one of ours.
+pub const MAX_FILE_BYTES: u64 = 512 * 1024 * 1024;
+
+/// Reads a whole file, refusing non-regular files and files over [`MAX_FILE_BYTES`].
+pub fn read_capped(path: &Path) -> Result<Vec<u8>, ParseError> {
+    let fail = |reason: String| ParseError::new(path, None, reason);
+    let meta = std::fs::metadata(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    if !meta.is_file() {
+        return Err(fail("not a regular file".into()));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(fail(format!(
+            "{} bytes is larger than the {} MiB a results file may be",
+            meta.len(),
+            MAX_FILE_BYTES >> 20
+        )));
+    }
+    let mut buf = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut buf))
+        .map_err(|e| fail(format!("cannot read: {e}")))?;
+    Ok(buf)
+}
+
+/// Rejects input that is plainly not text.
+pub struct TextCheck;
+
+impl TextCheck {
+    pub fn of(bytes: &[u8]) -> Result<(), Problem> {
+        let head = &bytes[..bytes.len().min(8192)];
+        if head.contains(&0) {
+            return Err(Problem::whole("binary data, not a text file"));
+        }
+        let controls = head
+            .iter()
+            .filter(|&&b| b < 0x09 || ((0x0e..0x20).contains(&b) && b != 0x1b))
+            .count();
+        if controls * 20 > head.len().max(1) {
+            return Err(Problem::whole("binary data, not a text file"));
+        }
+        Ok(())
+    }
+}
+
+/// Byte offsets at which each line starts (the first line starts at 0).
+pub fn line_starts(bytes: &[u8]) -> Vec<usize> {
+    let mut starts = vec![0];
+    starts.extend(
+        bytes
+            .iter()
+            .enumerate()
+            .filter(|(i, &b)| b == b'\n' && i + 1 < bytes.len())
+            .map(|(i, _)| i + 1),
+    );
+    if bytes.is_empty() {
+        starts.clear();
+    }
+    starts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_line_starts() {
+        assert_eq!(line_starts(b"a\nbc\n"), vec![0, 2]);
+        assert_eq!(line_starts(b"a\n\nb"), vec![0, 2, 3]);
+        assert!(line_starts(b"").is_empty());
+    }
+
+    #[test]
+    fn tells_binary_from_text() {
+        assert!(TextCheck::of(b"plain\ttext\n").is_ok());
+        assert!(TextCheck::of(b"\x1b[32mcoloured\x1b[0m\n").is_ok());
+        assert!(TextCheck::of(b"a\0b").is_err());
+        assert!(TextCheck::of(&[1, 2, 3, 4, 5, 6, 7, 8]).is_err());
+    }
+}

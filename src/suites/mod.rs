@@ -1,0 +1,91 @@
+//! The registry of suites: one list drives detection, `suites`, analysis and tests.
+
+pub mod storage;
+
+use serde::Serialize;
+
+use crate::folder::{Folder, Skipped};
+use crate::frames::Frame;
+use crate::verdict::{Observation, Verdict};
+
+/// Choices a user can make about how a folder is judged.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Name of the baseline array folder (storage), when not the procedure's.
+    pub baseline: Option<String>,
+    /// Name of the candidate array folder (storage), when not the procedure's.
+    pub candidate: Option<String>,
+}
+
+/// A table of display strings, rendered the same way by every output format.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Table {
+    pub title: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    /// Read under the table: what the numbers mean or where they differ from a script.
+    pub notes: Vec<String>,
+}
+
+/// What one suite made of a folder.
+#[derive(Debug, Clone, Serialize)]
+pub struct SuiteReport {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub procedure: &'static str,
+    /// Files the suite read, relative to the folder.
+    pub files_read: Vec<String>,
+    pub verdicts: Vec<Verdict>,
+    pub observations: Vec<Observation>,
+    pub tables: Vec<Table>,
+    /// Text blocks shown as they are (the procedure script's own table).
+    pub preformatted: Vec<Preformatted>,
+    pub notes: Vec<String>,
+    #[serde(skip)]
+    pub frames: Vec<Frame>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Preformatted {
+    pub title: String,
+    pub text: String,
+    pub notes: Vec<String>,
+}
+
+/// One procedure's analysis.
+pub trait Suite: Sync {
+    /// Short name used on the command line and in verdict ids.
+    fn name(&self) -> &'static str;
+    fn title(&self) -> &'static str;
+    /// The procedure (and section) this suite implements.
+    fn procedure(&self) -> &'static str;
+    /// The files the suite reads, in the procedure's layout, for `suites`.
+    fn reads(&self) -> &'static [&'static str];
+    /// Whether the folder holds anything for this suite.
+    fn detect(&self, folder: &Folder) -> bool;
+    /// Reads the folder and judges it. Files it could not use go into `skipped`.
+    fn analyze(&self, folder: &Folder, opts: &Options, skipped: &mut Vec<Skipped>) -> SuiteReport;
+}
+
+pub const SUITES: &[&dyn Suite] = &[&storage::Storage];
+
+pub fn find(name: &str) -> Option<&'static dyn Suite> {
+    SUITES.iter().copied().find(|s| s.name() == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suite_names_are_unique_and_findable() {
+        let mut names: Vec<_> = SUITES.iter().map(|s| s.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), SUITES.len());
+        for s in SUITES {
+            assert!(find(s.name()).is_some());
+            assert!(!s.reads().is_empty());
+        }
+    }
+}

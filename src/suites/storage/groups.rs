@@ -1,0 +1,205 @@
+//! fio jobs summed per `groupid` the way `group_reporting` would: bytes and I/Os add up,
+//! the runtime is the longest, bandwidth and IOPS follow from those (fio `stat.c`).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::parse::fio::{DirStats, FioJob, FioOutput, Latency};
+
+/// One reporting group of one file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Group {
+    pub groupid: u64,
+    /// The first job's name (with group_reporting fio names the group after it).
+    pub jobname: String,
+    /// How many `jobs[]` entries were summed.
+    pub entries: usize,
+    /// Distinct job names in the group (several job sections).
+    pub jobnames: Vec<String>,
+    /// The first non-zero job error, or 0.
+    pub error: i64,
+    pub options: BTreeMap<String, String>,
+    pub read: Dir,
+    pub write: Dir,
+    pub sys_cpu: f64,
+    pub usr_cpu: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Dir {
+    pub io_bytes: u64,
+    pub total_ios: u64,
+    pub runtime_ms: u64,
+    pub bw_bytes: f64,
+    pub iops: f64,
+    /// 99th percentile completion latency in ns (total latency when fio reported only that).
+    pub p99_ns: Option<f64>,
+    /// `clat` or `lat`: which latency the percentile is of.
+    pub p99_of: &'static str,
+    /// False when several jobs were merged without `json+` bins: the value is then the
+    /// largest per-job p99, an upper bound of the group's.
+    pub p99_exact: bool,
+    /// Mean total latency (submission + completion) in ns.
+    pub mean_lat_ns: Option<f64>,
+}
+
+/// Groups the jobs of one fio file by `groupid`, in order of first appearance.
+pub fn groups(out: &FioOutput) -> Vec<Group> {
+    let mut order: Vec<u64> = Vec::new();
+    let mut by_id: BTreeMap<u64, Vec<&FioJob>> = BTreeMap::new();
+    for job in &out.jobs {
+        if !by_id.contains_key(&job.groupid) {
+            order.push(job.groupid);
+        }
+        by_id.entry(job.groupid).or_default().push(job);
+    }
+    order
+        .into_iter()
+        .map(|id| merge(out, id, &by_id[&id]))
+        .collect()
+}
+
+fn merge(out: &FioOutput, groupid: u64, jobs: &[&FioJob]) -> Group {
+    let first = jobs[0];
+    let mut jobnames: Vec<String> = Vec::new();
+    for j in jobs {
+        if !jobnames.contains(&j.jobname) {
+            jobnames.push(j.jobname.clone());
+        }
+    }
+    let runtime_total: u64 = jobs.iter().map(|j| j.job_runtime_ms).sum();
+    let cpu = |f: fn(&FioJob) -> f64| {
+        if jobs.len() == 1 {
+            f(first)
+        } else if runtime_total > 0 {
+            jobs.iter()
+                .map(|j| f(j) * j.job_runtime_ms as f64)
+                .sum::<f64>()
+                / runtime_total as f64
+        } else {
+            jobs.iter().map(|j| f(j)).sum::<f64>() / jobs.len() as f64
+        }
+    };
+    Group {
+        groupid,
+        jobname: first.jobname.clone(),
+        entries: jobs.len(),
+        jobnames,
+        error: jobs.iter().map(|j| j.error).find(|&e| e != 0).unwrap_or(0),
+        options: out.options_for(first),
+        read: merge_dir(jobs.iter().map(|j| &j.read).collect()),
+        write: merge_dir(jobs.iter().map(|j| &j.write).collect()),
+        sys_cpu: cpu(|j| j.sys_cpu),
+        usr_cpu: cpu(|j| j.usr_cpu),
+    }
+}
+
+fn merge_dir(dirs: Vec<&DirStats>) -> Dir {
+    let (p99_ns, p99_of, p99_exact) = merged_p99(&dirs);
+    let mean_lat_ns = merged_mean(dirs.iter().map(|d| &d.lat));
+    if let [one] = dirs[..] {
+        return Dir {
+            io_bytes: one.io_bytes,
+            total_ios: one.total_ios,
+            runtime_ms: one.runtime_ms,
+            bw_bytes: one.bw_bytes,
+            iops: one.iops,
+            p99_ns,
+            p99_of,
+            p99_exact,
+            mean_lat_ns,
+        };
+    }
+    let io_bytes: u64 = dirs.iter().map(|d| d.io_bytes).sum();
+    let total_ios: u64 = dirs.iter().map(|d| d.total_ios).sum();
+    let runtime_ms = dirs.iter().map(|d| d.runtime_ms).max().unwrap_or(0);
+    let (bw_bytes, iops) = if runtime_ms > 0 {
+        // fio: bw_bytes = (1000 * io_bytes) / runt in integers; iops in floating point.
+        (
+            ((1000u128 * io_bytes as u128) / runtime_ms as u128) as f64,
+            1000.0 * total_ios as f64 / runtime_ms as f64,
+        )
+    } else {
+        (0.0, 0.0)
+    };
+    Dir {
+        io_bytes,
+        total_ios,
+        runtime_ms,
+        bw_bytes,
+        iops,
+        p99_ns,
+        p99_of,
+        p99_exact,
+        mean_lat_ns,
+    }
+}
+
+/// The p99 of completion latency, or of total latency when only that has percentiles.
+fn merged_p99(dirs: &[&DirStats]) -> (Option<f64>, &'static str, bool) {
+    let active: Vec<&&DirStats> = dirs.iter().filter(|d| d.total_ios > 0).collect();
+    if active.is_empty() {
+        return (None, "clat", true);
+    }
+    for (of, pick) in [
+        ("clat", (|d: &DirStats| d.clat.clone()) as fn(&DirStats) -> Latency),
+        ("lat", |d: &DirStats| d.lat.clone()),
+    ] {
+        let lats: Vec<Latency> = active.iter().map(|d| pick(d)).collect();
+        if lats.iter().all(|l| l.percentile(99.0).is_some()) {
+            if let [one] = &lats[..] {
+                return (one.percentile(99.0), of, true);
+            }
+            if lats.iter().all(|l| l.bins.is_some()) {
+                return (percentile_from_bins(&lats, 99.0), of, true);
+            }
+            let max = lats
+                .iter()
+                .filter_map(|l| l.percentile(99.0))
+                .fold(f64::MIN, f64::max);
+            return (Some(max), of, false);
+        }
+    }
+    (None, "clat", true)
+}
+
+/// fio's own rule (`calc_clat_percentiles`): the first bin whose running count reaches
+/// `pct` percent of all samples.
+pub fn percentile_from_bins(lats: &[Latency], pct: f64) -> Option<f64> {
+    let mut hist: BTreeMap<u64, u64> = BTreeMap::new();
+    for l in lats {
+        for &(ns, count) in l.bins.as_deref().unwrap_or(&[]) {
+            *hist.entry(ns).or_default() += count;
+        }
+    }
+    let total: u64 = hist.values().sum();
+    if total == 0 {
+        return None;
+    }
+    let need = pct / 100.0 * total as f64;
+    let mut sum = 0u64;
+    for (ns, count) in hist {
+        sum += count;
+        if sum as f64 >= need {
+            return Some(ns as f64);
+        }
+    }
+    None
+}
+
+/// Sample-weighted mean of several latency blocks.
+fn merged_mean<'a>(lats: impl Iterator<Item = &'a Latency>) -> Option<f64> {
+    let lats: Vec<&Latency> = lats.filter(|l| l.n > 0 || l.mean > 0.0).collect();
+    match lats[..] {
+        [] => None,
+        [one] => Some(one.mean),
+        _ => {
+            let n: u64 = lats.iter().map(|l| l.n).sum();
+            if n == 0 {
+                return Some(lats.iter().map(|l| l.mean).sum::<f64>() / lats.len() as f64);
+            }
+            Some(lats.iter().map(|l| l.mean * l.n as f64).sum::<f64>() / n as f64)
+        }
+    }
+}

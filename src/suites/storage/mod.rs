@@ -1,0 +1,126 @@
+//! The storage suite: fio on mdraid RAID10 vs the ADP card in RAID5 ("Storage
+//! acceleration" in the procedure).
+
+mod drives;
+mod frames;
+mod groups;
+mod judge;
+mod load;
+mod observe;
+mod reference;
+mod script_table;
+mod signature;
+mod tables;
+
+use crate::folder::{Folder, Skipped};
+use crate::suites::{Options, Suite, SuiteReport};
+use crate::verdict::Verdict;
+
+pub use reference::{Reference, STORAGE_TOML};
+
+pub struct Storage;
+
+impl Suite for Storage {
+    fn name(&self) -> &'static str {
+        "storage"
+    }
+
+    fn title(&self) -> &'static str {
+        "Storage acceleration: fio on mdraid RAID10 vs ADP RAID5"
+    }
+
+    fn procedure(&self) -> &'static str {
+        "Reproducing the benchmarks, \"Storage acceleration\""
+    }
+
+    fn reads(&self) -> &'static [&'static str] {
+        &[
+            "<array>/<job>.json          fio --output-format=json (also json+, normal,json, --status-interval)",
+            "<array>/iostat/<job>.iostat iostat -xm 1 taken while the job ran",
+            "arrays: raid10 (baseline) and adp (candidate), or --baseline/--candidate",
+        ]
+    }
+
+    fn detect(&self, folder: &Folder) -> bool {
+        folder.with_suffix(".iostat").next().is_some()
+            || folder
+                .with_suffix(".json")
+                .any(|e| crate::parse::fio::parse_path(&e.path).is_ok())
+    }
+
+    fn analyze(&self, folder: &Folder, opts: &Options, skipped: &mut Vec<Skipped>) -> SuiteReport {
+        let reference = match Reference::load() {
+            Ok(r) => r,
+            Err(e) => {
+                // The reference is embedded and tested; this is a build defect, said plainly.
+                let mut report = self.empty_report();
+                report.notes.push(format!("failed to read the embedded reports/storage.toml: {e}"));
+                return report;
+            }
+        };
+        let loaded = load::load(folder, skipped);
+        let groups = loaded.run_groups();
+        let sides = judge::sides(&reference, opts.baseline.as_deref(), opts.candidate.as_deref());
+
+        let mut verdicts: Vec<Verdict> = reference
+            .workload
+            .iter()
+            .map(|w| judge::headline_verdict(&groups, &sides, w))
+            .collect();
+        verdicts.push(judge::clean_exit_verdict(&loaded, &groups));
+
+        let mut report = self.empty_report();
+        report.files_read = loaded
+            .runs
+            .iter()
+            .map(|r| r.file.clone())
+            .chain(loaded.iostat.values().map(|f| f.file.clone()))
+            .collect();
+        report.files_read.sort();
+        report.verdicts = verdicts;
+        report.observations = observe::observations(&loaded, &groups, &sides, &reference);
+        report.preformatted.push(tables::script_output(&loaded));
+        report.tables.push(tables::results_table(&groups));
+        report.tables.extend(tables::matched_table(&groups, &sides));
+        report.notes.extend(arrays_note(&loaded, &sides));
+        match frames::frames(&loaded, &groups) {
+            Ok(f) => report.frames = f,
+            Err(e) => report.notes.push(format!("{e:#}")),
+        }
+        report
+    }
+}
+
+impl Storage {
+    fn empty_report(&self) -> SuiteReport {
+        SuiteReport {
+            name: self.name(),
+            title: self.title(),
+            procedure: self.procedure(),
+            files_read: Vec::new(),
+            verdicts: Vec::new(),
+            observations: Vec::new(),
+            tables: Vec::new(),
+            preformatted: Vec::new(),
+            notes: Vec::new(),
+            frames: Vec::new(),
+        }
+    }
+}
+
+fn arrays_note(loaded: &load::Loaded, sides: &judge::Sides) -> Option<String> {
+    let names: Vec<String> = loaded
+        .array_dirs()
+        .iter()
+        .map(|d| d.rsplit('/').next().unwrap_or(d).to_string())
+        .collect();
+    let known = |s: &str| names.iter().any(|n| n.eq_ignore_ascii_case(s));
+    (!known(&sides.baseline) || !known(&sides.candidate)).then(|| {
+        format!(
+            "compared `{}` (baseline) with `{}` (candidate); array folders found: {}. Name others with --baseline and --candidate.",
+            sides.baseline,
+            sides.candidate,
+            if names.is_empty() { "none".to_string() } else { names.join(", ") }
+        )
+    })
+}

@@ -1,0 +1,256 @@
+//! What the procedure asks to look at without a pass mark: QD 1 read latency, host CPU
+//! on random reads, write wait and balance across drives, usable capacity.
+
+use crate::verdict::Observation;
+
+use super::drives::{balance, cpu_system, drive_means, mean_w_await, named_drives, DriveMean};
+use super::load::IostatFile;
+use super::judge::{find_workload, Sides};
+use super::load::{Loaded, RunGroup};
+use super::reference::Reference;
+
+pub fn observations(
+    loaded: &Loaded,
+    groups: &[RunGroup],
+    sides: &Sides,
+    reference: &Reference,
+) -> Vec<Observation> {
+    let mut out = Vec::new();
+    out.extend(qd1_read_latency(groups, sides, reference));
+    out.extend(random_read_cpu(loaded, groups, sides, reference));
+    out.extend(mixed_qd256_write_p99(groups, sides, reference));
+    out.extend(random_write_wait(loaded, groups, sides, reference));
+    out.extend(drive_balance(loaded, groups, sides, reference));
+    out.push(usable_capacity(loaded, groups, sides, reference));
+    out
+}
+
+fn pair(sides: &Sides, b: Option<String>, c: Option<String>) -> String {
+    format!(
+        "{}: {} · {}: {}",
+        sides.baseline,
+        b.unwrap_or_else(|| "-".into()),
+        sides.candidate,
+        c.unwrap_or_else(|| "-".into())
+    )
+}
+
+fn published_pair(reference: &Reference, key: &str, unit: &str) -> (String, String) {
+    match reference.observation(key) {
+        Some(o) => (
+            format!(
+                "{}: {} {unit} · {}: {} {unit}",
+                reference.arrays.baseline,
+                o.baseline.map_or("-".into(), |v| format!("{v}")),
+                reference.arrays.candidate,
+                o.candidate.map_or("-".into(), |v| format!("{v}"))
+            ),
+            o.source.clone(),
+        ),
+        None => ("-".into(), String::new()),
+    }
+}
+
+fn pick<'a>(groups: &'a [RunGroup<'a>], array: &str, f: impl Fn(&RunGroup) -> bool) -> Option<&'a RunGroup<'a>> {
+    groups
+        .iter()
+        .find(|g| g.run.array.eq_ignore_ascii_case(array) && g.group.error == 0 && f(g))
+}
+
+fn qd1_read_latency(groups: &[RunGroup], sides: &Sides, reference: &Reference) -> Option<Observation> {
+    let is_qd1_read = |g: &RunGroup| {
+        g.signature.queue_depth() == 1 && g.signature.rw == "randread" && g.group.read.total_ios > 0
+    };
+    let b = pick(groups, &sides.baseline, is_qd1_read);
+    let c = pick(groups, &sides.candidate, is_qd1_read);
+    if b.is_none() && c.is_none() {
+        return None;
+    }
+    let lat = |g: Option<&RunGroup>| g.and_then(|g| g.group.read.mean_lat_ns).map(|ns| format!("{:.0} us", ns / 1000.0));
+    let (published, source) = published_pair(reference, "qd1_read_latency_us", "us");
+    Some(Observation {
+        id: "storage.qd1-read-latency".into(),
+        what: "Queue depth 1 random read, mean latency (RAID10 can be faster: expected)".into(),
+        measured: pair(sides, lat(b), lat(c)),
+        published,
+        files: [b, c].iter().flatten().map(|g| g.run.file.clone()).collect(),
+        note: source,
+    })
+}
+
+fn headline<'a>(groups: &'a [RunGroup<'a>], reference: &Reference, id: &str, array: &str) -> Option<&'a RunGroup<'a>> {
+    let w = reference.workload.iter().find(|w| w.id == id)?;
+    find_workload(groups, array, w).0.filter(|g| g.group.error == 0)
+}
+
+fn random_read_cpu(loaded: &Loaded, groups: &[RunGroup], sides: &Sides, reference: &Reference) -> Option<Observation> {
+    let b = headline(groups, reference, "randread-8k-qd1024", &sides.baseline);
+    let c = headline(groups, reference, "randread-8k-qd1024", &sides.candidate);
+    if b.is_none() && c.is_none() {
+        return None;
+    }
+    // Host %system (iostat) per 100k IOPS: comparable across arrays at different IOPS.
+    let per_iops = |g: Option<&RunGroup>| -> Option<(f64, f64)> {
+        let g = g?;
+        let iops = g.group.read.iops + g.group.write.iops;
+        let sys = cpu_system(&loaded.iostat_for(g.run)?.log)?;
+        (iops > 0.0).then(|| (sys, sys / (iops / 1e5)))
+    };
+    let fio_sys = |g: Option<&RunGroup>| g.map(|g| format!("fio sys {:.1}%", g.group.sys_cpu));
+    let (pb, pc) = (per_iops(b), per_iops(c));
+    let text = |p: Option<(f64, f64)>, g: Option<&RunGroup>| {
+        let mut parts: Vec<String> = Vec::new();
+        if let Some((sys, per)) = p {
+            parts.push(format!("host %system {sys:.1} ({per:.2} per 100k IOPS)"));
+        }
+        parts.extend(fio_sys(g));
+        (!parts.is_empty()).then(|| parts.join(", "))
+    };
+    let mut measured = pair(sides, text(pb, b), text(pc, c));
+    if let (Some((_, x)), Some((_, y))) = (pb, pc) {
+        if x > 0.0 {
+            measured.push_str(&format!(" · ratio {:.2}x", y / x));
+        }
+    }
+    let obs = reference.observation("random_read_sys_cpu_ratio");
+    let mut files: Vec<String> = [b, c].iter().flatten().map(|g| g.run.file.clone()).collect();
+    for g in [b, c].into_iter().flatten() {
+        if let Some(f) = loaded.iostat_for(g.run) {
+            files.push(f.file.clone());
+        }
+    }
+    Some(Observation {
+        id: "storage.randread-system-cpu".into(),
+        what: "Host system CPU on random reads (8 KB, QD 1024) at matching IOPS".into(),
+        measured,
+        published: obs.and_then(|o| o.value).map_or("-".into(), |v| format!("about {v:.1}x")),
+        files,
+        note: obs.map(|o| o.source.clone()).unwrap_or_default(),
+    })
+}
+
+fn mixed_qd256_write_p99(groups: &[RunGroup], sides: &Sides, reference: &Reference) -> Option<Observation> {
+    let is = |g: &RunGroup| {
+        g.signature.rw == "randrw" && g.signature.queue_depth() == 256 && g.group.write.total_ios > 0
+    };
+    let b = pick(groups, &sides.baseline, is);
+    let c = pick(groups, &sides.candidate, is);
+    if b.is_none() && c.is_none() {
+        return None;
+    }
+    let p99 = |g: Option<&RunGroup>| g.and_then(|g| g.group.write.p99_ns).map(|ns| format!("{:.0} us", ns / 1000.0));
+    let (published, source) = published_pair(reference, "mixed_qd256_write_p99_us", "us");
+    Some(Observation {
+        id: "storage.mixed-qd256-write-p99".into(),
+        what: "Mixed 70/30 8 KB at queue depth 256, p99 write latency".into(),
+        measured: pair(sides, p99(b), p99(c)),
+        published,
+        files: [b, c].iter().flatten().map(|g| g.run.file.clone()).collect(),
+        note: source,
+    })
+}
+
+fn random_write_wait(loaded: &Loaded, groups: &[RunGroup], sides: &Sides, reference: &Reference) -> Option<Observation> {
+    let b = headline(groups, reference, "randwrite-8k-qd64", &sides.baseline);
+    let c = headline(groups, reference, "randwrite-8k-qd64", &sides.candidate);
+    if b.is_none() && c.is_none() {
+        return None;
+    }
+    let text = |g: Option<&RunGroup>| -> Option<String> {
+        let g = g?;
+        let mut parts = Vec::new();
+        if let Some(ns) = g.group.write.mean_lat_ns {
+            parts.push(format!("fio mean {:.0} us", ns / 1000.0));
+        }
+        if let Some(w) = loaded
+            .iostat_for(g.run)
+            .and_then(|f| mean_w_await(&members(g, f)))
+        {
+            parts.push(format!("drive w_await {w:.2} ms"));
+        }
+        (!parts.is_empty()).then(|| parts.join(", "))
+    };
+    let (published, source) = published_pair(reference, "randwrite_mean_latency_us", "us");
+    Some(Observation {
+        id: "storage.randwrite-wait".into(),
+        what: "Random write 8 KB QD 64: latency and drive write wait (RAID10 waits longer)".into(),
+        measured: pair(sides, text(b), text(c)),
+        published: format!("mean latency {published}"),
+        files: [b, c].iter().flatten().map(|g| g.run.file.clone()).collect(),
+        note: source,
+    })
+}
+
+fn drive_balance(loaded: &Loaded, groups: &[RunGroup], sides: &Sides, reference: &Reference) -> Vec<Observation> {
+    let mut out = Vec::new();
+    for array in [&sides.baseline, &sides.candidate] {
+        let mut worst: Option<(f64, String, usize, String)> = None;
+        let mut files = Vec::new();
+        for w in &reference.workload {
+            let Some(g) = find_workload(groups, array, w).0 else { continue };
+            let Some(f) = loaded.iostat_for(g.run) else { continue };
+            files.push(f.file.clone());
+            let drives = members(g, f);
+            if let Some(b) = balance(&drives) {
+                if worst.as_ref().is_none_or(|(x, ..)| b < *x) {
+                    let names = drives.iter().map(|d| format!("{} {:.0} MB/s", d.device, d.mb_s)).collect::<Vec<_>>().join(", ");
+                    worst = Some((b, w.name.clone(), drives.len(), names));
+                }
+            }
+        }
+        if files.is_empty() {
+            continue;
+        }
+        let measured = match &worst {
+            Some((b, job, n, names)) => format!("{n} drives; least balanced job `{job}`: slowest/fastest {b:.2} ({names})"),
+            None => "fewer than two active drives in the iostat logs".into(),
+        };
+        out.push(Observation {
+            id: format!("storage.drive-balance.{array}"),
+            what: format!("{array}: load balanced across the array's drives (iostat)"),
+            measured,
+            published: "balanced across all four drives".into(),
+            files,
+            note: "members are the drives in fio's filename when iostat shows them, else every active device but md and dm aggregates".into(),
+        });
+    }
+    out
+}
+
+fn usable_capacity(loaded: &Loaded, groups: &[RunGroup], sides: &Sides, reference: &Reference) -> Observation {
+    // Member count from iostat when a headline job shows it, else the reference setup's.
+    let counted = groups
+        .iter()
+        .filter(|g| g.run.array.eq_ignore_ascii_case(&sides.baseline))
+        .filter_map(|g| loaded.iostat_for(g.run).map(|f| members(g, f).len()))
+        .max()
+        .filter(|&n| n >= 2);
+    let n = counted.unwrap_or(reference.arrays.drives as usize) as f64;
+    let raid10 = 0.5;
+    let raid5 = (n - 1.0) / n;
+    let tb = reference.arrays.drive_tb;
+    Observation {
+        id: "storage.usable-capacity".into(),
+        what: "Usable capacity before compression".into(),
+        measured: format!(
+            "{n:.0} drives: RAID10 {:.0}% ({:.1} TB of {tb} TB drives), RAID5 {:.0}% ({:.1} TB)",
+            raid10 * 100.0,
+            n * tb * raid10,
+            raid5 * 100.0,
+            n * tb * raid5
+        ),
+        published: "RAID10 7.7 TB (50%), ADP RAID5 11.5 TB (75%) of 15.4 TB; 15.4 TB exposed with compression".into(),
+        files: Vec::new(),
+        note: if counted.is_some() {
+            "drive count from the RAID10 iostat logs".into()
+        } else {
+            "drive count from the reference setup (no iostat logs with members)".into()
+        },
+    }
+}
+
+/// The member drives of the array a run was on, from its iostat log.
+fn members(g: &RunGroup, f: &IostatFile) -> Vec<DriveMean> {
+    let named = named_drives(g.group.options.get("filename").map(String::as_str));
+    drive_means(&f.log, &named)
+}

@@ -1,0 +1,144 @@
+//! The procedure's table as its script prints it, the same table computed correctly, and
+//! runs of the two arrays matched by their options.
+
+use std::collections::BTreeMap;
+
+use crate::suites::{Preformatted, Table};
+
+use super::judge::{mb_s, Sides};
+use super::load::{Loaded, RunGroup};
+use super::script_table::{header, p99_text, script_line, script_misreads, script_stops};
+use super::signature::{format_size, Signature};
+
+/// What the procedure's script prints for this folder, and where it goes wrong.
+pub fn script_output(loaded: &Loaded) -> Preformatted {
+    let mut runs: Vec<_> = loaded.runs.iter().collect();
+    runs.sort_by(|a, b| a.file.cmp(&b.file));
+    let mut lines = vec![header()];
+    let mut notes = Vec::new();
+    for run in runs {
+        if let Some(why) = script_stops(&run.output) {
+            notes.push(format!("`{}`: {why}", run.file));
+            continue;
+        }
+        if let Some(line) = script_line(&run.array, &run.output) {
+            lines.push(line);
+        }
+        for why in script_misreads(&run.output) {
+            notes.push(format!("`{}`: {why}", run.file));
+        }
+    }
+    Preformatted {
+        title: "The procedure's table, as its script prints it".into(),
+        text: lines.join("\n"),
+        notes,
+    }
+}
+
+/// The procedure's columns, one row per file and reporting group, computed from every
+/// job of the group, with what needs saying about each row.
+pub fn results_table(groups: &[RunGroup]) -> Table {
+    let mut rows = Vec::new();
+    let mut sorted: Vec<&RunGroup> = groups.iter().collect();
+    sorted.sort_by(|a, b| (&a.run.file, a.group.groupid).cmp(&(&b.run.file, b.group.groupid)));
+    for g in sorted {
+        let mut cells = vec![
+            g.label.clone(),
+            format!("{:.0}", mb_s(g)),
+            format!("{:.1}", (g.group.read.iops + g.group.write.iops) / 1000.0),
+            p99_text(g.group.read.p99_ns),
+            p99_text(g.group.write.p99_ns),
+        ];
+        cells.push(g.signature.to_string());
+        cells.push(row_note(g));
+        rows.push(cells);
+    }
+    Table {
+        title: "Results (every job of each group summed, as group_reporting would)".into(),
+        columns: ["array/job", "MB/s", "kIOPS", "read p99 us", "write p99 us", "shape", "note"]
+            .map(String::from)
+            .to_vec(),
+        rows,
+        notes: vec![
+            "MB/s is decimal (10^6 bytes), read + write, as in the procedure. p99 is completion latency (clat) unless marked `lat`.".into(),
+        ],
+    }
+}
+
+fn row_note(g: &RunGroup) -> String {
+    let mut n = Vec::new();
+    if g.group.error != 0 {
+        n.push(format!("error {}", g.group.error));
+    }
+    if g.group.entries > 1 {
+        n.push(format!("{} jobs summed", g.group.entries));
+    }
+    if g.group.jobnames.len() > 1 {
+        n.push(format!("job sections {} (shape of the first)", g.group.jobnames.join(", ")));
+    }
+    for (dir, d) in [("read", &g.group.read), ("write", &g.group.write)] {
+        if d.p99_ns.is_some() && d.p99_of == "lat" {
+            n.push(format!("{dir} p99 is total latency"));
+        }
+        if d.p99_ns.is_some() && !d.p99_exact {
+            n.push(format!("{dir} p99 is the largest job's (no json+ bins)"));
+        }
+    }
+    if g.run.output.documents > 1 {
+        n.push(format!("last of {} status reports", g.run.output.documents));
+    }
+    if let Some(cut) = &g.run.output.broken_tail {
+        n.push(format!("cut-off report after the last complete one ({cut})"));
+    }
+    n.join("; ")
+}
+
+/// Runs present in both arrays with the same shape: the suite's sweep, side by side.
+pub fn matched_table(groups: &[RunGroup], sides: &Sides) -> Option<Table> {
+    let mut by_shape: BTreeMap<Signature, (Option<&RunGroup>, Option<&RunGroup>)> = BTreeMap::new();
+    for g in groups {
+        let slot = by_shape.entry(g.signature.clone()).or_default();
+        if g.run.array.eq_ignore_ascii_case(&sides.baseline) && slot.0.is_none() {
+            slot.0 = Some(g);
+        } else if g.run.array.eq_ignore_ascii_case(&sides.candidate) && slot.1.is_none() {
+            slot.1 = Some(g);
+        }
+    }
+    let mut rows = Vec::new();
+    let mut keys: Vec<&Signature> = by_shape.keys().collect();
+    keys.sort_by_key(|s| (s.rw.clone(), s.bs, s.queue_depth(), s.numjobs));
+    for sig in keys {
+        let (Some(b), Some(c)) = by_shape[sig] else { continue };
+        let (bm, cm) = (mb_s(b), mb_s(c));
+        rows.push(vec![
+            sig.rw.clone(),
+            sig.bs.map_or("?".into(), format_size),
+            format!("{}x{}", sig.numjobs, sig.iodepth),
+            sig.queue_depth().to_string(),
+            format!("{bm:.0}"),
+            format!("{cm:.0}"),
+            if bm > 0.0 { format!("{:.2}x", cm / bm) } else { "-".into() },
+            p99_text(b.group.write.p99_ns.or(b.group.read.p99_ns)),
+            p99_text(c.group.write.p99_ns.or(c.group.read.p99_ns)),
+        ]);
+    }
+    if rows.is_empty() {
+        return None;
+    }
+    Some(Table {
+        title: format!("Matched runs: {} vs {}", sides.candidate, sides.baseline),
+        columns: vec![
+            "rw".into(),
+            "bs".into(),
+            "jobs x depth".into(),
+            "QD".into(),
+            format!("{} MB/s", sides.baseline),
+            format!("{} MB/s", sides.candidate),
+            "ratio".into(),
+            format!("{} p99 us", sides.baseline),
+            format!("{} p99 us", sides.candidate),
+        ],
+        rows,
+        notes: vec!["p99 is of writes where the run wrote, else of reads.".into()],
+    })
+}

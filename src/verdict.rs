@@ -1,0 +1,95 @@
+//! The verdict model every suite shares: pass, fail, not measured, inconclusive.
+
+use std::fmt;
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    Pass,
+    Fail,
+    NotMeasured,
+    Inconclusive,
+}
+
+impl Status {
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "FAIL",
+            Status::NotMeasured => "not measured",
+            Status::Inconclusive => "inconclusive",
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// One judged criterion, with everything needed to check the judgement by hand.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Verdict {
+    /// Stable identifier, e.g. `storage.randwrite-8k-qd64`.
+    pub id: String,
+    /// The criterion as the procedure states it.
+    pub criterion: String,
+    pub status: Status,
+    /// The measured value, formatted, or `-`.
+    pub measured: String,
+    pub threshold: String,
+    pub published: String,
+    /// Results files the verdict was computed from, relative to the input folder.
+    pub files: Vec<String>,
+    /// Why the status is what it is, when that is not obvious from the numbers.
+    pub note: String,
+}
+
+/// A number the procedure asks to look at without a pass mark.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Observation {
+    pub id: String,
+    pub what: String,
+    pub measured: String,
+    pub published: String,
+    pub files: Vec<String>,
+    pub note: String,
+}
+
+/// The process exit code for a set of verdicts: 0 when every one passes, 1 otherwise.
+pub fn exit_code<'a>(verdicts: impl IntoIterator<Item = &'a Verdict>) -> i32 {
+    if verdicts.into_iter().all(|v| v.status == Status::Pass) {
+        0
+    } else {
+        1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(status: Status) -> Verdict {
+        Verdict {
+            id: "x".into(),
+            criterion: String::new(),
+            status,
+            measured: String::new(),
+            threshold: String::new(),
+            published: String::new(),
+            files: vec![],
+            note: String::new(),
+        }
+    }
+
+    #[test]
+    fn only_all_pass_exits_zero() {
+        assert_eq!(exit_code(&[v(Status::Pass), v(Status::Pass)]), 0);
+        assert_eq!(exit_code(&[v(Status::Pass), v(Status::Fail)]), 1);
+        assert_eq!(exit_code(&[v(Status::NotMeasured)]), 1);
+        assert_eq!(exit_code(&[v(Status::Inconclusive)]), 1);
+    }
+}
