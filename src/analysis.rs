@@ -60,7 +60,11 @@ pub fn analyze(input: &Path, opts: &Options) -> Result<Analysis, Unusable> {
         } else {
             format!(
                 "; skipped: {}",
-                skipped.iter().map(Skipped::one_line).collect::<Vec<_>>().join("; ")
+                skipped
+                    .iter()
+                    .map(Skipped::one_line)
+                    .collect::<Vec<_>>()
+                    .join("; ")
             )
         };
         return Err(Unusable::NothingFound {

@@ -146,7 +146,12 @@ impl Folder {
     }
 
     /// The path of `entry` relative to the folder, for messages.
-    pub fn skipped(&self, entry: &Entry, line: Option<usize>, reason: impl Into<String>) -> Skipped {
+    pub fn skipped(
+        &self,
+        entry: &Entry,
+        line: Option<usize>,
+        reason: impl Into<String>,
+    ) -> Skipped {
         Skipped {
             file: entry.rel.clone(),
             line,

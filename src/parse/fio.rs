@@ -118,17 +118,16 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<FioOutput, Problem> {
                     text_after = false;
                     continue;
                 }
-                Some(Err(e)) => {
-                    if first_error.is_none() {
-                        let at = line_no + e.line().saturating_sub(1);
-                        let what = if e.is_eof() {
-                            "truncated JSON: the file ends inside the document".to_string()
-                        } else {
-                            format!("invalid JSON: {}", strip_position(&e.to_string()))
-                        };
-                        first_error = Some(Problem::at(at, what));
-                    }
+                Some(Err(e)) if first_error.is_none() => {
+                    let at = line_no + e.line().saturating_sub(1);
+                    let what = if e.is_eof() {
+                        "truncated JSON: the file ends inside the document".to_string()
+                    } else {
+                        format!("invalid JSON: {}", strip_position(&e.to_string()))
+                    };
+                    first_error = Some(Problem::at(at, what));
                 }
+                Some(Err(_)) => {}
                 None => {}
             }
         }
@@ -155,7 +154,10 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<FioOutput, Problem> {
         return Err(match text_before.first() {
             Some(first) => Problem::at(
                 1,
-                format!("no fio JSON in this file; it starts with: {}", clip(first, 120)),
+                format!(
+                    "no fio JSON in this file; it starts with: {}",
+                    clip(first, 120)
+                ),
             ),
             None => Problem::whole("empty file"),
         });
@@ -179,7 +181,10 @@ fn is_fio(v: &Value) -> bool {
 }
 
 fn first_line(bytes: &[u8]) -> String {
-    let end = bytes.iter().position(|&b| b == b'\n').unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(bytes.len());
     String::from_utf8_lossy(&bytes[..end]).into_owned()
 }
 
@@ -426,7 +431,10 @@ mod tests {
     #[test]
     fn refuses_empty_and_binary_files() {
         assert_eq!(parse_bytes(b"").expect_err("empty").reason, "empty file");
-        assert_eq!(parse_bytes(b"  \n\n").expect_err("blank").reason, "empty file");
+        assert_eq!(
+            parse_bytes(b"  \n\n").expect_err("blank").reason,
+            "empty file"
+        );
         let err = parse_bytes(&[0x7f, b'E', b'L', b'F', 0, 0, 1, 2]).expect_err("binary");
         assert!(err.reason.contains("binary"), "{err:?}");
     }

@@ -311,7 +311,7 @@ md126          100.00     10.00      0.00  200.00     20.00      0.00   0.00
     fn names_the_line_of_a_short_row() {
         let bad = LOG.replace("md126          100.00     10.00", "md126   1");
         let err = parse_bytes(bad.as_bytes()).expect_err("short row");
-        assert_eq!(err.line, Some(16));
+        assert_eq!(err.line, Some(14));
         assert!(err.reason.contains("expected 7 columns"), "{err:?}");
     }
 
@@ -328,5 +328,29 @@ md126          100.00     10.00      0.00  200.00     20.00      0.00   0.00
         let err = parse_bytes(b"hello world\n").expect_err("not iostat");
         assert_eq!(err.line, Some(1));
         assert!(parse_bytes(b"").is_err());
+    }
+}
+
+#[cfg(test)]
+mod real_logs {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn reads_a_real_sysstat_12_log() {
+        let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/fio/procedure/raid10/iostat/randread-8k-j2-d4.iostat");
+        let log = parse_path(&p).expect("real iostat log parses");
+        assert!(!log.samples.is_empty());
+        assert!(log
+            .banner
+            .as_deref()
+            .is_some_and(|b| b.starts_with("Linux")));
+        let s = &log.samples[0];
+        assert!(s.cpu_system.is_some());
+        assert!(s
+            .devices
+            .iter()
+            .all(|d| d.r_s.is_some() && d.w_await.is_some() && d.util.is_some()));
     }
 }

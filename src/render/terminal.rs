@@ -51,7 +51,12 @@ pub fn render(a: &Analysis) -> String {
     let _ = writeln!(out, "{} · {}", a.tool, a.input);
     for s in &a.suites {
         let _ = writeln!(out, "\n== {} ({}) ==", s.title, s.name);
-        let _ = writeln!(out, "procedure: {}; {} files read\n", s.procedure, s.files_read.len());
+        let _ = writeln!(
+            out,
+            "procedure: {}; {} files read\n",
+            s.procedure,
+            s.files_read.len()
+        );
         let columns: Vec<String> = ["status", "criterion", "measured", "threshold", "published"]
             .map(String::from)
             .to_vec();

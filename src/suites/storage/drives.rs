@@ -38,7 +38,11 @@ pub fn named_drives(filename: Option<&str>) -> Vec<String> {
 /// Members are the drives fio named when iostat shows them, else every active device
 /// that is not an md or dm aggregate.
 pub fn drive_means(log: &IostatLog, named: &[String]) -> Vec<DriveMean> {
-    let seen = |n: &String| log.samples.iter().any(|s| s.devices.iter().any(|d| &d.device == n));
+    let seen = |n: &String| {
+        log.samples
+            .iter()
+            .any(|s| s.devices.iter().any(|d| &d.device == n))
+    };
     let use_named = !named.is_empty() && named.iter().all(seen);
     let mut names: Vec<String> = Vec::new();
     for s in &log.samples {
@@ -150,13 +154,25 @@ vda 0 0 0 0 0 0 0
         let log = parse_bytes(LOG.as_bytes()).expect("parses");
         let drives = drive_means(&log, &[]);
         let names: Vec<_> = drives.iter().map(|d| d.device.as_str()).collect();
-        assert_eq!(names, ["nvme0n1", "nvme1n1"], "md126 and idle vda are not members");
+        assert_eq!(
+            names,
+            ["nvme0n1", "nvme1n1"],
+            "md126 and idle vda are not members"
+        );
         assert_eq!(drives[1].w_await_ms, Some(3.0));
         assert_eq!(balance(&drives), Some(0.5));
-        assert_eq!(cpu_system(&log), Some(15.0), "the since-boot block is not counted");
+        assert_eq!(
+            cpu_system(&log),
+            Some(15.0),
+            "the since-boot block is not counted"
+        );
         assert_eq!(mean_w_await(&drives), Some(3.0));
         let named = named_drives(Some("/dev/nvme1n1:/dev/md126"));
         assert_eq!(named, ["nvme1n1"]);
-        assert_eq!(drive_means(&log, &named).len(), 1, "fio's filename picks the members");
+        assert_eq!(
+            drive_means(&log, &named).len(),
+            1,
+            "fio's filename picks the members"
+        );
     }
 }

@@ -14,21 +14,49 @@ pub fn frames(loaded: &Loaded, groups: &[RunGroup]) -> anyhow::Result<Vec<Frame>
         .u64("jobs_summed", groups.iter().map(|g| g.group.entries as u64))
         .i64("error", groups.iter().map(|g| g.group.error))
         .str("rw", groups.iter().map(|g| g.signature.rw.as_str()))
-        .f64("bs_bytes", groups.iter().map(|g| g.signature.bs.map(|b| b as f64)))
+        .f64(
+            "bs_bytes",
+            groups.iter().map(|g| g.signature.bs.map(|b| b as f64)),
+        )
         .u64("numjobs", groups.iter().map(|g| g.signature.numjobs))
         .u64("iodepth", groups.iter().map(|g| g.signature.iodepth))
-        .f64("rwmixread", groups.iter().map(|g| g.signature.rwmixread.map(|m| m as f64)))
-        .f64("read_bw_bytes", groups.iter().map(|g| Some(g.group.read.bw_bytes)))
-        .f64("write_bw_bytes", groups.iter().map(|g| Some(g.group.write.bw_bytes)))
+        .f64(
+            "rwmixread",
+            groups
+                .iter()
+                .map(|g| g.signature.rwmixread.map(|m| m as f64)),
+        )
+        .f64(
+            "read_bw_bytes",
+            groups.iter().map(|g| Some(g.group.read.bw_bytes)),
+        )
+        .f64(
+            "write_bw_bytes",
+            groups.iter().map(|g| Some(g.group.write.bw_bytes)),
+        )
         .f64("read_iops", groups.iter().map(|g| Some(g.group.read.iops)))
-        .f64("write_iops", groups.iter().map(|g| Some(g.group.write.iops)))
+        .f64(
+            "write_iops",
+            groups.iter().map(|g| Some(g.group.write.iops)),
+        )
         .f64("read_p99_ns", groups.iter().map(|g| g.group.read.p99_ns))
         .f64("write_p99_ns", groups.iter().map(|g| g.group.write.p99_ns))
-        .f64("read_mean_lat_ns", groups.iter().map(|g| g.group.read.mean_lat_ns))
-        .f64("write_mean_lat_ns", groups.iter().map(|g| g.group.write.mean_lat_ns))
+        .f64(
+            "read_mean_lat_ns",
+            groups.iter().map(|g| g.group.read.mean_lat_ns),
+        )
+        .f64(
+            "write_mean_lat_ns",
+            groups.iter().map(|g| g.group.write.mean_lat_ns),
+        )
         .f64("sys_cpu", groups.iter().map(|g| Some(g.group.sys_cpu)))
         .f64("usr_cpu", groups.iter().map(|g| Some(g.group.usr_cpu)))
-        .str("fio_version", groups.iter().map(|g| g.run.output.fio_version.clone().unwrap_or_default()))
+        .str(
+            "fio_version",
+            groups
+                .iter()
+                .map(|g| g.run.output.fio_version.clone().unwrap_or_default()),
+        )
         .build()?;
 
     let mut file = Vec::new();
@@ -49,10 +77,9 @@ pub fn frames(loaded: &Loaded, groups: &[RunGroup]) -> anyhow::Result<Vec<Frame>
                 file.push(f.file.clone());
                 sample.push(s.index as u64);
                 device.push(d.device.clone());
-                for (c, v) in cols
-                    .iter_mut()
-                    .zip([d.r_s, d.w_s, d.r_mb_s, d.w_mb_s, d.r_await, d.w_await, d.util])
-                {
+                for (c, v) in cols.iter_mut().zip([
+                    d.r_s, d.w_s, d.r_mb_s, d.w_mb_s, d.r_await, d.w_await, d.util,
+                ]) {
                     c.push(v);
                 }
             }

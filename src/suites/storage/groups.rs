@@ -143,7 +143,10 @@ fn merged_p99(dirs: &[&DirStats]) -> (Option<f64>, &'static str, bool) {
         return (None, "clat", true);
     }
     for (of, pick) in [
-        ("clat", (|d: &DirStats| d.clat.clone()) as fn(&DirStats) -> Latency),
+        (
+            "clat",
+            (|d: &DirStats| d.clat.clone()) as fn(&DirStats) -> Latency,
+        ),
         ("lat", |d: &DirStats| d.lat.clone()),
     ] {
         let lats: Vec<Latency> = active.iter().map(|d| pick(d)).collect();
@@ -201,5 +204,120 @@ fn merged_mean<'a>(lats: impl Iterator<Item = &'a Latency>) -> Option<f64> {
             }
             Some(lats.iter().map(|l| l.mean * l.n as f64).sum::<f64>() / n as f64)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::fio::parse_path;
+    use std::path::PathBuf;
+
+    fn fixture(name: &str) -> FioOutput {
+        let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/fio")
+            .join(name);
+        parse_path(&p).expect("fixture parses")
+    }
+
+    #[test]
+    fn bins_give_fio_own_percentiles_for_each_real_job() {
+        let out = fixture("json-plus.json");
+        assert_eq!(out.jobs.len(), 2);
+        for j in &out.jobs {
+            let printed = j.read.clat.percentile(99.0).expect("fio printed p99");
+            let from_bins = percentile_from_bins(std::slice::from_ref(&j.read.clat), 99.0);
+            assert_eq!(from_bins, Some(printed), "job {}", j.jobname);
+            let p50 = j.read.clat.percentile(50.0).expect("fio printed p50");
+            assert_eq!(
+                percentile_from_bins(std::slice::from_ref(&j.read.clat), 50.0),
+                Some(p50)
+            );
+        }
+    }
+
+    #[test]
+    fn sums_clones_without_group_reporting_as_fio_would() {
+        let out = fixture("numjobs-no-group.json");
+        assert_eq!(out.jobs.len(), 3);
+        let g = &groups(&out)[0];
+        assert_eq!(g.entries, 3);
+        let io: u64 = out.jobs.iter().map(|j| j.read.io_bytes).sum();
+        let ios: u64 = out.jobs.iter().map(|j| j.read.total_ios).sum();
+        let rt = out
+            .jobs
+            .iter()
+            .map(|j| j.read.runtime_ms)
+            .max()
+            .unwrap_or(0);
+        assert_eq!(g.read.io_bytes, io);
+        assert_eq!(g.read.bw_bytes, (1000 * io / rt) as f64);
+        assert_eq!(g.read.iops, 1000.0 * ios as f64 / rt as f64);
+        assert!(
+            g.read.bw_bytes > out.jobs[0].read.bw_bytes * 2.0,
+            "more than jobs[0]"
+        );
+        assert!(!g.read.p99_exact, "no bins: the p99 is an upper bound");
+    }
+
+    #[test]
+    fn group_reporting_files_keep_fio_own_numbers() {
+        // fio's own group sum (group_reporting=1) obeys the same arithmetic we use.
+        let out = fixture("stonewall-groups.json");
+        let gs = groups(&out);
+        assert_eq!(gs.len(), 2, "two stonewalled groups");
+        for (g, j) in gs.iter().zip(&out.jobs) {
+            for (d, s) in [(&g.read, &j.read), (&g.write, &j.write)] {
+                if let Some(bw) = (1000 * s.io_bytes).checked_div(s.runtime_ms) {
+                    assert_eq!(d.bw_bytes, bw as f64);
+                    let iops = 1000.0 * s.total_ios as f64 / s.runtime_ms as f64;
+                    assert!((d.iops - iops).abs() < 1e-5, "{} vs {iops}", d.iops);
+                }
+            }
+        }
+        assert_eq!(gs[1].jobname, "seq-write");
+    }
+
+    #[test]
+    fn two_job_sections_share_a_group() {
+        let out = fixture("two-sections.json");
+        let gs = groups(&out);
+        assert_eq!(gs.len(), 1);
+        assert_eq!(gs[0].jobnames, ["reader", "writer"]);
+        assert!(gs[0].read.io_bytes > 0 && gs[0].write.io_bytes > 0);
+    }
+
+    #[test]
+    fn percentiles_only_in_lat_are_used() {
+        let out = fixture("lat-percentiles.json");
+        let g = &groups(&out)[0];
+        assert_eq!(g.read.p99_of, "lat");
+        assert_eq!(g.read.p99_ns, out.jobs[0].read.lat.percentile(99.0));
+        assert!(g.write.p99_ns.is_some());
+    }
+
+    #[test]
+    fn real_field_cases_parse() {
+        let noted = fixture("note-prefix.json");
+        assert!(noted.text_before[0].starts_with("note: both iodepth"));
+        let both = fixture("normal-json.json");
+        assert!(!both.text_before.is_empty() && both.text_after);
+        let status = fixture("status-interval.json");
+        assert!(status.documents >= 2, "{}", status.documents);
+        let dup = fixture("duplicate-keys.json");
+        assert_eq!(dup.global_options["bs"], "8k");
+        assert_eq!(dup.global_options["iodepth"], "4");
+        let err = fixture("job-error.json");
+        assert_eq!(groups(&err)[0].error, 22);
+        let zero = fixture("zero-sized.json");
+        assert!(zero.text_before[0].ends_with("zero sized block device?"));
+        let p =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio/numjobs-zero.json");
+        let e = parse_path(&p).expect_err("no JSON");
+        assert!(
+            e.to_string()
+                .contains("numjobs-zero.json`: line 1: no fio JSON"),
+            "{e}"
+        );
     }
 }

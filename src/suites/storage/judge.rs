@@ -40,7 +40,15 @@ pub fn find_workload<'a>(
             );
         }
         if by_name.len() > 1 {
-            note = join(&note, &format!("{} runs named `{}`; used `{}`", by_name.len(), w.name, first.run.file));
+            note = join(
+                &note,
+                &format!(
+                    "{} runs named `{}`; used `{}`",
+                    by_name.len(),
+                    w.name,
+                    first.run.file
+                ),
+            );
         }
         return (Some(first), note);
     }
@@ -53,7 +61,10 @@ pub fn find_workload<'a>(
         Some(first) => {
             let mut note = format!("matched `{}` by its options ({want})", first.run.file);
             if by_shape.len() > 1 {
-                note = join(&note, &format!("{} runs have this shape; used the first", by_shape.len()));
+                note = join(
+                    &note,
+                    &format!("{} runs have this shape; used the first", by_shape.len()),
+                );
             }
             (Some(first), note)
         }
@@ -101,24 +112,37 @@ pub fn headline_verdict(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Ver
     v.files.extend(base.iter().map(|g| g.run.file.clone()));
     v.files.extend(cand.iter().map(|g| g.run.file.clone()));
     let (Some(b), Some(c)) = (base, cand) else {
-        let missing: Vec<&str> = [(base.is_none(), sides.baseline.as_str()), (cand.is_none(), sides.candidate.as_str())]
-            .iter()
-            .filter(|(m, _)| *m)
-            .map(|(_, a)| *a)
-            .collect();
+        let missing: Vec<&str> = [
+            (base.is_none(), sides.baseline.as_str()),
+            (cand.is_none(), sides.candidate.as_str()),
+        ]
+        .iter()
+        .filter(|(m, _)| *m)
+        .map(|(_, a)| *a)
+        .collect();
         v.note = join(
-            &format!("no `{}` run (or one with its options) in {}", w.name, missing.join(" and ")),
+            &format!(
+                "no `{}` run (or one with its options) in {}",
+                w.name,
+                missing.join(" and ")
+            ),
             &v.note,
         );
         return v;
     };
     let (bm, cm) = (mb_s(b), mb_s(c));
-    v.measured = format!("{:.2}x ({cm:.0} vs {bm:.0} MB/s)", if bm > 0.0 { cm / bm } else { 0.0 });
+    v.measured = format!(
+        "{:.2}x ({cm:.0} vs {bm:.0} MB/s)",
+        if bm > 0.0 { cm / bm } else { 0.0 }
+    );
     for g in [b, c] {
         if g.group.error != 0 {
             v.status = Status::Inconclusive;
             v.note = join(
-                &format!("fio reported error {} for `{}`: its bandwidth is not a result", g.group.error, g.run.file),
+                &format!(
+                    "fio reported error {} for `{}`: its bandwidth is not a result",
+                    g.group.error, g.run.file
+                ),
                 &v.note,
             );
             return v;
@@ -130,7 +154,11 @@ pub fn headline_verdict(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Ver
         return v;
     }
     let ratio = cm / bm;
-    let ok = if w.strict { ratio > w.min_ratio } else { ratio >= w.min_ratio };
+    let ok = if w.strict {
+        ratio > w.min_ratio
+    } else {
+        ratio >= w.min_ratio
+    };
     v.status = if ok { Status::Pass } else { Status::Fail };
     v
 }
@@ -141,10 +169,21 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup]) -> Verdict {
     let mut files: Vec<String> = Vec::new();
     for g in groups {
         if g.group.error != 0 {
-            problems.push(format!("`{}`: job `{}` error {}", g.run.file, g.group.jobname, g.group.error));
+            problems.push(format!(
+                "`{}`: job `{}` error {}",
+                g.run.file, g.group.jobname, g.group.error
+            ));
             files.push(g.run.file.clone());
-        } else if g.group.read.total_ios + g.group.write.total_ios == 0 && g.run.output.documents > 0 {
-            let said = g.run.output.text_before.first().map(|t| format!(" (fio: `{t}`)")).unwrap_or_default();
+        } else if g.group.read.total_ios + g.group.write.total_ios == 0
+            && g.run.output.documents > 0
+        {
+            let said = g
+                .run
+                .output
+                .text_before
+                .first()
+                .map(|t| format!(" (fio: `{t}`)"))
+                .unwrap_or_default();
             problems.push(format!(
                 "`{}`: job `{}` moved no data{said}; fio exits non-zero for that",
                 g.run.file, g.group.jobname

@@ -101,7 +101,9 @@ fn name_of(dir: &str) -> &str {
 fn is_other_json(bytes: &[u8]) -> bool {
     match serde_json::from_slice::<serde_json::Value>(bytes) {
         Ok(serde_json::Value::Array(_)) => true,
-        Ok(serde_json::Value::Object(m)) => !m.contains_key("fio version") && !m.contains_key("jobs"),
+        Ok(serde_json::Value::Object(m)) => {
+            !m.contains_key("fio version") && !m.contains_key("jobs")
+        }
         _ => false,
     }
 }
@@ -127,7 +129,11 @@ pub fn load(folder: &Folder, skipped: &mut Vec<Skipped>) -> Loaded {
     let mut array_dirs: BTreeSet<String> = BTreeSet::new();
     for e in &iostat_entries {
         let dir = dir_of(&e.rel);
-        let array_dir = if name_of(dir) == "iostat" { dir_of(dir) } else { dir };
+        let array_dir = if name_of(dir) == "iostat" {
+            dir_of(dir)
+        } else {
+            dir
+        };
         array_dirs.insert(array_dir.to_string());
     }
     let mut failed: Vec<(&Entry, Skipped, bool)> = Vec::new();
@@ -168,7 +174,11 @@ pub fn load(folder: &Folder, skipped: &mut Vec<Skipped>) -> Loaded {
     }
     for e in iostat_entries {
         let dir = dir_of(&e.rel);
-        let array_dir = if name_of(dir) == "iostat" { dir_of(dir) } else { dir };
+        let array_dir = if name_of(dir) == "iostat" {
+            dir_of(dir)
+        } else {
+            dir
+        };
         let key = (array_dir.to_string(), e.stem().to_string());
         match iostat::parse_path(&e.path) {
             Ok(log) => {
@@ -200,7 +210,9 @@ pub fn load(folder: &Folder, skipped: &mut Vec<Skipped>) -> Loaded {
                 array_dir: key.0.clone(),
                 job: key.1.clone(),
                 evidence: e.rel.clone(),
-                reason: format!("no `{expected}`: fio wrote no JSON (it refuses bad options before running)"),
+                reason: format!(
+                    "no `{expected}`: fio wrote no JSON (it refuses bad options before running)"
+                ),
             });
         }
     }

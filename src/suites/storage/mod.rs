@@ -54,13 +54,19 @@ impl Suite for Storage {
             Err(e) => {
                 // The reference is embedded and tested; this is a build defect, said plainly.
                 let mut report = self.empty_report();
-                report.notes.push(format!("failed to read the embedded reports/storage.toml: {e}"));
+                report.notes.push(format!(
+                    "failed to read the embedded reports/storage.toml: {e}"
+                ));
                 return report;
             }
         };
         let loaded = load::load(folder, skipped);
         let groups = loaded.run_groups();
-        let sides = judge::sides(&reference, opts.baseline.as_deref(), opts.candidate.as_deref());
+        let sides = judge::sides(
+            &reference,
+            opts.baseline.as_deref(),
+            opts.candidate.as_deref(),
+        );
 
         let mut verdicts: Vec<Verdict> = reference
             .workload

@@ -4,8 +4,8 @@
 use crate::verdict::Observation;
 
 use super::drives::{balance, cpu_system, drive_means, mean_w_await, named_drives, DriveMean};
-use super::load::IostatFile;
 use super::judge::{find_workload, Sides};
+use super::load::IostatFile;
 use super::load::{Loaded, RunGroup};
 use super::reference::Reference;
 
@@ -51,13 +51,21 @@ fn published_pair(reference: &Reference, key: &str, unit: &str) -> (String, Stri
     }
 }
 
-fn pick<'a>(groups: &'a [RunGroup<'a>], array: &str, f: impl Fn(&RunGroup) -> bool) -> Option<&'a RunGroup<'a>> {
+fn pick<'a>(
+    groups: &'a [RunGroup<'a>],
+    array: &str,
+    f: impl Fn(&RunGroup) -> bool,
+) -> Option<&'a RunGroup<'a>> {
     groups
         .iter()
         .find(|g| g.run.array.eq_ignore_ascii_case(array) && g.group.error == 0 && f(g))
 }
 
-fn qd1_read_latency(groups: &[RunGroup], sides: &Sides, reference: &Reference) -> Option<Observation> {
+fn qd1_read_latency(
+    groups: &[RunGroup],
+    sides: &Sides,
+    reference: &Reference,
+) -> Option<Observation> {
     let is_qd1_read = |g: &RunGroup| {
         g.signature.queue_depth() == 1 && g.signature.rw == "randread" && g.group.read.total_ios > 0
     };
@@ -66,24 +74,43 @@ fn qd1_read_latency(groups: &[RunGroup], sides: &Sides, reference: &Reference) -
     if b.is_none() && c.is_none() {
         return None;
     }
-    let lat = |g: Option<&RunGroup>| g.and_then(|g| g.group.read.mean_lat_ns).map(|ns| format!("{:.0} us", ns / 1000.0));
+    let lat = |g: Option<&RunGroup>| {
+        g.and_then(|g| g.group.read.mean_lat_ns)
+            .map(|ns| format!("{:.0} us", ns / 1000.0))
+    };
     let (published, source) = published_pair(reference, "qd1_read_latency_us", "us");
     Some(Observation {
         id: "storage.qd1-read-latency".into(),
         what: "Queue depth 1 random read, mean latency (RAID10 can be faster: expected)".into(),
         measured: pair(sides, lat(b), lat(c)),
         published,
-        files: [b, c].iter().flatten().map(|g| g.run.file.clone()).collect(),
+        files: [b, c]
+            .iter()
+            .flatten()
+            .map(|g| g.run.file.clone())
+            .collect(),
         note: source,
     })
 }
 
-fn headline<'a>(groups: &'a [RunGroup<'a>], reference: &Reference, id: &str, array: &str) -> Option<&'a RunGroup<'a>> {
+fn headline<'a>(
+    groups: &'a [RunGroup<'a>],
+    reference: &Reference,
+    id: &str,
+    array: &str,
+) -> Option<&'a RunGroup<'a>> {
     let w = reference.workload.iter().find(|w| w.id == id)?;
-    find_workload(groups, array, w).0.filter(|g| g.group.error == 0)
+    find_workload(groups, array, w)
+        .0
+        .filter(|g| g.group.error == 0)
 }
 
-fn random_read_cpu(loaded: &Loaded, groups: &[RunGroup], sides: &Sides, reference: &Reference) -> Option<Observation> {
+fn random_read_cpu(
+    loaded: &Loaded,
+    groups: &[RunGroup],
+    sides: &Sides,
+    reference: &Reference,
+) -> Option<Observation> {
     let b = headline(groups, reference, "randread-8k-qd1024", &sides.baseline);
     let c = headline(groups, reference, "randread-8k-qd1024", &sides.candidate);
     if b.is_none() && c.is_none() {
@@ -113,7 +140,11 @@ fn random_read_cpu(loaded: &Loaded, groups: &[RunGroup], sides: &Sides, referenc
         }
     }
     let obs = reference.observation("random_read_sys_cpu_ratio");
-    let mut files: Vec<String> = [b, c].iter().flatten().map(|g| g.run.file.clone()).collect();
+    let mut files: Vec<String> = [b, c]
+        .iter()
+        .flatten()
+        .map(|g| g.run.file.clone())
+        .collect();
     for g in [b, c].into_iter().flatten() {
         if let Some(f) = loaded.iostat_for(g.run) {
             files.push(f.file.clone());
@@ -123,34 +154,54 @@ fn random_read_cpu(loaded: &Loaded, groups: &[RunGroup], sides: &Sides, referenc
         id: "storage.randread-system-cpu".into(),
         what: "Host system CPU on random reads (8 KB, QD 1024) at matching IOPS".into(),
         measured,
-        published: obs.and_then(|o| o.value).map_or("-".into(), |v| format!("about {v:.1}x")),
+        published: obs
+            .and_then(|o| o.value)
+            .map_or("-".into(), |v| format!("about {v:.1}x")),
         files,
         note: obs.map(|o| o.source.clone()).unwrap_or_default(),
     })
 }
 
-fn mixed_qd256_write_p99(groups: &[RunGroup], sides: &Sides, reference: &Reference) -> Option<Observation> {
+fn mixed_qd256_write_p99(
+    groups: &[RunGroup],
+    sides: &Sides,
+    reference: &Reference,
+) -> Option<Observation> {
     let is = |g: &RunGroup| {
-        g.signature.rw == "randrw" && g.signature.queue_depth() == 256 && g.group.write.total_ios > 0
+        g.signature.rw == "randrw"
+            && g.signature.queue_depth() == 256
+            && g.group.write.total_ios > 0
     };
     let b = pick(groups, &sides.baseline, is);
     let c = pick(groups, &sides.candidate, is);
     if b.is_none() && c.is_none() {
         return None;
     }
-    let p99 = |g: Option<&RunGroup>| g.and_then(|g| g.group.write.p99_ns).map(|ns| format!("{:.0} us", ns / 1000.0));
+    let p99 = |g: Option<&RunGroup>| {
+        g.and_then(|g| g.group.write.p99_ns)
+            .map(|ns| format!("{:.0} us", ns / 1000.0))
+    };
     let (published, source) = published_pair(reference, "mixed_qd256_write_p99_us", "us");
     Some(Observation {
         id: "storage.mixed-qd256-write-p99".into(),
         what: "Mixed 70/30 8 KB at queue depth 256, p99 write latency".into(),
         measured: pair(sides, p99(b), p99(c)),
         published,
-        files: [b, c].iter().flatten().map(|g| g.run.file.clone()).collect(),
+        files: [b, c]
+            .iter()
+            .flatten()
+            .map(|g| g.run.file.clone())
+            .collect(),
         note: source,
     })
 }
 
-fn random_write_wait(loaded: &Loaded, groups: &[RunGroup], sides: &Sides, reference: &Reference) -> Option<Observation> {
+fn random_write_wait(
+    loaded: &Loaded,
+    groups: &[RunGroup],
+    sides: &Sides,
+    reference: &Reference,
+) -> Option<Observation> {
     let b = headline(groups, reference, "randwrite-8k-qd64", &sides.baseline);
     let c = headline(groups, reference, "randwrite-8k-qd64", &sides.candidate);
     if b.is_none() && c.is_none() {
@@ -176,24 +227,41 @@ fn random_write_wait(loaded: &Loaded, groups: &[RunGroup], sides: &Sides, refere
         what: "Random write 8 KB QD 64: latency and drive write wait (RAID10 waits longer)".into(),
         measured: pair(sides, text(b), text(c)),
         published: format!("mean latency {published}"),
-        files: [b, c].iter().flatten().map(|g| g.run.file.clone()).collect(),
+        files: [b, c]
+            .iter()
+            .flatten()
+            .map(|g| g.run.file.clone())
+            .collect(),
         note: source,
     })
 }
 
-fn drive_balance(loaded: &Loaded, groups: &[RunGroup], sides: &Sides, reference: &Reference) -> Vec<Observation> {
+fn drive_balance(
+    loaded: &Loaded,
+    groups: &[RunGroup],
+    sides: &Sides,
+    reference: &Reference,
+) -> Vec<Observation> {
     let mut out = Vec::new();
     for array in [&sides.baseline, &sides.candidate] {
         let mut worst: Option<(f64, String, usize, String)> = None;
         let mut files = Vec::new();
         for w in &reference.workload {
-            let Some(g) = find_workload(groups, array, w).0 else { continue };
-            let Some(f) = loaded.iostat_for(g.run) else { continue };
+            let Some(g) = find_workload(groups, array, w).0 else {
+                continue;
+            };
+            let Some(f) = loaded.iostat_for(g.run) else {
+                continue;
+            };
             files.push(f.file.clone());
             let drives = members(g, f);
             if let Some(b) = balance(&drives) {
                 if worst.as_ref().is_none_or(|(x, ..)| b < *x) {
-                    let names = drives.iter().map(|d| format!("{} {:.0} MB/s", d.device, d.mb_s)).collect::<Vec<_>>().join(", ");
+                    let names = drives
+                        .iter()
+                        .map(|d| format!("{} {:.0} MB/s", d.device, d.mb_s))
+                        .collect::<Vec<_>>()
+                        .join(", ");
                     worst = Some((b, w.name.clone(), drives.len(), names));
                 }
             }
@@ -202,7 +270,9 @@ fn drive_balance(loaded: &Loaded, groups: &[RunGroup], sides: &Sides, reference:
             continue;
         }
         let measured = match &worst {
-            Some((b, job, n, names)) => format!("{n} drives; least balanced job `{job}`: slowest/fastest {b:.2} ({names})"),
+            Some((b, job, n, names)) => {
+                format!("{n} drives; least balanced job `{job}`: slowest/fastest {b:.2} ({names})")
+            }
             None => "fewer than two active drives in the iostat logs".into(),
         };
         out.push(Observation {
@@ -217,7 +287,12 @@ fn drive_balance(loaded: &Loaded, groups: &[RunGroup], sides: &Sides, reference:
     out
 }
 
-fn usable_capacity(loaded: &Loaded, groups: &[RunGroup], sides: &Sides, reference: &Reference) -> Observation {
+fn usable_capacity(
+    loaded: &Loaded,
+    groups: &[RunGroup],
+    sides: &Sides,
+    reference: &Reference,
+) -> Observation {
     // Member count from iostat when a headline job shows it, else the reference setup's.
     let counted = groups
         .iter()

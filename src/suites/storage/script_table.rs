@@ -26,7 +26,13 @@ pub fn script_line(array: &str, out: &FioOutput) -> Option<String> {
 }
 
 /// `f"{label:36} {mb:8.0f} {kiops:8.1f} {p99(r):>12} {p99(w):>12}"`.
-pub fn format_line(label: &str, mb_s: f64, kiops: f64, read: Option<f64>, write: Option<f64>) -> String {
+pub fn format_line(
+    label: &str,
+    mb_s: f64,
+    kiops: f64,
+    read: Option<f64>,
+    write: Option<f64>,
+) -> String {
     format!(
         "{label:<36} {mb_s:8.0} {kiops:8.1} {:>12} {:>12}",
         p99_text(read),
@@ -106,7 +112,13 @@ mod tests {
             header(),
             "array/job                                MB/s    kIOPS  read p99 us write p99 us"
         );
-        let line = format_line("raid10/randread-8k-j32-d32", 16851.2, 2057.0, Some(1_646_592.0), None);
+        let line = format_line(
+            "raid10/randread-8k-j32-d32",
+            16851.2,
+            2057.0,
+            Some(1_646_592.0),
+            None,
+        );
         assert_eq!(
             line,
             "raid10/randread-8k-j32-d32              16851   2057.0         1647            -"

@@ -24,7 +24,11 @@ impl Signature {
         let rwmixread = if mixed {
             match (get(&["rwmixread"]), get(&["rwmixwrite"])) {
                 (Some(r), _) => r.trim().parse().ok(),
-                (None, Some(w)) => w.trim().parse::<u64>().ok().map(|w| 100u64.saturating_sub(w)),
+                (None, Some(w)) => w
+                    .trim()
+                    .parse::<u64>()
+                    .ok()
+                    .map(|w| 100u64.saturating_sub(w)),
                 (None, None) => Some(50),
             }
         } else {
@@ -33,8 +37,12 @@ impl Signature {
         Signature {
             rw,
             bs: get(&["bs", "blocksize"]).and_then(parse_size),
-            numjobs: get(&["numjobs"]).and_then(|v| v.trim().parse().ok()).unwrap_or(1),
-            iodepth: get(&["iodepth"]).and_then(|v| v.trim().parse().ok()).unwrap_or(1),
+            numjobs: get(&["numjobs"])
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or(1),
+            iodepth: get(&["iodepth"])
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or(1),
             rwmixread,
         }
     }

@@ -74,7 +74,10 @@ fn row_note(g: &RunGroup) -> String {
         n.push(format!("{} jobs summed", g.group.entries));
     }
     if g.group.jobnames.len() > 1 {
-        n.push(format!("job sections {} (shape of the first)", g.group.jobnames.join(", ")));
+        n.push(format!(
+            "job sections {} (shape of the first)",
+            g.group.jobnames.join(", ")
+        ));
     }
     for (dir, d) in [("read", &g.group.read), ("write", &g.group.write)] {
         if d.p99_ns.is_some() && d.p99_of == "lat" {
@@ -88,7 +91,9 @@ fn row_note(g: &RunGroup) -> String {
         n.push(format!("last of {} status reports", g.run.output.documents));
     }
     if let Some(cut) = &g.run.output.broken_tail {
-        n.push(format!("cut-off report after the last complete one ({cut})"));
+        n.push(format!(
+            "cut-off report after the last complete one ({cut})"
+        ));
     }
     n.join("; ")
 }
@@ -108,7 +113,9 @@ pub fn matched_table(groups: &[RunGroup], sides: &Sides) -> Option<Table> {
     let mut keys: Vec<&Signature> = by_shape.keys().collect();
     keys.sort_by_key(|s| (s.rw.clone(), s.bs, s.queue_depth(), s.numjobs));
     for sig in keys {
-        let (Some(b), Some(c)) = by_shape[sig] else { continue };
+        let (Some(b), Some(c)) = by_shape[sig] else {
+            continue;
+        };
         let (bm, cm) = (mb_s(b), mb_s(c));
         rows.push(vec![
             sig.rw.clone(),
@@ -117,7 +124,11 @@ pub fn matched_table(groups: &[RunGroup], sides: &Sides) -> Option<Table> {
             sig.queue_depth().to_string(),
             format!("{bm:.0}"),
             format!("{cm:.0}"),
-            if bm > 0.0 { format!("{:.2}x", cm / bm) } else { "-".into() },
+            if bm > 0.0 {
+                format!("{:.2}x", cm / bm)
+            } else {
+                "-".into()
+            },
             p99_text(b.group.write.p99_ns.or(b.group.read.p99_ns)),
             p99_text(c.group.write.p99_ns.or(c.group.read.p99_ns)),
         ]);

@@ -1,0 +1,94 @@
+//! Helpers shared by the end-to-end tests: the binary, paths, folder snapshots.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn bin() -> Command {
+    Command::cargo_bin("reprobench").expect("the binary builds")
+}
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+pub fn run(args: &[&str]) -> Run {
+    let out = bin().args(args).output().expect("the binary runs");
+    let run = Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    assert!(
+        !run.stderr.contains("panicked"),
+        "the tool panicked: {}",
+        run.stderr
+    );
+    run
+}
+
+/// `analyze --format json` on a path, parsed.
+pub fn analyze_json(path: &Path, extra: &[&str]) -> (i32, serde_json::Value) {
+    let p = path.to_str().expect("utf-8 path");
+    let mut args = vec!["analyze", p, "--format", "json"];
+    args.extend_from_slice(extra);
+    let r = run(&args);
+    let v = serde_json::from_str(&r.stdout)
+        .unwrap_or_else(|e| panic!("stdout is JSON ({e}): {}\nstderr: {}", r.stdout, r.stderr));
+    (r.code, v)
+}
+
+/// Verdict id -> status, from `analyze --format json`.
+pub fn statuses(v: &serde_json::Value) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for s in v["suites"].as_array().into_iter().flatten() {
+        for verdict in s["verdicts"].as_array().into_iter().flatten() {
+            out.insert(
+                verdict["id"].as_str().unwrap_or_default().to_string(),
+                verdict["status"].as_str().unwrap_or_default().to_string(),
+            );
+        }
+    }
+    out
+}
+
+/// Every file under `dir` with its bytes (links and their targets by name).
+pub fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("listable").flatten() {
+            let p = e.path();
+            let meta = std::fs::symlink_metadata(&p).expect("stat");
+            if meta.file_type().is_symlink() {
+                let target = std::fs::read_link(&p).expect("link");
+                out.insert(p, target.to_string_lossy().as_bytes().to_vec());
+            } else if meta.is_dir() {
+                stack.push(p);
+            } else {
+                out.insert(p.clone(), std::fs::read(&p).unwrap_or_default());
+            }
+        }
+    }
+    out
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("listable").flatten() {
+        let p = e.path();
+        let dest = to.join(e.file_name());
+        if p.is_dir() {
+            copy_dir(&p, &dest);
+        } else {
+            std::fs::copy(&p, &dest).expect("copy");
+        }
+    }
+}

@@ -1,0 +1,418 @@
+//! End to end: the binary on the bundled samples and on fixtures made by real fio.
+
+mod common;
+
+use std::fs;
+use std::process::Command as Process;
+
+use common::*;
+
+const HEADLINES: [&str; 5] = [
+    "storage.randwrite-8k-qd64",
+    "storage.randrw-8k-qd1024",
+    "storage.randread-8k-qd1024",
+    "storage.read-1m-qd32",
+    "storage.write-1m-qd32",
+];
+
+#[test]
+fn published_sample_passes_every_criterion() {
+    let (code, v) = analyze_json(&root().join("samples/storage-published"), &[]);
+    let st = statuses(&v);
+    for id in HEADLINES.iter().chain(&["storage.exit-status"]) {
+        assert_eq!(
+            st.get(*id).map(String::as_str),
+            Some("pass"),
+            "{id}: {st:?}"
+        );
+    }
+    assert_eq!(code, 0);
+    let text = run(&[
+        "analyze",
+        root()
+            .join("samples/storage-published")
+            .to_str()
+            .unwrap_or(""),
+    ]);
+    assert_eq!(text.code, 0);
+    assert!(
+        text.stdout.contains("6.41x (6934 vs 1082 MB/s)"),
+        "{}",
+        text.stdout
+    );
+    assert!(text.stdout.contains("6 pass, 0 fail"));
+}
+
+#[test]
+fn missing_adp_side_is_not_measured_not_pass() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    copy_dir(
+        &root().join("samples/storage-published/results/raid10"),
+        &tmp.path().join("results/raid10"),
+    );
+    let (code, v) = analyze_json(tmp.path(), &[]);
+    let st = statuses(&v);
+    for id in HEADLINES {
+        assert_eq!(st[id], "not-measured", "{id}");
+    }
+    assert_eq!(code, 1, "not everything passed");
+}
+
+#[test]
+fn loopback_sample_shows_honest_failures() {
+    let (code, v) = analyze_json(&root().join("samples/storage-loopback"), &[]);
+    let st = statuses(&v);
+    // Four loop devices on both sides: no card, so the write gains cannot appear.
+    assert_eq!(st["storage.randwrite-8k-qd64"], "fail");
+    assert_eq!(st["storage.randrw-8k-qd1024"], "fail");
+    assert_eq!(st["storage.exit-status"], "pass");
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn users_own_array_and_job_names_are_matched_by_options() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let src = root().join("samples/storage-published/results");
+    for (from, to) in [("raid10", "md-baseline"), ("adp", "card")] {
+        fs::create_dir_all(tmp.path().join(to)).expect("mkdir");
+        for e in fs::read_dir(src.join(from)).expect("list").flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".json") {
+                let text = fs::read_to_string(e.path()).expect("read");
+                let stem = name.trim_end_matches(".json");
+                let renamed = text.replace(&format!("\"{stem}\""), "\"my-job\"");
+                fs::write(tmp.path().join(to).join(format!("mine-{name}")), renamed)
+                    .expect("write");
+            }
+        }
+    }
+    let (code, v) = analyze_json(
+        tmp.path(),
+        &["--baseline", "md-baseline", "--candidate", "card"],
+    );
+    let st = statuses(&v);
+    for id in HEADLINES {
+        assert_eq!(st[id], "pass", "{id}");
+    }
+    assert_eq!(code, 0);
+    let (_, v) = analyze_json(tmp.path(), &[]);
+    assert_eq!(statuses(&v)["storage.randwrite-8k-qd64"], "not-measured");
+}
+
+fn script_text(v: &serde_json::Value) -> String {
+    v["suites"][0]["preformatted"][0]["text"]
+        .as_str()
+        .expect("the script table")
+        .to_string()
+}
+
+#[test]
+fn script_table_matches_the_saved_output_of_the_procedure_script() {
+    // tests/fixtures/procedure-table.expected was printed by the procedure's own script
+    // (tests/fixtures/procedure-storage-table.py) over the same real-fio files.
+    let expected = fs::read_to_string(root().join("tests/fixtures/procedure-table.expected"))
+        .expect("saved output");
+    let (_, v) = analyze_json(&root().join("tests/fixtures/fio/procedure"), &[]);
+    assert_eq!(script_text(&v), expected.trim_end());
+}
+
+#[test]
+fn script_table_matches_the_procedure_script_run_live() {
+    let python = ["python3", "python"]
+        .into_iter()
+        .find(|p| Process::new(p).arg("--version").output().is_ok());
+    let Some(python) = python else {
+        eprintln!("no python here: the saved-output test covers this");
+        return;
+    };
+    for sample in [
+        "samples/storage-published/results",
+        "samples/storage-loopback/results",
+    ] {
+        let dir = root().join(sample);
+        let mut files: Vec<String> = Vec::new();
+        for arr in fs::read_dir(&dir)
+            .expect("list")
+            .flatten()
+            .filter(|e| e.path().is_dir())
+        {
+            for f in fs::read_dir(arr.path()).expect("list").flatten() {
+                let n = f.file_name().to_string_lossy().into_owned();
+                if n.ends_with(".json") {
+                    files.push(format!("{}/{n}", arr.file_name().to_string_lossy()));
+                }
+            }
+        }
+        let out = Process::new(python)
+            .arg(root().join("tests/fixtures/procedure-storage-table.py"))
+            .args(&files)
+            .current_dir(&dir)
+            .output()
+            .expect("python runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let (_, v) = analyze_json(&dir, &[]);
+        assert_eq!(
+            script_text(&v),
+            String::from_utf8_lossy(&out.stdout).trim_end(),
+            "{sample}"
+        );
+    }
+}
+
+#[test]
+fn real_fio_field_cases_are_read_and_explained() {
+    let (code, v) = analyze_json(&root().join("tests/fixtures/fio"), &[]);
+    assert_eq!(code, 1);
+    let notes = v["suites"][0]["preformatted"][0]["notes"].to_string();
+    for expect in [
+        "`note-prefix.json`: text before the JSON",
+        "`status-interval.json`: more than one JSON document",
+        "`numjobs-no-group.json`: 3 jobs[] entries",
+        "`job-error.json`: job `badio` ended with error 22",
+        "`lat-percentiles.json`: read percentiles are only in lat_ns",
+        "`zero-sized.json`: text before the JSON",
+    ] {
+        assert!(notes.contains(expect), "missing `{expect}` in {notes}");
+    }
+    let exit = &v["suites"][0]["verdicts"]
+        .as_array()
+        .expect("verdicts")
+        .iter()
+        .find(|x| x["id"] == "storage.exit-status")
+        .expect("exit verdict")
+        .clone();
+    assert_eq!(exit["status"], "fail");
+    let note = exit["note"].as_str().unwrap_or_default();
+    assert!(note.contains("job `badio` error 22"), "{note}");
+    assert!(
+        note.contains("refused/adp/randread-bogus.json"),
+        "missing JSON is named: {note}"
+    );
+    assert!(note.contains("zerosize` moved no data"), "{note}");
+    let skipped = v["skipped"].to_string();
+    assert!(skipped.contains("numjobs-zero.json"), "{skipped}");
+}
+
+#[test]
+fn bad_input_is_skipped_with_file_and_line_and_never_modified() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let arr = tmp.path().join("results/raid10");
+    fs::create_dir_all(arr.join("iostat")).expect("mkdir");
+    let good = root().join("samples/storage-published/results/raid10/randwrite-8k-j8-d8.json");
+    fs::copy(&good, arr.join("randwrite-8k-j8-d8.json")).expect("copy");
+    let text = fs::read_to_string(&good).expect("read");
+    fs::write(arr.join("empty.json"), "").expect("w");
+    fs::write(arr.join("truncated.json"), &text[..text.len() / 2]).expect("w");
+    fs::write(
+        arr.join("junk.json"),
+        [0x7f, b'E', b'L', b'F', 2, 1, 1, 0, 0, 0],
+    )
+    .expect("w");
+    fs::write(arr.join("other.json"), "{\"hello\": \"world\"}\n").expect("w");
+    fs::write(
+        arr.join("iostat/bad.iostat"),
+        "Linux x\n\navg-cpu: %user\n1 2\n",
+    )
+    .expect("w");
+    std::os::unix::fs::symlink("loop", arr.join("loop")).expect("symlink loop");
+    std::os::unix::fs::symlink(tmp.path().join("results"), arr.join("up")).expect("dir loop");
+    std::os::unix::fs::symlink("/nonexistent/x.json", arr.join("dangling.json")).expect("link");
+    let before = snapshot(tmp.path());
+
+    let (code, v) = analyze_json(tmp.path(), &[]);
+    assert_eq!(code, 1);
+    let skipped: Vec<String> = v["skipped"]
+        .as_array()
+        .expect("skipped")
+        .iter()
+        .map(|s| format!("{} {} {}", s["file"], s["line"], s["reason"]))
+        .collect();
+    let all = skipped.join("\n");
+    for expect in [
+        "empty.json\" null \"empty file\"",
+        "truncated.json\"",
+        "junk.json\" null \"binary data",
+        "other.json\" 1 \"valid JSON, but not fio output",
+        "bad.iostat\" 4 \"expected six avg-cpu values",
+        "loop\" null \"symbolic link loop",
+        "up\" null \"symbolic link loop",
+        "dangling.json\" null \"broken symbolic link",
+    ] {
+        assert!(all.contains(expect), "missing `{expect}` in\n{all}");
+    }
+    assert!(all.contains("truncated JSON"), "{all}");
+    // The good file was still analyzed.
+    assert!(v["suites"][0]["files_read"]
+        .to_string()
+        .contains("randwrite-8k-j8-d8.json"));
+    assert_eq!(
+        before,
+        snapshot(tmp.path()),
+        "the input folder is never written to"
+    );
+}
+
+#[test]
+fn an_unreadable_file_is_skipped() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().expect("tmp");
+    let arr = tmp.path().join("adp");
+    fs::create_dir_all(&arr).expect("mkdir");
+    fs::copy(
+        root().join("samples/storage-published/results/adp/read-1m-j8-d4.json"),
+        arr.join("read-1m-j8-d4.json"),
+    )
+    .expect("copy");
+    let locked = arr.join("locked.json");
+    fs::write(&locked, "{}").expect("w");
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).expect("chmod");
+    if fs::read(&locked).is_ok() {
+        eprintln!(
+            "running as root: permissions do not stop reads; the dangling-link case covers this"
+        );
+        return;
+    }
+    let (_, v) = analyze_json(tmp.path(), &[]);
+    assert!(v["skipped"].to_string().contains("locked.json"));
+}
+
+#[test]
+fn unusable_input_exits_2_with_a_clear_error() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    fs::write(tmp.path().join("notes.txt"), "nothing to see").expect("w");
+    let r = run(&["analyze", tmp.path().to_str().unwrap_or("")]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("no results any suite can read"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&["analyze", "/nonexistent/folder"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("cannot read `/nonexistent/folder`"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&["analyze"]);
+    assert_eq!(r.code, 2, "usage errors exit 2");
+}
+
+#[test]
+fn export_writes_parquet_and_csv_frames() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let out = tmp.path().join("frames");
+    let r = run(&[
+        "analyze",
+        root()
+            .join("samples/storage-published")
+            .to_str()
+            .unwrap_or(""),
+        "--export",
+        out.to_str().unwrap_or(""),
+    ]);
+    assert_eq!(r.code, 0);
+    for name in ["storage_runs", "storage_iostat", "storage_iostat_cpu"] {
+        let pq = fs::read(out.join(format!("{name}.parquet"))).expect("parquet written");
+        assert_eq!(&pq[..4], b"PAR1");
+        assert_eq!(&pq[pq.len() - 4..], b"PAR1");
+    }
+    let csv = fs::read_to_string(out.join("storage_runs.csv")).expect("csv");
+    assert_eq!(csv.lines().count(), 1 + 12, "a header and one row per run");
+    assert!(csv
+        .lines()
+        .any(|l| l.starts_with("results/adp/randwrite-8k-j8-d8.json,adp,randwrite-8k-j8-d8,")));
+}
+
+#[test]
+fn report_writes_markdown_with_verdicts_tables_and_skipped_files() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let input = tmp.path().join("in");
+    copy_dir(
+        &root().join("samples/storage-published/results"),
+        &input.join("results"),
+    );
+    fs::write(
+        input.join("results/adp/broken.json"),
+        "{\"fio version\": \"fio-3.33\", \"jobs\": [",
+    )
+    .expect("w");
+    let out = tmp.path().join("out");
+    let r = run(&[
+        "report",
+        input.to_str().unwrap_or(""),
+        "-o",
+        out.to_str().unwrap_or(""),
+    ]);
+    assert_eq!(r.code, 1, "the broken file fails the exit-status criterion");
+    let md = fs::read_to_string(out.join("report.md")).expect("report.md");
+    assert!(md.contains("| ✅ pass | Random write, 8 KB"), "{md}");
+    assert!(md.contains("| ❌ **FAIL** | Both arrays: every fio job exits with status 0"));
+    assert!(md.contains("adp/randrw-8k-j128-d8                   13224   1614.3"));
+    assert!(
+        md.contains("| `results/adp/broken.json` | 1 | truncated JSON"),
+        "{md}"
+    );
+    let verdicts = md.find("## Verdicts").expect("verdicts");
+    let tables = md.find("The procedure's table").expect("table");
+    assert!(verdicts < tables, "the verdict summary comes first");
+}
+
+#[test]
+fn a_live_fio_run_with_the_procedure_helper_options_is_read_like_the_script() {
+    let fio_ok = Process::new("fio").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !fio_ok {
+        eprintln!("fio is not installed: the committed real-fio fixtures cover parsing");
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    let data = tmp.path().join("data.img");
+    fs::write(&data, vec![0u8; 16 << 20]).expect("scratch file");
+    for (array, rw) in [("raid10", "randwrite"), ("adp", "randwrite")] {
+        let out = tmp.path().join("results").join(array);
+        fs::create_dir_all(&out).expect("mkdir");
+        let status = Process::new("fio")
+            .args([
+                "--random_generator=tausworthe64",
+                "--per_job_logs=0",
+                "--buffer_compress_chunk=4096",
+                "--buffer_compress_percentage=67",
+                "--refill_buffers=1",
+                "--group_reporting=1",
+                "--randrepeat=0",
+                "--norandommap=1",
+                "--ioengine=psync",
+                &format!("--readwrite={rw}"),
+                "--bs=8k",
+                "--numjobs=2",
+                "--iodepth=1",
+                "--size=8m",
+                "--runtime=1",
+                "--time_based=1",
+            ])
+            .arg(format!("--filename={}", data.display()))
+            .args(["--name=randwrite-8k-j8-d8", "--output-format=json"])
+            .arg(format!("--output={}", out.join("randwrite-8k-j8-d8.json").display()))
+            .status()
+            .expect("fio runs");
+        assert!(status.success());
+    }
+    let (_, v) = analyze_json(tmp.path(), &[]);
+    let st = statuses(&v);
+    assert_eq!(st["storage.exit-status"], "pass");
+    // Matched by name; shape differs from the procedure's, and the note says so.
+    let verdict = v["suites"][0]["verdicts"][0].clone();
+    assert!(verdict["note"].as_str().unwrap_or("").contains("where the procedure runs randwrite 8k 8x8"));
+    if let Ok(out) = Process::new("python3")
+        .arg(root().join("tests/fixtures/procedure-storage-table.py"))
+        .args(["results/adp/randwrite-8k-j8-d8.json", "results/raid10/randwrite-8k-j8-d8.json"])
+        .current_dir(tmp.path())
+        .output()
+    {
+        assert_eq!(script_text(&v), String::from_utf8_lossy(&out.stdout).trim_end());
+    }
+}
