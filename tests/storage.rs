@@ -364,7 +364,10 @@ fn report_writes_markdown_with_verdicts_tables_and_skipped_files() {
 
 #[test]
 fn a_live_fio_run_with_the_procedure_helper_options_is_read_like_the_script() {
-    let fio_ok = Process::new("fio").arg("--version").output().is_ok_and(|o| o.status.success());
+    let fio_ok = Process::new("fio")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
     if !fio_ok {
         eprintln!("fio is not installed: the committed real-fio fixtures cover parsing");
         return;
@@ -396,7 +399,10 @@ fn a_live_fio_run_with_the_procedure_helper_options_is_read_like_the_script() {
             ])
             .arg(format!("--filename={}", data.display()))
             .args(["--name=randwrite-8k-j8-d8", "--output-format=json"])
-            .arg(format!("--output={}", out.join("randwrite-8k-j8-d8.json").display()))
+            .arg(format!(
+                "--output={}",
+                out.join("randwrite-8k-j8-d8.json").display()
+            ))
             .status()
             .expect("fio runs");
         assert!(status.success());
@@ -406,13 +412,22 @@ fn a_live_fio_run_with_the_procedure_helper_options_is_read_like_the_script() {
     assert_eq!(st["storage.exit-status"], "pass");
     // Matched by name; shape differs from the procedure's, and the note says so.
     let verdict = v["suites"][0]["verdicts"][0].clone();
-    assert!(verdict["note"].as_str().unwrap_or("").contains("where the procedure runs randwrite 8k 8x8"));
+    assert!(verdict["note"]
+        .as_str()
+        .unwrap_or("")
+        .contains("where the procedure runs randwrite 8k 8x8"));
     if let Ok(out) = Process::new("python3")
         .arg(root().join("tests/fixtures/procedure-storage-table.py"))
-        .args(["results/adp/randwrite-8k-j8-d8.json", "results/raid10/randwrite-8k-j8-d8.json"])
+        .args([
+            "results/adp/randwrite-8k-j8-d8.json",
+            "results/raid10/randwrite-8k-j8-d8.json",
+        ])
         .current_dir(tmp.path())
         .output()
     {
-        assert_eq!(script_text(&v), String::from_utf8_lossy(&out.stdout).trim_end());
+        assert_eq!(
+            script_text(&v),
+            String::from_utf8_lossy(&out.stdout).trim_end()
+        );
     }
 }
