@@ -33,6 +33,13 @@ pub struct Judging {
     /// Folder name of the candidate array (storage; default: adp).
     #[arg(long, value_name = "NAME")]
     pub candidate: Option<String>,
+    /// Generation-rate SLA in tokens/s per request (kv-ladder; default 20).
+    #[arg(long, value_name = "TOK_S")]
+    pub sla_gen_tok_s: Option<f64>,
+    /// Largest spread between runs of one variant before a level is inconclusive
+    /// (kv-ladder, kv-dram; default 0.10 = 10 %).
+    #[arg(long, value_name = "FRACTION")]
+    pub max_spread: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]

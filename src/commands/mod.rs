@@ -11,6 +11,8 @@ fn options(j: &Judging) -> Options {
     Options {
         baseline: j.baseline.clone(),
         candidate: j.candidate.clone(),
+        sla_gen_tok_s: j.sla_gen_tok_s,
+        max_spread: j.max_spread,
     }
 }
 

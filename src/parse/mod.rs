@@ -1,5 +1,10 @@
 //! One parser per input format. Parsers return typed records and know nothing of Polars.
 
+pub mod ask;
+pub mod client_log;
 pub mod fio;
 pub mod iostat;
+pub mod mt_records;
+pub mod prom;
 pub mod text;
+pub mod vllm_log;

@@ -1,5 +1,9 @@
 //! The registry of suites: one list drives detection, `suites`, analysis and tests.
 
+pub mod kv_common;
+pub mod kv_dram;
+pub mod kv_ladder;
+pub mod kv_restore;
 pub mod storage;
 
 use serde::Serialize;
@@ -15,6 +19,10 @@ pub struct Options {
     pub baseline: Option<String>,
     /// Name of the candidate array folder (storage), when not the procedure's.
     pub candidate: Option<String>,
+    /// Generation-rate SLA in tokens/s per request (kv-ladder; default from the reference).
+    pub sla_gen_tok_s: Option<f64>,
+    /// Largest spread between runs before a level is inconclusive (kv-ladder; 0.10 = 10 %).
+    pub max_spread: Option<f64>,
 }
 
 /// A table of display strings, rendered the same way by every output format.
@@ -45,6 +53,24 @@ pub struct SuiteReport {
     pub frames: Vec<Frame>,
 }
 
+impl SuiteReport {
+    /// An empty report for `suite`, to be filled by its analysis.
+    pub fn for_suite(suite: &dyn Suite) -> SuiteReport {
+        SuiteReport {
+            name: suite.name(),
+            title: suite.title(),
+            procedure: suite.procedure(),
+            files_read: Vec::new(),
+            verdicts: Vec::new(),
+            observations: Vec::new(),
+            tables: Vec::new(),
+            preformatted: Vec::new(),
+            notes: Vec::new(),
+            frames: Vec::new(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Preformatted {
     pub title: String,
@@ -67,7 +93,12 @@ pub trait Suite: Sync {
     fn analyze(&self, folder: &Folder, opts: &Options, skipped: &mut Vec<Skipped>) -> SuiteReport;
 }
 
-pub const SUITES: &[&dyn Suite] = &[&storage::Storage];
+pub const SUITES: &[&dyn Suite] = &[
+    &storage::Storage,
+    &kv_restore::KvRestore,
+    &kv_ladder::KvLadder,
+    &kv_dram::KvDram,
+];
 
 pub fn find(name: &str) -> Option<&'static dyn Suite> {
     SUITES.iter().copied().find(|s| s.name() == name)

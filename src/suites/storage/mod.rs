@@ -53,7 +53,7 @@ impl Suite for Storage {
             Ok(r) => r,
             Err(e) => {
                 // The reference is embedded and tested; this is a build defect, said plainly.
-                let mut report = self.empty_report();
+                let mut report = SuiteReport::for_suite(self);
                 report.notes.push(format!(
                     "failed to read the embedded reports/storage.toml: {e}"
                 ));
@@ -75,7 +75,7 @@ impl Suite for Storage {
             .collect();
         verdicts.push(judge::clean_exit_verdict(&loaded, &groups));
 
-        let mut report = self.empty_report();
+        let mut report = SuiteReport::for_suite(self);
         report.files_read = loaded
             .runs
             .iter()
@@ -94,23 +94,6 @@ impl Suite for Storage {
             Err(e) => report.notes.push(format!("{e:#}")),
         }
         report
-    }
-}
-
-impl Storage {
-    fn empty_report(&self) -> SuiteReport {
-        SuiteReport {
-            name: self.name(),
-            title: self.title(),
-            procedure: self.procedure(),
-            files_read: Vec::new(),
-            verdicts: Vec::new(),
-            observations: Vec::new(),
-            tables: Vec::new(),
-            preformatted: Vec::new(),
-            notes: Vec::new(),
-            frames: Vec::new(),
-        }
     }
 }
 

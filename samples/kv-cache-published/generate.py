@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Builds samples/kv-cache-published (and, with --failing, samples/kv-cache-failing).
+
+Nothing here was measured. Test 1 and test 3 use the procedure's published numbers; the
+test 2 ladder has no published numbers (the procedure gives pass criteria only), so its
+values follow the procedure's description of the reference setup. See README.md.
+File formats follow vLLM 0.33's multi-turn client, /metrics and server log, as seen in a
+real client run (tests/fixtures/kv-ladder-client).
+"""
+import json, os, random, sys
+
+FAILING = "--failing" in sys.argv
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "kv-cache-failing") if FAILING else HERE
+MODEL = "glm-5.3"
+ESC = "\x1b"
+
+# Test 2 shape per level: (TTFT p50 s, gen tok/s, GPU hit %, card hit % of misses).
+# 1-4 clients fit in GPU memory; the GPU cache fills at 8; 16 and 32 are 2x and 4x it.
+LADDER = {
+    "adp":      {1: (0.90, 60.0, 92, 10), 2: (1.00, 57.0, 92, 10), 4: (1.20, 52.0, 91, 12),
+                 8: (1.60, 45.0, 84, 80), 16: (2.50, 36.0, 50, 95), 32: (4.50, 27.0, 30, 96)},
+    "gpu-only": {1: (0.90, 60.5, 92, 0), 2: (1.00, 57.2, 92, 0), 4: (1.21, 52.3, 91, 0),
+                 8: (2.00, 42.0, 80, 0), 16: (9.00, 22.0, 45, 0), 32: (24.0, 12.0, 25, 0)},
+    "lmcache":  {8: (1.50, 45.5, 84, 82), 16: (2.40, 36.6, 50, 96), 32: (4.40, 27.4, 30, 96)},
+}
+REQ_PER_CLIENT = 17
+OUT_TOKENS = 400
+AVG_INPUT = 33000
+
+
+def ansi(s, code="96"):
+    return f"{ESC}[{code}m{s}{ESC}[0m"
+
+
+def records(variant, run, p, rng):
+    ttft, gen, _, _ = LADDER[variant][p]
+    scale = 1.0 + (0.015 if run == 2 else 0.0)
+    ttft, tpot_ms = ttft * scale, 1000.0 / gen * scale
+    out = []
+    t0 = 100000.0 + 50000.0 * run
+    for c in range(p):
+        t = t0 + 37.0 * c
+        for k in range(REQ_PER_CLIENT):
+            tt = ttft * 1000 * rng.uniform(0.9, 1.1)
+            tp = tpot_ms * rng.uniform(0.97, 1.03)
+            lat = tt + tp * (OUT_TOKENS - 1)
+            out.append({
+                "ttft_ms": round(tt, 6), "tpot_ms": tp, "latency_ms": round(lat, 6),
+                "start_time_ms": round(t, 6), "input_num_turns": 1 + 2 * (k % 8),
+                "input_num_tokens": int(AVG_INPUT * rng.uniform(0.9, 1.35)),
+                "output_num_tokens": OUT_TOKENS, "output_num_chunks": OUT_TOKENS - 1,
+                "output_num_first_chunk_tokens": 1, "approx_cached_percent": round(rng.uniform(60, 95), 2),
+                "conversation_id": f"CONV_ID_{c * 3 + k // 6}", "client_id": c,
+            })
+            t += lat + rng.uniform(1, 5)
+    out.sort(key=lambda r: r["start_time_ms"] + r["latency_ms"])
+    return out
+
+
+def prom(counters):
+    lines = []
+    for name, value in counters.items():
+        lines.append(f"# HELP {name} counter\n# TYPE {name} counter")
+        lines.append(f'{name}{{engine="0",model_name="{MODEL}"}} {value:.1f}')
+        lines.append(f'{name[:-6]}_created{{engine="0",model_name="{MODEL}"}} 1.7959984806616375e+09')
+    return "\n".join(lines) + "\n"
+
+
+def client_log(path_json, p, recs, failures, fatal):
+    lines = [f"30-11-2026 00:28:01 [INFO] - Namespace(num_clients={p}, max_active_conversations={2 * p}, stats_json_output='{path_json}')",
+             f"30-11-2026 00:28:02 [INFO] - {ansi(f'Starting {p} clients', '92')}"]
+    if fatal:
+        lines += ["Traceback (most recent call last):",
+                  '  File "/vllm-workspace/benchmarks/multi_turn/benchmark_serving_multi_turn.py", line 1511, in <module>',
+                  f"ValueError: Max active conversations {2 * p} must be equal or less than the total number of conversations"]
+        return "\n".join(lines) + "\n"
+    for c in range(p):
+        f = failures.get(c, 0)
+        if f:
+            lines.append(f"30-11-2026 00:29:10 [ERROR] - Received HTTP status 500 (Internal Server Error)")
+        lines.append(f"30-11-2026 00:30:19 [INFO] - {ansi(f'Client {c} is done (num_successes={REQ_PER_CLIENT - f}, num_failures={f})')}")
+    span = (max(r["start_time_ms"] + r["latency_ms"] for r in recs) - min(r["start_time_ms"] for r in recs)) / 1000
+    lines += ["Statistics summary:", f"runtime_sec = {span:.3f}", f"requests_per_sec = {len(recs) / span:.3f}"]
+    return "\n".join(lines) + "\n"
+
+
+def ladder(variant, runs, levels, rng, counters):
+    os.makedirs(os.path.join(OUT, "results"), exist_ok=True)
+    for run in runs:
+        for p in levels:
+            base = os.path.join(OUT, "results", f"{variant}-{run}-L{p}")
+            recs = records(variant, run, p, rng)
+            failures = {1: 3} if FAILING and (variant, run, p) == ("adp", 1, 16) else {}
+            fatal = FAILING and (variant, run, p) == ("gpu-only", 2, 32)
+            _, _, gpu, card = LADDER[variant][p]
+            q = sum(r["input_num_tokens"] for r in recs)
+            h = q * gpu / 100
+            eq = q - h if variant != "gpu-only" else 0
+            eh = eq * card / 100
+            pre = dict(counters[variant])
+            post = {"vllm:prefix_cache_queries_total": pre["vllm:prefix_cache_queries_total"] + q,
+                    "vllm:prefix_cache_hits_total": pre["vllm:prefix_cache_hits_total"] + h,
+                    "vllm:external_prefix_cache_queries_total": pre["vllm:external_prefix_cache_queries_total"] + eq,
+                    "vllm:external_prefix_cache_hits_total": pre["vllm:external_prefix_cache_hits_total"] + eh}
+            counters[variant] = post
+            with open(base + ".pre.prom", "w") as f:
+                f.write(prom(pre))
+            with open(base + ".log", "w") as f:
+                f.write(client_log(f"results/{variant}-{run}-L{p}.json", p, recs, failures, fatal))
+            if not fatal:
+                with open(base + ".json", "w") as f:
+                    f.write(json.dumps(recs, indent=2))
+                with open(base + ".post.prom", "w") as f:
+                    f.write(prom(post))
+
+
+def ask_lines(times, prompt, cached):
+    return "".join(f'time {t:.6f} s  {{"prompt_tokens":{prompt},"cached":{c}}}\n' for t, c in zip(times, cached))
+
+
+def server_log(variant, kv_tokens, turned_off=False):
+    lines = [f"INFO 11-29 10:00:01 [api_server.py:1831] vLLM API server version 0.28.0",
+             f"INFO 11-29 10:00:01 [utils.py:326] non-default args: {{'model': '/models/GLM-5.3-FP8', 'served_model_name': ['{MODEL}'], 'tensor_parallel_size': 8, 'max_model_len': 256000}}",
+             f"(EngineCore pid=412) INFO 11-29 10:02:11 [kv_cache_utils.py:1147] GPU KV cache size: {kv_tokens:,} tokens, Maximum concurrency for 256,000 tokens per request: {kv_tokens / 256000:.2f}x"]
+    if variant != "gpu-only":
+        lines.append("(EngineCore pid=412) INFO 11-29 10:02:12 [fusionx_connector.py:211] XKV: 312 cache tensors registered for exchange")
+    lines.append("INFO 11-29 10:05:00 [loggers.py:127] Engine 000: Avg prompt throughput: 45210.3 tokens/s, Avg generation throughput: 812.4 tokens/s, Running: 32 reqs, Waiting: 0 reqs, GPU KV cache usage: 98.7%, Prefix cache hit rate: 41.2%, External prefix cache hit rate: 95.1%")
+    if turned_off:
+        lines.append("(EngineCore pid=412) WARNING 11-29 10:41:07 [fusionx_connector.py:388] External KV cache turned off on this rank")
+    if variant == "lmcache":
+        lines.append("INFO 11-29 10:06:00 [vllm_v1_adapter.py:990] Reqid: cmpl-1, Total tokens 196531, Inference Engine computed tokens: 51, LMCache hit tokens: 196480, need to load: 196480")
+        lines.append("INFO 11-29 10:06:01 [cache_engine.py:512] [req_id=cmpl-1] Retrieved 196480 out of 196480 required tokens (from 196531 total tokens). size: 10.7600 gb, cost 1680.4120 ms, throughput: 6.4032 GB/s;")
+    return "\n".join(lines) + "\n"
+
+
+def write(rel, text):
+    path = os.path.join(OUT, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def main():
+    rng = random.Random(520052)
+    zero = {k: 0.0 for k in ("vllm:prefix_cache_queries_total", "vllm:prefix_cache_hits_total",
+                             "vllm:external_prefix_cache_queries_total", "vllm:external_prefix_cache_hits_total")}
+    counters = {v: dict(zero) for v in LADDER}
+    for run in (1, 2):
+        ladder("adp", [run], [1, 2, 4, 8, 16, 32], rng, counters)
+        ladder("gpu-only", [run], [1, 2, 4, 8, 16, 32], rng, counters)
+        ladder("lmcache", [run], [8, 16, 32], rng, counters)
+    prompt, hit = 196531, 196480             # whole 128-token chunks
+    write("restore/gpu-only.txt", ask_lines([47.71, 47.69, 47.74], prompt, [0, 0, 0]))
+    restores = [2.118532, 2.121904, 2.116210]
+    cached = [hit, hit, hit]
+    if FAILING:
+        restores[1], cached[1] = 47.702113, 0   # the restart missed the card
+    write("restore/adp.txt", ask_lines([47.93] + restores, prompt, [0] + cached))
+    write("dram/adp-warm.txt", ask_lines([47.9, 1.86, 1.861, 1.859], prompt, [0, hit, hit, hit]))
+    write("dram/lmcache-warm.txt", ask_lines([48.1, 1.68, 1.679, 1.683], prompt, [0, hit, hit, hit]))
+    write("dram/adp-restart.txt", ask_lines([47.9, 2.26, 2.262, 2.258], prompt, [0, hit, hit, hit]))
+    write("dram/lmcache-restart.txt", ask_lines([48.0, 2.91, 2.908, 2.913], prompt, [0, hit, hit, hit]))
+    write("logs/adp-vllm.log", server_log("adp", 545536, turned_off=FAILING))
+    write("logs/gpu-only-vllm.log", server_log("gpu-only", 612352 if FAILING else 545536))
+    write("logs/lmcache-vllm.log", server_log("lmcache", 545536))
+    write("logs/adp-gateway.log", "INFO gateway 6.1.1 starting\nINFO storage backend remote-xdp: /dev/nvme1n1 open\nINFO listening on port 5557\n")
+    write("manifest.json", json.dumps({"procedure": "adp-kv-cache", "model": MODEL,
+                                       "note": "built from published figures, not measured"}, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

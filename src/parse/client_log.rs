@@ -1,0 +1,132 @@
+//! The multi-turn client's console log (`| tee results/<variant>-<run>-L<p>.log`):
+//! per-client failure counts, the runtime, and how the client ended.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::error::ParseError;
+use crate::parse::text::{read_capped, TextCheck};
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct ClientLog {
+    /// `Client N is done (num_successes=S, num_failures=F)` lines seen.
+    pub clients_done: usize,
+    pub successes: u64,
+    /// Sum of num_failures over the clients.
+    pub failures: u64,
+    pub runtime_sec: Option<f64>,
+    /// The last line of a Python traceback, if the client died with one.
+    pub fatal: Option<String>,
+    /// `Received HTTP status ...` / `Request rejected ...` lines.
+    pub error_lines: usize,
+}
+
+pub fn parse_path(path: &Path) -> Result<ClientLog, ParseError> {
+    let bytes = read_capped(path)?;
+    TextCheck::of(&bytes).map_err(|p| p.in_file(path))?;
+    Ok(parse_text(&String::from_utf8_lossy(&bytes)))
+}
+
+/// Removes ANSI colour sequences (`ESC [ ... letter`).
+pub fn strip_ansi(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                for d in chars.by_ref() {
+                    if d.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn number_after<'a>(s: &'a str, key: &str) -> Option<&'a str> {
+    let i = s.find(key)? + key.len();
+    let rest = &s[i..];
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == 'e'))
+        .unwrap_or(rest.len());
+    Some(&rest[..end])
+}
+
+pub fn parse_text(text: &str) -> ClientLog {
+    let mut log = ClientLog::default();
+    let mut in_traceback = false;
+    let mut last_nonempty = String::new();
+    for raw in text.lines() {
+        let line = strip_ansi(raw);
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if t.starts_with("Traceback (most recent call last)") {
+            in_traceback = true;
+        }
+        if t.contains(" is done (num_successes=") {
+            log.clients_done += 1;
+            log.successes += number_after(t, "num_successes=")
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            log.failures += number_after(t, "num_failures=")
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+        }
+        if let Some(v) = t.strip_prefix("runtime_sec = ") {
+            log.runtime_sec = v.trim().parse().ok();
+        }
+        if t.contains("Received HTTP status") || t.contains("Request rejected during conversation")
+        {
+            log.error_lines += 1;
+        }
+        last_nonempty = t.to_string();
+    }
+    if in_traceback {
+        log.fatal = Some(last_nonempty);
+    }
+    log
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_failures_over_clients_through_colour_codes() {
+        let text = "x [INFO] - \u{1b}[96mClient 0 is done (num_successes=17, num_failures=5)\u{1b}[0m\n\
+                    x [INFO] - \u{1b}[96mClient 1 is done (num_successes=12, num_failures=0)\u{1b}[0m\n\
+                    x [ERROR] - Received HTTP status 500 (Internal Server Error)\n\
+                    runtime_sec = 17.124\n";
+        let log = parse_text(text);
+        assert_eq!((log.clients_done, log.successes, log.failures), (2, 29, 5));
+        assert_eq!(log.runtime_sec, Some(17.124));
+        assert_eq!(log.error_lines, 1);
+        assert!(log.fatal.is_none());
+    }
+
+    #[test]
+    fn keeps_the_last_line_of_a_traceback() {
+        let text = "Traceback (most recent call last):\n  File \"b.py\", line 1\nValueError: Max active conversations 8 must be equal or less than the total number of conversations\n";
+        let log = parse_text(text);
+        assert!(log
+            .fatal
+            .is_some_and(|f| f.starts_with("ValueError: Max active")));
+    }
+
+    #[test]
+    fn reads_the_real_fixture() {
+        let p = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/kv-ladder-client/results/adp-1-L1.log");
+        let log = parse_path(&p).expect("reads");
+        assert_eq!((log.clients_done, log.successes, log.failures), (1, 40, 0));
+        assert_eq!(log.runtime_sec, Some(17.124));
+    }
+}

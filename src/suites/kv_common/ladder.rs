@@ -1,0 +1,365 @@
+//! The concurrency ladder's files, `<variant>-<run>-L<clients>.{json,log,pre.prom,post.prom}`,
+//! read into one result per level with the procedure script's exact arithmetic.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::folder::{Entry, Folder, Skipped};
+use crate::parse::{client_log, mt_records, prom};
+
+/// One level of one run of one variant.
+#[derive(Debug, Clone, Serialize)]
+pub struct Level {
+    /// The path before `-L`, relative to the folder: the script's sort key.
+    pub prefix: String,
+    pub variant: String,
+    pub run: String,
+    pub clients: u32,
+    pub requests: Option<usize>,
+    pub output_tok_s: Option<f64>,
+    pub ttft_p50_s: Option<f64>,
+    pub gen_tok_s: Option<f64>,
+    /// Hit rates in percent, as deltas between the .pre.prom and .post.prom snapshots.
+    pub gpu_hit_pct: Option<f64>,
+    pub card_hit_pct: Option<f64>,
+    /// Card hits (tokens) during the level.
+    pub card_hits: Option<f64>,
+    /// Summed num_failures over the clients, from the .log.
+    pub failures: Option<u64>,
+    pub runtime_sec: Option<f64>,
+    /// Why a number is missing or untrustworthy, one reason each.
+    pub problems: Vec<String>,
+    pub files: Vec<String>,
+    /// The line the procedure's script prints for this level, or why it cannot.
+    pub script_line: Result<String, String>,
+}
+
+/// `name-L8.json` -> (`name`, 8)
+pub fn split_level(stem: &str) -> Option<(&str, u32)> {
+    let (name, lvl) = stem.rsplit_once("-L")?;
+    let n = lvl.parse().ok()?;
+    (!name.is_empty()).then_some((name, n))
+}
+
+/// `adp-1` -> (`adp`, `1`); `gpu-only-2` -> (`gpu-only`, `2`).
+pub fn split_run(name: &str) -> (String, String) {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    match base.rsplit_once('-') {
+        Some((v, r)) if !v.is_empty() => (v.to_string(), r.to_string()),
+        _ => (base.to_string(), "1".to_string()),
+    }
+}
+
+fn strip<'a>(rel: &'a str, suffix: &str) -> Option<&'a str> {
+    rel.strip_suffix(suffix)
+}
+
+/// Every level in the folder, in the script's order (by path prefix, then clients).
+pub fn load(folder: &Folder, skipped: &mut Vec<Skipped>) -> Vec<Level> {
+    // Key: (prefix, clients) -> the four files.
+    let mut sets: BTreeMap<(String, u32), [Option<&Entry>; 4]> = BTreeMap::new();
+    for e in &folder.files {
+        for (slot, suffix) in [".json", ".log", ".pre.prom", ".post.prom"]
+            .iter()
+            .enumerate()
+        {
+            let Some(base) = strip(&e.rel, suffix) else {
+                continue;
+            };
+            if *suffix == ".json" && (base.ends_with(".pre") || base.ends_with(".post")) {
+                continue;
+            }
+            if let Some((prefix, clients)) = split_level(base) {
+                sets.entry((prefix.to_string(), clients)).or_default()[slot] = Some(e);
+            }
+        }
+    }
+    let mut levels = Vec::new();
+    for ((prefix, clients), files) in sets {
+        levels.push(read_level(&prefix, clients, files, folder, skipped));
+    }
+    levels
+}
+
+fn median(v: Vec<f64>) -> Option<f64> {
+    super::stats::median(&v)
+}
+
+fn read_level(
+    prefix: &str,
+    clients: u32,
+    files: [Option<&Entry>; 4],
+    folder: &Folder,
+    skipped: &mut Vec<Skipped>,
+) -> Level {
+    let (variant, run) = split_run(prefix);
+    let [json, log, pre, post] = files;
+    let mut level = Level {
+        prefix: prefix.to_string(),
+        variant,
+        run,
+        clients,
+        requests: None,
+        output_tok_s: None,
+        ttft_p50_s: None,
+        gen_tok_s: None,
+        gpu_hit_pct: None,
+        card_hit_pct: None,
+        card_hits: None,
+        failures: None,
+        runtime_sec: None,
+        problems: Vec::new(),
+        files: files.iter().flatten().map(|e| e.rel.clone()).collect(),
+        script_line: Err(String::new()),
+    };
+    let mut script_error: Option<String> = None;
+
+    // The client's log: failures live only there.
+    match log {
+        Some(e) => match client_log::parse_path(&e.path) {
+            Ok(l) => {
+                level.runtime_sec = l.runtime_sec;
+                if l.clients_done > 0 {
+                    level.failures = Some(l.failures);
+                }
+                if let Some(f) = &l.fatal {
+                    level.problems.push(format!("the client died: {f}"));
+                } else if l.clients_done == 0 {
+                    level.problems.push(format!(
+                        "`{}` has no `Client N is done` lines (stdout only? the procedure's tee drops stderr)",
+                        e.rel
+                    ));
+                } else if (l.clients_done as u32) < clients {
+                    level.problems.push(format!(
+                        "only {} of {clients} clients reported done in `{}`",
+                        l.clients_done, e.rel
+                    ));
+                }
+            }
+            Err(err) => {
+                level.problems.push(err.to_string());
+                skipped.push(folder.skipped(e, err.line, err.reason));
+            }
+        },
+        None => level
+            .problems
+            .push(format!("no `{prefix}-L{clients}.log`: failures unknown")),
+    }
+
+    // The per-request records.
+    match json {
+        None => {
+            level.problems.push(format!(
+                "no `{prefix}-L{clients}.json`: the client wrote no records"
+            ));
+            script_error = Some("no JSON file (the client failed before writing it)".into());
+        }
+        Some(e) => match mt_records::parse_path(&e.path) {
+            Err(err) => {
+                level.problems.push(err.to_string());
+                script_error = Some(format!("the script stops: {}", err.reason));
+                skipped.push(folder.skipped(e, err.line, err.reason));
+            }
+            Ok(r) if r.is_empty() => {
+                level.requests = Some(0);
+                level
+                    .problems
+                    .push(format!("`{}` holds no requests", e.rel));
+                script_error =
+                    Some("empty record list: the script crashes on min() of nothing".into());
+            }
+            Ok(r) => {
+                level.requests = Some(r.len());
+                let t0 = r
+                    .iter()
+                    .map(|x| x.start_time_ms)
+                    .fold(f64::INFINITY, f64::min);
+                let t1 = r
+                    .iter()
+                    .map(|x| x.start_time_ms + x.latency_ms)
+                    .fold(f64::NEG_INFINITY, f64::max);
+                let tokens: u64 = r.iter().map(|x| x.output_num_tokens).sum();
+                let span = (t1 - t0) / 1000.0;
+                if span > 0.0 {
+                    level.output_tok_s = Some(tokens as f64 / span);
+                } else {
+                    level
+                        .problems
+                        .push("all requests start and end at once: no throughput".into());
+                    script_error.get_or_insert("zero time span: the script divides by zero".into());
+                }
+                level.ttft_p50_s =
+                    median(r.iter().map(|x| x.ttft_ms).collect()).map(|m| m / 1000.0);
+                match median(r.iter().map(|x| x.tpot_ms).collect()) {
+                    Some(m) if m > 0.0 => level.gen_tok_s = Some(1000.0 / m),
+                    _ => {
+                        level.problems.push(
+                            "median tpot_ms is 0 (one-token replies?): no generation rate".into(),
+                        );
+                        script_error
+                            .get_or_insert("median tpot of 0: the script divides by zero".into());
+                    }
+                }
+            }
+        },
+    }
+
+    // Prefix-cache hit rates between the two snapshots.
+    let snap =
+        |e: Option<&Entry>, which: &str, skipped: &mut Vec<Skipped>, problems: &mut Vec<String>| {
+            match e {
+                None => {
+                    problems.push(format!(
+                        "no `{prefix}-L{clients}.{which}.prom`: hit rates not measured"
+                    ));
+                    None
+                }
+                Some(e) => match prom::parse_path(&e.path) {
+                    Ok(s) => Some(s),
+                    Err(err) => {
+                        problems.push(err.to_string());
+                        skipped.push(folder.skipped(e, err.line, err.reason));
+                        None
+                    }
+                },
+            }
+        };
+    let pre_s = snap(pre, "pre", skipped, &mut level.problems);
+    let post_s = snap(post, "post", skipped, &mut level.problems);
+    let mut script_hits = (String::from("-"), String::from("-"));
+    match (&pre_s, &post_s) {
+        (Some(a), Some(b)) => {
+            let gpu = hit_rate(a, b, "");
+            let card = hit_rate(a, b, "external_");
+            script_hits = (script_rate(&gpu), script_rate(&card));
+            for (tier, r) in [("GPU", &gpu), ("card", &card)] {
+                if let Err(why) = r {
+                    level.problems.push(format!("{tier} hit rate: {why}"));
+                }
+            }
+            level.gpu_hit_pct = gpu.ok().flatten().map(|(p, _)| p);
+            if let Ok(Some((p, hits))) = card {
+                level.card_hit_pct = Some(p);
+                level.card_hits = Some(hits);
+            } else if let Ok(None) = card {
+                level.card_hits = Some(0.0);
+            }
+        }
+        _ => {
+            script_error.get_or_insert(
+                "a .prom snapshot is missing or unreadable: the script stops".into(),
+            );
+        }
+    }
+
+    level.script_line = match script_error {
+        Some(e) => Err(e),
+        None => Ok(format!(
+            "{:<16} {:>7} {:>8} {:12.1} {:10.2} {:9.1} {:>8} {:>8}",
+            level.prefix.rsplit('/').next().unwrap_or(&level.prefix),
+            clients,
+            level.requests.unwrap_or(0),
+            level.output_tok_s.unwrap_or(0.0),
+            level.ttft_p50_s.unwrap_or(0.0),
+            level.gen_tok_s.unwrap_or(0.0),
+            script_hits.0,
+            script_hits.1
+        )),
+    };
+    level
+}
+
+/// `(percent, hits)` from counter deltas; None when no queries (the script's `-`);
+/// an error when a counter went down (the server restarted mid-level).
+type Rate = Result<Option<(f64, f64)>, String>;
+
+fn hit_rate(pre: &prom::Snapshot, post: &prom::Snapshot, tier: &str) -> Rate {
+    let q_names = [
+        format!("vllm:{tier}prefix_cache_queries_total"),
+        format!("vllm:{tier}gpu_prefix_cache_queries_total"),
+    ];
+    let h_names = [
+        format!("vllm:{tier}prefix_cache_hits_total"),
+        format!("vllm:{tier}gpu_prefix_cache_hits_total"),
+    ];
+    let get = |s: &prom::Snapshot, names: &[String; 2]| {
+        s.sum_any(&[names[0].as_str(), names[1].as_str()])
+            .unwrap_or(0.0)
+    };
+    let q = get(post, &q_names) - get(pre, &q_names);
+    let h = get(post, &h_names) - get(pre, &h_names);
+    if q < 0.0 || h < 0.0 {
+        return Err(
+            "a counter went down between the snapshots: the server restarted during the level"
+                .into(),
+        );
+    }
+    Ok((q > 0.0).then(|| (100.0 * h / q, h)))
+}
+
+/// `f'{100 * h / q:.0f} %' if q else '-'`
+fn script_rate(r: &Rate) -> String {
+    match r {
+        Ok(Some((p, _))) => format!("{p:.0} %"),
+        _ => "-".into(),
+    }
+}
+
+/// The script's header line.
+pub fn script_header() -> String {
+    format!(
+        "{:<16} {:>7} {:>8} {:>12} {:>10} {:>9} {:>8} {:>8}",
+        "variant-run",
+        "clients",
+        "requests",
+        "output tok/s",
+        "TTFT p50 s",
+        "gen tok/s",
+        "GPU hit",
+        "card hit"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_names() {
+        assert_eq!(
+            split_level("results/adp-1-L16"),
+            Some(("results/adp-1", 16))
+        );
+        assert_eq!(split_level("adp-1-Lx"), None);
+        assert_eq!(
+            split_run("results/gpu-only-2"),
+            ("gpu-only".into(), "2".into())
+        );
+        assert_eq!(median(vec![3.0, 1.0, 2.0, 10.0]), Some(2.5));
+    }
+
+    #[test]
+    fn reproduces_the_fixture_table_of_the_procedure_script() {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/kv-ladder-client");
+        let folder = Folder::scan(&root).expect("scan");
+        let mut skipped = Vec::new();
+        let levels = load(&folder, &mut skipped);
+        assert!(skipped.is_empty(), "{skipped:?}");
+        let mut text = vec![script_header()];
+        text.extend(
+            levels
+                .iter()
+                .map(|l| l.script_line.clone().expect("readable")),
+        );
+        // Printed by the procedure's own script over these files (fixture README).
+        assert_eq!(
+            text.join("\n"),
+            "variant-run      clients requests output tok/s TTFT p50 s gen tok/s  GPU hit card hit\n\
+             adp-1                  1       40         93.4       0.03     106.7     75 %      0 %\n\
+             gpu-only-1             1       40         91.7       0.03     104.9     75 %        -"
+        );
+        assert_eq!(levels[0].failures, Some(0));
+    }
+}

@@ -1,0 +1,93 @@
+//! The published numbers and thresholds of `reports/kv-cache.toml`, embedded in the binary.
+
+use serde::Deserialize;
+
+pub const KV_TOML: &str = include_str!("../../../reports/kv-cache.toml");
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct KvReference {
+    pub restore: RestoreRef,
+    pub model: Vec<ModelRef>,
+    pub ladder: LadderRef,
+    pub dram: DramRef,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RestoreRef {
+    pub min_cached_share: f64,
+    pub restore_vs_recompute: f64,
+    pub restore_floor_s: f64,
+    pub default_model: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct ModelRef {
+    pub id: String,
+    pub aliases: Vec<String>,
+    pub title: String,
+    pub prompt_tokens: u64,
+    pub restore_s: f64,
+    pub recompute_s: f64,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct LadderRef {
+    pub small_levels: Vec<u32>,
+    pub small_min_ratio: f64,
+    pub fill_level: u32,
+    pub large_levels: Vec<u32>,
+    pub sla_gen_tok_s: f64,
+    pub max_spread: f64,
+    pub min_runs: usize,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct DramRef {
+    pub levels: Vec<u32>,
+    pub max_gen_gap: f64,
+    pub warm_adp_s: f64,
+    pub warm_lmcache_s: f64,
+    pub restart_adp_s: f64,
+    pub restart_lmcache_s: f64,
+    pub source: String,
+}
+
+impl KvReference {
+    pub fn load() -> Result<KvReference, toml::de::Error> {
+        toml::from_str(KV_TOML)
+    }
+
+    /// The published model a name refers to (`glm-5.3`, `/models/GLM-5.3-FP8`, ...).
+    pub fn model(&self, name: &str) -> Option<&ModelRef> {
+        let n = name.trim().to_ascii_lowercase();
+        let base = n.rsplit('/').next().unwrap_or(&n).to_string();
+        self.model.iter().find(|m| {
+            m.aliases
+                .iter()
+                .any(|a| a == &n || a == &base || base.starts_with(a.as_str()))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_finds_models_by_any_name() {
+        let r = KvReference::load().expect("reports/kv-cache.toml parses");
+        assert_eq!(r.model.len(), 4);
+        assert_eq!(r.model("glm-5.3").map(|m| m.restore_s), Some(2.12));
+        assert_eq!(
+            r.model("/models/GLM-5.3-FP8").map(|m| m.id.as_str()),
+            Some("glm-5.3")
+        );
+        assert_eq!(
+            r.model("Kimi-Linear-48B-A3B").map(|m| m.recompute_s),
+            Some(3.28)
+        );
+        assert!(r.model("llama").is_none());
+    }
+}

@@ -1,0 +1,256 @@
+//! Test 3, the DRAM tier: the connector alone (`adp`) vs LMCache with host RAM in front
+//! of the same card (`lmcache`): warm restores, restores after a restart, and load.
+
+use crate::folder::{Folder, Skipped};
+use crate::parse::ask::Attempt;
+use crate::suites::kv_common::ladder;
+use crate::suites::kv_common::reference::KvReference;
+use crate::suites::kv_common::{self, ADP, LMCACHE};
+use crate::suites::kv_ladder::{gen, too_spread, Aggregate};
+use crate::suites::kv_restore::measured;
+use crate::suites::{Options, Suite, SuiteReport, Table};
+use crate::verdict::{Observation, Status, Verdict};
+
+pub struct KvDram;
+
+impl Suite for KvDram {
+    fn name(&self) -> &'static str {
+        "kv-dram"
+    }
+
+    fn title(&self) -> &'static str {
+        "KV cache test 3: the connector alone vs LMCache with a DRAM tier"
+    }
+
+    fn procedure(&self) -> &'static str {
+        "Reproducing the benchmarks, \"AI Key-Value Caching\", test 3 (optional)"
+    }
+
+    fn reads(&self) -> &'static [&'static str] {
+        &[
+            "dram/<variant>-warm.txt       ask lines: the prompt once, then reset_prefix_cache + ask, repeated",
+            "dram/<variant>-restart.txt    ask lines: test 1 (cold request, then restarts)",
+            "results/lmcache-<run>-L<n>.*  the ladder at 8, 16 and 32 clients, beside results/adp-*",
+            "variants: adp (connector alone) and lmcache",
+        ]
+    }
+
+    fn detect(&self, folder: &Folder) -> bool {
+        folder.files.iter().any(|e| {
+            e.rel.split('/').rev().skip(1).any(|c| c == "dram")
+                || e.rel
+                    .strip_suffix(".json")
+                    .and_then(ladder::split_level)
+                    .is_some_and(|(name, _)| ladder::split_run(name).0 == LMCACHE)
+        })
+    }
+
+    fn analyze(&self, folder: &Folder, opts: &Options, skipped: &mut Vec<Skipped>) -> SuiteReport {
+        let mut report = SuiteReport::for_suite(self);
+        let reference = match KvReference::load() {
+            Ok(r) => r,
+            Err(e) => {
+                report.notes.push(format!(
+                    "failed to read the embedded reports/kv-cache.toml: {e}"
+                ));
+                return report;
+            }
+        };
+        let d = &reference.dram;
+        let transcripts = kv_common::transcripts(folder, "dram", skipped);
+        // The ladder files were already checked (and skipped) by kv-ladder when present.
+        let levels = ladder::load(folder, &mut Vec::new());
+        let agg = Aggregate::of(&levels);
+        report.files_read = transcripts.values().map(|(f, _)| f.clone()).collect();
+        report.files_read.extend(
+            levels
+                .iter()
+                .filter(|l| l.variant == LMCACHE)
+                .flat_map(|l| l.files.clone()),
+        );
+        let get = |variant: &str, kind: &str| {
+            transcripts
+                .iter()
+                .find(|(stem, _)| {
+                    let s = stem.to_ascii_lowercase();
+                    s.contains(variant) && s.contains(kind)
+                })
+                .map(|(_, v)| v.clone())
+        };
+        let max_spread = opts.max_spread.unwrap_or(reference.ladder.max_spread);
+        for &n in &d.levels {
+            report
+                .verdicts
+                .push(gen_verdict(&agg, n, d.max_gen_gap, max_spread));
+        }
+        let all: Vec<(String, (String, Vec<Attempt>))> = [ADP, LMCACHE]
+            .iter()
+            .flat_map(|v| ["warm", "restart"].map(|k| (format!("{v} {k}"), get(v, k))))
+            .filter_map(|(n, x)| x.map(|x| (n, x)))
+            .collect();
+        report
+            .verdicts
+            .push(hits_verdict(&all, reference.restore.min_cached_share));
+        for (kind, adp_pub, lm_pub, what) in [
+            (
+                "warm",
+                d.warm_adp_s,
+                d.warm_lmcache_s,
+                "Restore on a running engine after reset_prefix_cache",
+            ),
+            (
+                "restart",
+                d.restart_adp_s,
+                d.restart_lmcache_s,
+                "Restore after a vLLM restart",
+            ),
+        ] {
+            let m = |v: &str| get(v, kind).map(|(f, a)| measured(&f, &a, 1));
+            let (a, l) = (m(ADP), m(LMCACHE));
+            if a.is_none() && l.is_none() {
+                continue;
+            }
+            let f = |x: &Option<crate::suites::kv_restore::Measured>| {
+                x.as_ref()
+                    .and_then(|m| m.median)
+                    .map_or("-".into(), |s| format!("{s:.2} s"))
+            };
+            report.observations.push(Observation {
+                id: format!("kv-dram.{kind}"),
+                what: what.into(),
+                measured: format!("connector alone {} · LMCache {}", f(&a), f(&l)),
+                published: format!("connector alone {adp_pub:.2} s · LMCache {lm_pub:.2} s"),
+                files: [&a, &l]
+                    .iter()
+                    .filter_map(|x| x.as_ref().map(|m| m.file.clone()))
+                    .collect(),
+                note: d.source.clone(),
+            });
+            for x in [a, l].into_iter().flatten() {
+                report.notes.extend(x.warmup_note);
+            }
+        }
+        report.tables.push(attempts_table(&all));
+        report
+    }
+}
+
+fn gen_verdict(agg: &Aggregate, n: u32, gap: f64, max_spread: f64) -> Verdict {
+    let mut v = Verdict {
+        id: format!("kv-dram.L{n}-gen"),
+        criterion: format!(
+            "{n} clients: LMCache and the connector alone generate at matching rates"
+        ),
+        status: Status::NotMeasured,
+        measured: "-".into(),
+        threshold: format!("within {:.0}%", gap * 100.0),
+        published: "matching generation rates under load".into(),
+        files: Vec::new(),
+        note: String::new(),
+    };
+    for var in [ADP, LMCACHE] {
+        v.files.extend(
+            agg.runs(var, n)
+                .iter()
+                .flat_map(|l| l.files.iter().filter(|f| f.ends_with(".json")).cloned()),
+        );
+    }
+    let (Some(a), Some(l)) = (agg.metric(ADP, n, gen).0, agg.metric(LMCACHE, n, gen).0) else {
+        v.note = format!("needs results/adp-*-L{n} and results/lmcache-*-L{n}");
+        return v;
+    };
+    let diff = l / a - 1.0;
+    v.measured = format!("lmcache {l:.1} vs adp {a:.1} tok/s ({:+.1}%)", diff * 100.0);
+    let spread = too_spread(agg, &[ADP, LMCACHE], n, max_spread);
+    v.status = if !spread.is_empty() {
+        v.note = spread.join("; ");
+        Status::Inconclusive
+    } else if diff.abs() <= gap {
+        Status::Pass
+    } else {
+        Status::Fail
+    };
+    v
+}
+
+fn hits_verdict(all: &[(String, (String, Vec<Attempt>))], share: f64) -> Verdict {
+    let mut v = Verdict {
+        id: "kv-dram.restores-hit".into(),
+        criterion:
+            "Every restore (after reset or restart) is served from cache, >= 99% of prompt_tokens"
+                .into(),
+        status: Status::NotMeasured,
+        measured: "-".into(),
+        threshold: format!(">= {:.0}%", share * 100.0),
+        published: "-".into(),
+        files: all.iter().map(|(_, (f, _))| f.clone()).collect(),
+        note: String::new(),
+    };
+    if all.is_empty() {
+        v.note = "no dram/<variant>-warm.txt or -restart.txt transcripts".into();
+        return v;
+    }
+    let mut misses = Vec::new();
+    let mut count = 0;
+    for (name, (file, attempts)) in all {
+        for a in attempts.iter().skip(1) {
+            count += 1;
+            let ok = matches!((a.prompt_tokens, a.cached), (Some(p), Some(c)) if p > 0 && c as f64 >= share * p as f64);
+            if !ok {
+                misses.push(format!(
+                    "{name} `{file}` line {}: {} of {} cached",
+                    a.line,
+                    a.cached.map_or("null".into(), |c| c.to_string()),
+                    a.prompt_tokens.unwrap_or(0)
+                ));
+            }
+        }
+    }
+    v.measured = format!("{} of {count} restores hit", count - misses.len());
+    v.status = if count == 0 {
+        Status::NotMeasured
+    } else if misses.is_empty() {
+        Status::Pass
+    } else {
+        Status::Fail
+    };
+    v.note = misses.join("; ");
+    v
+}
+
+fn attempts_table(all: &[(String, (String, Vec<Attempt>))]) -> Table {
+    let mut rows = Vec::new();
+    for (name, (file, attempts)) in all {
+        for (i, a) in attempts.iter().enumerate() {
+            rows.push(vec![
+                name.clone(),
+                (i + 1).to_string(),
+                if i == 0 {
+                    "first send".into()
+                } else {
+                    "restore".to_string()
+                },
+                a.seconds.map_or("-".into(), |s| format!("{s:.3}")),
+                a.prompt_tokens.map_or("-".into(), |p| p.to_string()),
+                a.cached.map_or("null".into(), |c| c.to_string()),
+                format!("{file}:{}", a.line),
+            ]);
+        }
+    }
+    Table {
+        title: "Test 3 requests, in order".into(),
+        columns: [
+            "check",
+            "#",
+            "request",
+            "time s",
+            "prompt tokens",
+            "cached",
+            "from",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+        notes: Vec::new(),
+    }
+}

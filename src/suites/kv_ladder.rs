@@ -1,0 +1,541 @@
+//! Test 2, the multi-turn agent load ladder: plain vLLM vs the connector at 1 to 32
+//! clients, with the procedure script's table, per-run and median results, and criteria.
+
+use std::collections::BTreeMap;
+
+use crate::folder::{Folder, Skipped};
+use crate::suites::kv_common::ladder::{self, Level};
+use crate::suites::kv_common::reference::KvReference;
+use crate::suites::kv_common::stats::{median, spread};
+use crate::suites::kv_common::{self, ADP, PLAIN};
+use crate::suites::{Options, Preformatted, Suite, SuiteReport, Table};
+use crate::verdict::{Observation, Status, Verdict};
+
+pub struct KvLadder;
+
+impl Suite for KvLadder {
+    fn name(&self) -> &'static str {
+        "kv-ladder"
+    }
+
+    fn title(&self) -> &'static str {
+        "KV cache test 2: multi-turn agent load ladder"
+    }
+
+    fn procedure(&self) -> &'static str {
+        "Reproducing the benchmarks, \"AI Key-Value Caching\", test 2"
+    }
+
+    fn reads(&self) -> &'static [&'static str] {
+        &[
+            "results/<variant>-<run>-L<clients>.json      the multi-turn client's --stats-json-output",
+            "results/<variant>-<run>-L<clients>.log       its console log (num_failures, runtime_sec)",
+            "results/<variant>-<run>-L<clients>.pre.prom  /metrics before and after the level",
+            "results/<variant>-<run>-L<clients>.post.prom",
+            "logs/adp-vllm.log                            the ADP vLLM log (External KV cache turned off?)",
+            "variants: adp and gpu-only (lmcache belongs to kv-dram)",
+        ]
+    }
+
+    fn detect(&self, folder: &Folder) -> bool {
+        folder.files.iter().any(|e| {
+            [".json", ".log", ".pre.prom", ".post.prom"]
+                .iter()
+                .any(|s| {
+                    e.rel
+                        .strip_suffix(s)
+                        .and_then(ladder::split_level)
+                        .is_some()
+                })
+        })
+    }
+
+    fn analyze(&self, folder: &Folder, opts: &Options, skipped: &mut Vec<Skipped>) -> SuiteReport {
+        let mut report = SuiteReport::for_suite(self);
+        let reference = match KvReference::load() {
+            Ok(r) => r,
+            Err(e) => {
+                report.notes.push(format!(
+                    "failed to read the embedded reports/kv-cache.toml: {e}"
+                ));
+                return report;
+            }
+        };
+        let r = &reference.ladder;
+        let sla = opts.sla_gen_tok_s.unwrap_or(r.sla_gen_tok_s);
+        let max_spread = opts.max_spread.unwrap_or(r.max_spread);
+        let levels = ladder::load(folder, skipped);
+        let logs = kv_common::server_logs(folder, &mut Vec::new());
+        report.files_read = levels.iter().flat_map(|l| l.files.clone()).collect();
+        report
+            .files_read
+            .extend(logs.by_variant.get(ADP).map(|(f, _)| f.clone()));
+
+        let agg = Aggregate::of(&levels);
+        for (variant, runs) in agg.runs_per_variant() {
+            if (variant == ADP || variant == PLAIN) && runs < r.min_runs {
+                report.notes.push(format!(
+                    "`{variant}` has {runs} run(s); the procedure asks for at least {} per variant, alternating on a freshly started server",
+                    r.min_runs
+                ));
+            }
+        }
+        for &n in &r.small_levels {
+            report
+                .verdicts
+                .push(parity_verdict(&agg, n, r.small_min_ratio, max_spread));
+        }
+        for &n in &r.large_levels {
+            report.verdicts.push(advantage_verdict(&agg, n, max_spread));
+        }
+        report.verdicts.push(failures_verdict(&levels));
+        report.verdicts.push(turned_off_verdict(&logs));
+        report
+            .observations
+            .extend(fill_observation(&agg, r.fill_level));
+        report.observations.push(sla_observation(&agg, sla));
+        report.preformatted.push(script_table(&levels));
+        report.tables.push(runs_table(&levels));
+        report.tables.push(median_table(&agg, max_spread));
+        report
+    }
+}
+
+/// Levels grouped by variant and client count, across runs.
+pub struct Aggregate<'a> {
+    pub by: BTreeMap<(String, u32), Vec<&'a Level>>,
+}
+
+impl<'a> Aggregate<'a> {
+    pub fn of(levels: &'a [Level]) -> Self {
+        let mut by: BTreeMap<(String, u32), Vec<&Level>> = BTreeMap::new();
+        for l in levels {
+            by.entry((l.variant.clone(), l.clients))
+                .or_default()
+                .push(l);
+        }
+        Aggregate { by }
+    }
+
+    pub fn runs(&self, variant: &str, clients: u32) -> &[&'a Level] {
+        self.by
+            .get(&(variant.to_string(), clients))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Median of a metric over the runs, and its spread.
+    pub fn metric(
+        &self,
+        variant: &str,
+        clients: u32,
+        f: fn(&Level) -> Option<f64>,
+    ) -> (Option<f64>, Option<f64>) {
+        let v: Vec<f64> = self
+            .runs(variant, clients)
+            .iter()
+            .filter_map(|l| f(l))
+            .collect();
+        (median(&v), spread(&v))
+    }
+
+    fn runs_per_variant(&self) -> BTreeMap<String, usize> {
+        let mut out: BTreeMap<String, usize> = BTreeMap::new();
+        for ((variant, _), runs) in &self.by {
+            let n = out.entry(variant.clone()).or_default();
+            *n = (*n).max(runs.len());
+        }
+        out
+    }
+
+    pub fn levels_of(&self, variant: &str) -> Vec<u32> {
+        self.by
+            .keys()
+            .filter(|(v, _)| v == variant)
+            .map(|(_, n)| *n)
+            .collect()
+    }
+
+    fn files(&self, variants: &[&str], clients: u32) -> Vec<String> {
+        variants
+            .iter()
+            .flat_map(|v| self.runs(v, clients))
+            .flat_map(|l| l.files.iter().filter(|f| f.ends_with(".json")).cloned())
+            .collect()
+    }
+}
+
+pub fn output(l: &Level) -> Option<f64> {
+    l.output_tok_s
+}
+pub fn gen(l: &Level) -> Option<f64> {
+    l.gen_tok_s
+}
+pub fn ttft(l: &Level) -> Option<f64> {
+    l.ttft_p50_s
+}
+
+fn base(id: String, criterion: String) -> Verdict {
+    Verdict {
+        id,
+        criterion,
+        status: Status::NotMeasured,
+        measured: "-".into(),
+        threshold: "-".into(),
+        published: "pass criteria only (synthetic workload)".into(),
+        files: Vec::new(),
+        note: String::new(),
+    }
+}
+
+/// Spreads above the limit, named, for an inconclusive verdict.
+pub fn too_spread(agg: &Aggregate, variants: &[&str], clients: u32, max: f64) -> Vec<String> {
+    let mut out = Vec::new();
+    for v in variants {
+        for (name, f) in [
+            ("output tok/s", output as fn(&Level) -> Option<f64>),
+            ("gen tok/s", gen),
+            ("TTFT p50", ttft),
+        ] {
+            if let (_, Some(s)) = agg.metric(v, clients, f) {
+                if s > max {
+                    out.push(format!("{v} runs differ by {:.0}% in {name}", s * 100.0));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn parity_verdict(agg: &Aggregate, n: u32, min_ratio: f64, max_spread: f64) -> Verdict {
+    let mut v = base(
+        format!("kv-ladder.L{n}-parity"),
+        format!("{n} client(s): ADP within 10% of plain vLLM in output tok/s and gen tok/s"),
+    );
+    v.threshold = format!(">= {min_ratio:.2}x in both");
+    v.files = agg.files(&[ADP, PLAIN], n);
+    let (ao, _) = agg.metric(ADP, n, output);
+    let (po, _) = agg.metric(PLAIN, n, output);
+    let (ag, _) = agg.metric(ADP, n, gen);
+    let (pg, _) = agg.metric(PLAIN, n, gen);
+    let (Some(ao), Some(po), Some(ag), Some(pg)) = (ao, po, ag, pg) else {
+        v.note = format!("needs the {n}-client level of both adp and gpu-only with records");
+        return v;
+    };
+    let (ro, rg) = (ao / po, ag / pg);
+    v.measured = format!("output {ro:.2}x ({ao:.1} vs {po:.1}), gen {rg:.2}x ({ag:.1} vs {pg:.1})");
+    let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread);
+    v.status = if !spread.is_empty() {
+        v.note = spread.join("; ");
+        Status::Inconclusive
+    } else if ro >= min_ratio && rg >= min_ratio {
+        Status::Pass
+    } else {
+        Status::Fail
+    };
+    v
+}
+
+fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Verdict {
+    let mut v = base(
+        format!("kv-ladder.L{n}-advantage"),
+        format!("{n} clients: with ADP higher output and gen tok/s, lower TTFT p50, card hits > 0"),
+    );
+    v.threshold = "all four".into();
+    v.files = agg.files(&[ADP, PLAIN], n);
+    let m = |var, f| agg.metric(var, n, f).0;
+    let (Some(ao), Some(po), Some(ag), Some(pg), Some(at), Some(pt)) = (
+        m(ADP, output),
+        m(PLAIN, output),
+        m(ADP, gen),
+        m(PLAIN, gen),
+        m(ADP, ttft),
+        m(PLAIN, ttft),
+    ) else {
+        v.note = format!("needs the {n}-client level of both adp and gpu-only with records");
+        return v;
+    };
+    let card: Vec<f64> = agg
+        .runs(ADP, n)
+        .iter()
+        .filter_map(|l| l.card_hits)
+        .collect();
+    v.measured = format!(
+        "output {:.2}x, gen {:.2}x, TTFT {at:.2} vs {pt:.2} s, card hits {}",
+        ao / po,
+        ag / pg,
+        if card.is_empty() {
+            "-".to_string()
+        } else {
+            format!("{:.0} tokens", median(&card).unwrap_or(0.0))
+        }
+    );
+    let mut missed = Vec::new();
+    if ao <= po {
+        missed.push("output tok/s not higher");
+    }
+    if ag <= pg {
+        missed.push("gen tok/s not higher");
+    }
+    if at >= pt {
+        missed.push("TTFT p50 not lower");
+    }
+    if card.is_empty() {
+        missed.push("card hits not measured (no .prom snapshots)");
+    } else if card.iter().any(|&c| c <= 0.0) {
+        missed.push("no card hits in a run");
+    }
+    let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread);
+    v.status = if !spread.is_empty() {
+        v.note = spread.join("; ");
+        Status::Inconclusive
+    } else if missed.is_empty() {
+        Status::Pass
+    } else {
+        v.note = missed.join("; ");
+        if card.is_empty() && missed.len() == 1 {
+            Status::NotMeasured
+        } else {
+            Status::Fail
+        }
+    };
+    v
+}
+
+fn failures_verdict(levels: &[Level]) -> Verdict {
+    let mut v = base(
+        "kv-ladder.failures".into(),
+        "Both variants: every level finishes with num_failures=0".into(),
+    );
+    v.threshold = "0 at every level".into();
+    v.published = "num_failures=0".into();
+    let mut bad = Vec::new();
+    let mut unknown = Vec::new();
+    let mut checked = 0;
+    for l in levels
+        .iter()
+        .filter(|l| l.variant == ADP || l.variant == PLAIN)
+    {
+        let name = format!("{}-L{}", l.prefix, l.clients);
+        let died = l.problems.iter().find(|p| p.starts_with("the client died"));
+        match (l.failures, died) {
+            (_, Some(d)) => bad.push(format!("{name}: {d}")),
+            (Some(0), None) => checked += 1,
+            (Some(f), None) => bad.push(format!("{name}: {f} failed requests")),
+            (None, None) => unknown.push(name.clone()),
+        }
+        if l.failures.is_some_and(|f| f > 0) || died.is_some() {
+            v.files
+                .extend(l.files.iter().filter(|f| f.ends_with(".log")).cloned());
+        }
+    }
+    v.measured = format!(
+        "{checked} clean, {} with failures, {} unknown",
+        bad.len(),
+        unknown.len()
+    );
+    v.status = if !bad.is_empty() {
+        Status::Fail
+    } else if !unknown.is_empty() || checked == 0 {
+        Status::NotMeasured
+    } else {
+        Status::Pass
+    };
+    let mut note = bad;
+    if !unknown.is_empty() {
+        note.push(format!(
+            "no `Client N is done` counts for {} (capture stderr too: `2>&1 | tee`)",
+            unknown.join(", ")
+        ));
+    }
+    v.note = note.join("; ");
+    v
+}
+
+fn turned_off_verdict(logs: &kv_common::ServerLogs) -> Verdict {
+    let mut v = base(
+        "kv-ladder.connector-on".into(),
+        "The ADP vLLM log never prints `External KV cache turned off on this rank`".into(),
+    );
+    v.threshold = "never".into();
+    v.published = "never".into();
+    let Some((file, log)) = logs.by_variant.get(ADP) else {
+        v.note = "no ADP server log (logs/adp-vllm.log)".into();
+        return v;
+    };
+    v.files.push(file.clone());
+    v.measured = format!("{} times", log.turned_off.len());
+    if log.turned_off.is_empty() {
+        v.status = Status::Pass;
+    } else {
+        v.status = Status::Fail;
+        let lines: Vec<String> = log.turned_off.iter().map(|l| l.to_string()).collect();
+        v.note = format!(
+            "`{file}` line(s) {}: the connector switched itself off",
+            lines.join(", ")
+        );
+    }
+    v
+}
+
+fn fill_observation(agg: &Aggregate, fill: u32) -> Option<Observation> {
+    let before = agg.metric(PLAIN, fill / 2, |l| l.gpu_hit_pct).0;
+    let at = agg.metric(PLAIN, fill, |l| l.gpu_hit_pct).0;
+    if before.is_none() && at.is_none() {
+        return None;
+    }
+    let f = |x: Option<f64>| x.map_or("-".into(), |p| format!("{p:.0} %"));
+    let dropped = matches!((before, at), (Some(b), Some(a)) if a < b);
+    Some(Observation {
+        id: "kv-ladder.gpu-fill".into(),
+        what: format!(
+            "{fill} clients: the GPU cache fills and plain vLLM's GPU hit rate begins to drop"
+        ),
+        measured: format!(
+            "gpu-only GPU hit {} at {} clients, {} at {fill}{}",
+            f(before),
+            fill / 2,
+            f(at),
+            if dropped {
+                " (dropped)"
+            } else {
+                " (did not drop)"
+            }
+        ),
+        published: "begins to drop at 8 clients on the reference setup".into(),
+        files: agg.files(&[PLAIN], fill),
+        note: String::new(),
+    })
+}
+
+fn sla_observation(agg: &Aggregate, sla: f64) -> Observation {
+    let highest = |variant: &str| {
+        agg.levels_of(variant)
+            .into_iter()
+            .filter(|&n| agg.metric(variant, n, gen).0.is_some_and(|g| g >= sla))
+            .max()
+    };
+    let f = |x: Option<u32>| x.map_or("none".to_string(), |n| format!("{n} clients"));
+    Observation {
+        id: "kv-ladder.sla".into(),
+        what: format!("Highest client count keeping gen tok/s >= {sla} per request (SLA)"),
+        measured: format!("adp: {} · gpu-only: {}", f(highest(ADP)), f(highest(PLAIN))),
+        published: "20 tok/s per request (50 ms/token) in published comparisons".into(),
+        files: Vec::new(),
+        note: "compare the two variants, not absolute numbers: the workload is synthetic".into(),
+    }
+}
+
+fn script_table(levels: &[Level]) -> Preformatted {
+    let mut lines = vec![ladder::script_header()];
+    let mut notes = Vec::new();
+    for l in levels {
+        match &l.script_line {
+            Ok(line) => lines.push(line.clone()),
+            Err(why) => notes.push(format!("`{}-L{}`: {why}", l.prefix, l.clients)),
+        }
+    }
+    notes.push("card hit is the connector's hits over its queries; in vLLM 0.33 those queries count only the tokens the GPU cache missed, so it is a share of the misses, not of all prompt tokens".into());
+    Preformatted {
+        title: "The procedure's table, as its script prints it".into(),
+        text: lines.join("\n"),
+        notes,
+    }
+}
+
+fn opt(x: Option<f64>, prec: usize) -> String {
+    x.map_or("-".into(), |v| format!("{v:.prec$}"))
+}
+
+fn runs_table(levels: &[Level]) -> Table {
+    let rows = levels
+        .iter()
+        .map(|l| {
+            vec![
+                format!("{}-{}", l.variant, l.run),
+                l.clients.to_string(),
+                l.requests.map_or("-".into(), |r| r.to_string()),
+                opt(l.output_tok_s, 1),
+                opt(l.ttft_p50_s, 2),
+                opt(l.gen_tok_s, 1),
+                l.gpu_hit_pct.map_or("-".into(), |p| format!("{p:.0} %")),
+                l.card_hit_pct.map_or("-".into(), |p| format!("{p:.0} %")),
+                l.failures.map_or("-".into(), |f| f.to_string()),
+                l.problems.join("; "),
+            ]
+        })
+        .collect();
+    Table {
+        title: "Every run and level".into(),
+        columns: [
+            "variant-run",
+            "clients",
+            "requests",
+            "output tok/s",
+            "TTFT p50 s",
+            "gen tok/s",
+            "GPU hit",
+            "card hit",
+            "failures",
+            "problems",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+        notes: Vec::new(),
+    }
+}
+
+fn median_table(agg: &Aggregate, max_spread: f64) -> Table {
+    let mut levels: Vec<u32> = agg.by.keys().map(|(_, n)| *n).collect();
+    levels.sort_unstable();
+    levels.dedup();
+    let mut rows = Vec::new();
+    for n in levels {
+        let m = |v: &str, f| agg.metric(v, n, f).0;
+        let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
+            (Some(a), Some(b)) if b > 0.0 => format!("{:.2}x", a / b),
+            _ => "-".into(),
+        };
+        let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread);
+        rows.push(vec![
+            n.to_string(),
+            opt(m(ADP, output), 1),
+            opt(m(PLAIN, output), 1),
+            ratio(m(ADP, output), m(PLAIN, output)),
+            opt(m(ADP, gen), 1),
+            opt(m(PLAIN, gen), 1),
+            ratio(m(ADP, gen), m(PLAIN, gen)),
+            opt(m(ADP, ttft), 2),
+            opt(m(PLAIN, ttft), 2),
+            format!("{}/{}", agg.runs(ADP, n).len(), agg.runs(PLAIN, n).len()),
+            if spread.is_empty() {
+                String::new()
+            } else {
+                spread.join("; ")
+            },
+        ]);
+    }
+    Table {
+        title: "Median across runs: adp vs gpu-only".into(),
+        columns: [
+            "clients",
+            "adp out tok/s",
+            "plain out tok/s",
+            "ratio",
+            "adp gen tok/s",
+            "plain gen tok/s",
+            "ratio",
+            "adp TTFT s",
+            "plain TTFT s",
+            "runs",
+            "spread",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+        notes: vec![format!(
+            "runs differing by more than {:.0}% make a level inconclusive",
+            max_spread * 100.0
+        )],
+    }
+}

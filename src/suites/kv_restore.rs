@@ -1,0 +1,456 @@
+//! Test 1, long-context restore: the same long prompt after a vLLM restart, recomputed by
+//! plain vLLM and restored from the card by the connector.
+
+use crate::folder::{Folder, Skipped};
+use crate::parse::ask::Attempt;
+use crate::suites::kv_common::reference::KvReference;
+use crate::suites::kv_common::stats::median;
+use crate::suites::kv_common::{self, ServerLogs, ADP, PLAIN};
+use crate::suites::{Options, Suite, SuiteReport, Table};
+use crate::verdict::{Observation, Status, Verdict};
+
+pub struct KvRestore;
+
+impl Suite for KvRestore {
+    fn name(&self) -> &'static str {
+        "kv-restore"
+    }
+
+    fn title(&self) -> &'static str {
+        "KV cache test 1: long-context restore after a vLLM restart"
+    }
+
+    fn procedure(&self) -> &'static str {
+        "Reproducing the benchmarks, \"AI Key-Value Caching\", test 1"
+    }
+
+    fn reads(&self) -> &'static [&'static str] {
+        &[
+            "restore/adp.txt, restore/gpu-only.txt  the ask helper's lines, in order: time 2.118532 s  {\"prompt_tokens\":196531,\"cached\":196480}",
+            "logs/<variant>-vllm.log                vLLM server logs (KV cache size line, XKV registration)",
+            "logs/adp-gateway.log                   the gateway's log",
+            "manifest.json                          optional {\"model\": \"glm-5.3\"}",
+        ]
+    }
+
+    fn detect(&self, folder: &Folder) -> bool {
+        folder
+            .files
+            .iter()
+            .any(|e| e.rel.split('/').rev().skip(1).any(|c| c == "restore"))
+    }
+
+    fn analyze(&self, folder: &Folder, _opts: &Options, skipped: &mut Vec<Skipped>) -> SuiteReport {
+        let mut report = SuiteReport::for_suite(self);
+        let reference = match KvReference::load() {
+            Ok(r) => r,
+            Err(e) => {
+                report.notes.push(format!(
+                    "failed to read the embedded reports/kv-cache.toml: {e}"
+                ));
+                return report;
+            }
+        };
+        let logs = kv_common::server_logs(folder, skipped);
+        let transcripts = kv_common::transcripts(folder, "restore", skipped);
+        let pick = |want: &str| {
+            transcripts
+                .iter()
+                .find(|(stem, _)| variant_of(stem) == want)
+                .map(|(_, v)| v.clone())
+        };
+        let plain = pick(PLAIN);
+        let adp = pick(ADP);
+        report.files_read = transcripts.values().map(|(f, _)| f.clone()).collect();
+        report
+            .files_read
+            .extend(logs.by_variant.values().map(|(f, _)| f.clone()));
+        report.files_read.extend(logs.gateway.clone());
+
+        let model = kv_common::model_name(folder, &logs);
+        let published = model
+            .as_ref()
+            .and_then(|(m, _)| reference.model(m))
+            .or_else(|| reference.model(&reference.restore.default_model));
+        if let Some((m, from)) = &model {
+            report.notes.push(format!("model `{m}` (from `{from}`)"));
+        } else {
+            report.notes.push(format!(
+                "no model named in manifest.json or the server logs; published numbers are {}'s",
+                reference.restore.default_model
+            ));
+        }
+
+        let recompute = plain.as_ref().map(|(f, a)| measured(f, a, 0));
+        let restore = adp.as_ref().map(|(f, a)| measured(f, a, 1));
+
+        report
+            .verdicts
+            .push(cached_verdict(adp.as_ref(), &reference));
+        report.verdicts.push(time_verdict(
+            recompute.as_ref(),
+            restore.as_ref(),
+            &reference,
+            published,
+        ));
+        report.verdicts.push(plain_cold_verdict(plain.as_ref()));
+        report.verdicts.push(kv_size_verdict(&logs));
+        report.verdicts.push(connector_verdict(&logs));
+        report.observations.push(Observation {
+            id: "kv-restore.gateway".into(),
+            what: "Gateway log from the ADP variant (the procedure asks for it)".into(),
+            measured: logs
+                .gateway
+                .clone()
+                .map_or("missing".into(), |g| format!("present: `{g}`")),
+            published: "-".into(),
+            files: logs.gateway.iter().cloned().collect(),
+            note: String::new(),
+        });
+        if let Some(m) = published {
+            report.observations.push(Observation {
+                id: "kv-restore.published".into(),
+                what: format!(
+                    "{}: restore vs recompute, ~{} tokens",
+                    m.title, m.prompt_tokens
+                ),
+                measured: format!(
+                    "restore {} · recompute {}",
+                    restore
+                        .as_ref()
+                        .and_then(|r| r.median)
+                        .map_or("-".into(), |s| format!("{s:.2} s")),
+                    recompute
+                        .as_ref()
+                        .and_then(|r| r.median)
+                        .map_or("-".into(), |s| format!("{s:.2} s"))
+                ),
+                published: format!(
+                    "restore {:.2} s · recompute {:.2} s",
+                    m.restore_s, m.recompute_s
+                ),
+                files: Vec::new(),
+                note: m.source.clone(),
+            });
+        }
+        for r in [&recompute, &restore].into_iter().flatten() {
+            if let Some(n) = &r.warmup_note {
+                report.notes.push(n.clone());
+            }
+        }
+        report
+            .tables
+            .push(attempts_table(plain.as_ref(), adp.as_ref()));
+        report
+    }
+}
+
+/// The variant a transcript belongs to, from its file name.
+fn variant_of(stem: &str) -> &'static str {
+    let s = stem.to_ascii_lowercase();
+    if s.contains("gpu-only") || s.contains("plain") || s.contains("gpu_only") {
+        PLAIN
+    } else if s.contains("lmcache") {
+        kv_common::LMCACHE
+    } else if s.contains("adp") {
+        ADP
+    } else {
+        ""
+    }
+}
+
+/// The timed attempts of one variant after `skip` leading ones (ADP's cold write), with
+/// the procedure's warm-up rule: a first run after a fresh start more than 10% slower
+/// than the second is replaced by it.
+pub struct Measured {
+    pub file: String,
+    pub used: Vec<f64>,
+    pub median: Option<f64>,
+    pub warmup_note: Option<String>,
+}
+
+/// How much slower a first run must be to count as warm-up (kernels compiling), not noise.
+const WARMUP_SLOWER: f64 = 1.10;
+
+pub fn measured(file: &str, attempts: &[Attempt], skip: usize) -> Measured {
+    let times: Vec<f64> = attempts
+        .iter()
+        .skip(skip)
+        .filter_map(|a| a.seconds)
+        .collect();
+    let mut used = times.clone();
+    let mut warmup_note = None;
+    if times.len() >= 2 && times[0] > WARMUP_SLOWER * times[1] {
+        used.remove(0);
+        warmup_note = Some(format!(
+            "`{file}`: the first timed run ({:.2} s) was slower than the second ({:.2} s); as the procedure says, it is treated as warm-up and the later runs are used",
+            times[0], times[1]
+        ));
+    }
+    Measured {
+        file: file.to_string(),
+        median: median(&used),
+        used,
+        warmup_note,
+    }
+}
+
+fn verdict(id: &str, criterion: &str) -> Verdict {
+    Verdict {
+        id: format!("kv-restore.{id}"),
+        criterion: criterion.into(),
+        status: Status::NotMeasured,
+        measured: "-".into(),
+        threshold: "-".into(),
+        published: "-".into(),
+        files: Vec::new(),
+        note: String::new(),
+    }
+}
+
+fn cached_verdict(adp: Option<&(String, Vec<Attempt>)>, reference: &KvReference) -> Verdict {
+    let share = reference.restore.min_cached_share;
+    let mut v = verdict(
+        "cached",
+        "After every restart, cached is at least 99% of prompt_tokens",
+    );
+    v.threshold = format!(">= {:.0}% of prompt_tokens", share * 100.0);
+    v.published = "196,480 of 196,531 tokens (whole 128-token chunks)".into();
+    let Some((file, attempts)) = adp else {
+        v.note = "no ADP transcript (restore/adp.txt)".into();
+        return v;
+    };
+    v.files.push(file.clone());
+    let restores: Vec<&Attempt> = attempts.iter().skip(1).collect();
+    if restores.is_empty() {
+        v.note =
+            format!("`{file}` has only the cold request; the restores after restarts are missing");
+        return v;
+    }
+    let mut worst: Option<f64> = None;
+    let mut misses = Vec::new();
+    for a in &restores {
+        match (a.prompt_tokens, a.cached) {
+            (Some(p), Some(c)) if p > 0 => {
+                let s = c as f64 / p as f64;
+                worst = Some(worst.map_or(s, |w: f64| w.min(s)));
+                if s < share {
+                    misses.push(format!("line {}: {c} of {p} cached", a.line));
+                }
+            }
+            (_, None) => misses.push(format!(
+                "line {}: cached is null (start vLLM with --enable-prompt-tokens-details)",
+                a.line
+            )),
+            _ => misses.push(format!("line {}: no prompt_tokens", a.line)),
+        }
+    }
+    v.measured = worst.map_or("-".into(), |w| {
+        format!("lowest {:.2}% ({} restores)", w * 100.0, restores.len())
+    });
+    v.status = if misses.is_empty() {
+        Status::Pass
+    } else {
+        Status::Fail
+    };
+    if !misses.is_empty() {
+        v.note = format!("restores that missed the cache: {}", misses.join("; "));
+    }
+    v
+}
+
+fn time_verdict(
+    recompute: Option<&Measured>,
+    restore: Option<&Measured>,
+    reference: &KvReference,
+    published: Option<&crate::suites::kv_common::reference::ModelRef>,
+) -> Verdict {
+    let r = &reference.restore;
+    let mut v = verdict(
+        "time",
+        "Restore time is at most one-fifth of recompute time (or 5 s, whichever is larger)",
+    );
+    v.threshold = format!(
+        "<= max(recompute / {:.0}, {:.0} s)",
+        r.restore_vs_recompute, r.restore_floor_s
+    );
+    if let Some(m) = published {
+        v.published = format!(
+            "{}: {:.2} s vs {:.2} s",
+            m.title, m.restore_s, m.recompute_s
+        );
+    }
+    v.files.extend(recompute.map(|m| m.file.clone()));
+    v.files.extend(restore.map(|m| m.file.clone()));
+    // Every restore must be fast: the slowest one is judged (the median is shown too).
+    let slowest = restore.and_then(|m| m.used.iter().copied().reduce(f64::max));
+    let (Some(rc), Some(rs)) = (recompute.and_then(|m| m.median), slowest) else {
+        v.note = "needs timed recomputes (restore/gpu-only.txt) and timed restores after the cold request (restore/adp.txt)".into();
+        return v;
+    };
+    let limit = (rc / r.restore_vs_recompute).max(r.restore_floor_s);
+    let typical = restore.and_then(|m| m.median).unwrap_or(rs);
+    v.measured = format!(
+        "slowest restore {rs:.2} s (median {typical:.2} s) vs recompute {rc:.2} s (limit {limit:.2} s)"
+    );
+    v.status = if rs <= limit {
+        Status::Pass
+    } else {
+        Status::Fail
+    };
+    v
+}
+
+fn plain_cold_verdict(plain: Option<&(String, Vec<Attempt>)>) -> Verdict {
+    let mut v = verdict(
+        "plain-recomputes",
+        "Without ADP every request recomputes: cached is 0",
+    );
+    v.threshold = "cached = 0".into();
+    v.published = "cached is 0".into();
+    let Some((file, attempts)) = plain else {
+        v.note = "no plain-vLLM transcript (restore/gpu-only.txt)".into();
+        return v;
+    };
+    v.files.push(file.clone());
+    let hits: Vec<String> = attempts
+        .iter()
+        .filter(|a| a.cached.unwrap_or(0) > 0)
+        .map(|a| format!("line {}: {} cached", a.line, a.cached.unwrap_or(0)))
+        .collect();
+    v.measured = format!(
+        "{} of {} requests with cached = 0",
+        attempts.len() - hits.len(),
+        attempts.len()
+    );
+    v.status = if hits.is_empty() {
+        Status::Pass
+    } else {
+        Status::Fail
+    };
+    if !hits.is_empty() {
+        v.note = format!(
+            "the restart did not clear GPU memory (or another cache answered): {}",
+            hits.join("; ")
+        );
+    }
+    v
+}
+
+fn kv_size_verdict(logs: &ServerLogs) -> Verdict {
+    let mut v = verdict(
+        "kv-cache-size",
+        "The GPU KV cache size is the same in both variants",
+    );
+    v.threshold = "equal".into();
+    v.published = "about 545,000 tokens on the reference setup (545,536)".into();
+    let get = |variant: &str| {
+        logs.by_variant
+            .get(variant)
+            .map(|(f, l)| (f.clone(), l.kv_cache_tokens))
+    };
+    let (a, p) = (get(ADP), get(PLAIN));
+    v.files.extend(a.iter().map(|(f, _)| f.clone()));
+    v.files.extend(p.iter().map(|(f, _)| f.clone()));
+    match (a, p) {
+        (Some((_, Some(x))), Some((_, Some(y)))) => {
+            v.measured = format!("adp {x} · gpu-only {y} tokens");
+            v.status = if x == y { Status::Pass } else { Status::Fail };
+            if x != y {
+                v.note =
+                    "unequal GPU KV cache: the test would measure GPU memory, not the card".into();
+            }
+        }
+        (a, p) => {
+            v.note = format!(
+                "needs the `GPU KV cache size` line in both logs/adp-vllm.log and logs/gpu-only-vllm.log (adp: {}, gpu-only: {})",
+                describe(&a),
+                describe(&p)
+            );
+        }
+    }
+    v
+}
+
+fn describe(x: &Option<(String, Option<u64>)>) -> &'static str {
+    match x {
+        None => "no log",
+        Some((_, None)) => "no size line",
+        Some((_, Some(_))) => "found",
+    }
+}
+
+fn connector_verdict(logs: &ServerLogs) -> Verdict {
+    let mut v = verdict(
+        "connector",
+        "The ADP variant logs that the connector registered",
+    );
+    v.threshold = "XKV: <N> cache tensors registered for exchange".into();
+    let Some((file, log)) = logs.by_variant.get(ADP) else {
+        v.note = "no ADP server log (logs/adp-vllm.log)".into();
+        return v;
+    };
+    v.files.push(file.clone());
+    match &log.xkv_line {
+        Some(line) => {
+            v.measured = format!("{} tensors", log.xkv_tensors.unwrap_or(0));
+            v.status = Status::Pass;
+            v.note = line.clone();
+        }
+        None => {
+            v.measured = "not logged".into();
+            v.status = Status::Fail;
+            v.note = "the connector did not register: restores cannot come from the card".into();
+        }
+    }
+    v
+}
+
+fn attempts_table(
+    plain: Option<&(String, Vec<Attempt>)>,
+    adp: Option<&(String, Vec<Attempt>)>,
+) -> Table {
+    let mut rows = Vec::new();
+    for (variant, data) in [(PLAIN, plain), (ADP, adp)] {
+        let Some((file, attempts)) = data else {
+            continue;
+        };
+        for (i, a) in attempts.iter().enumerate() {
+            let role = match (variant, i) {
+                (ADP, 0) => "cold: computed and written to the card",
+                (ADP, _) => "after restart: restored",
+                _ => "recompute",
+            };
+            rows.push(vec![
+                variant.to_string(),
+                (i + 1).to_string(),
+                role.to_string(),
+                a.seconds.map_or("-".into(), |s| format!("{s:.3}")),
+                a.prompt_tokens.map_or("-".into(), |p| p.to_string()),
+                a.cached.map_or("null".into(), |c| c.to_string()),
+                match (a.prompt_tokens, a.cached) {
+                    (Some(p), Some(c)) if p > 0 => format!("{:.2}%", 100.0 * c as f64 / p as f64),
+                    _ => "-".into(),
+                },
+                format!("{file}:{}", a.line),
+            ]);
+        }
+    }
+    Table {
+        title: "Test 1 requests, in order".into(),
+        columns: [
+            "variant",
+            "#",
+            "request",
+            "time s",
+            "prompt tokens",
+            "cached",
+            "cached %",
+            "from",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+        notes: vec!["With max_tokens 1 the response time is the time to first token.".into()],
+    }
+}

@@ -1,0 +1,266 @@
+//! End to end: the KV-cache suites on the bundled samples, the real client fixture, and
+//! broken inputs.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::Command as Process;
+
+use common::*;
+
+fn suite<'a>(v: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    v["suites"]
+        .as_array()
+        .and_then(|s| s.iter().find(|x| x["name"] == name))
+        .unwrap_or_else(|| panic!("suite {name} in {v}"))
+}
+
+fn verdict<'a>(v: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    v["suites"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s["verdicts"].as_array().into_iter().flatten())
+        .find(|x| x["id"] == id)
+        .unwrap_or_else(|| panic!("verdict {id}"))
+}
+
+#[test]
+fn published_sample_passes_all_three_tests() {
+    let (code, v) = analyze_json(&root().join("samples/kv-cache-published"), &[]);
+    let st = statuses(&v);
+    for id in [
+        "kv-restore.cached",
+        "kv-restore.time",
+        "kv-restore.plain-recomputes",
+        "kv-restore.kv-cache-size",
+        "kv-restore.connector",
+        "kv-ladder.L1-parity",
+        "kv-ladder.L2-parity",
+        "kv-ladder.L4-parity",
+        "kv-ladder.L16-advantage",
+        "kv-ladder.L32-advantage",
+        "kv-ladder.failures",
+        "kv-ladder.connector-on",
+        "kv-dram.L8-gen",
+        "kv-dram.L16-gen",
+        "kv-dram.L32-gen",
+        "kv-dram.restores-hit",
+    ] {
+        assert_eq!(st.get(id).map(String::as_str), Some("pass"), "{id}: {st:?}");
+    }
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn failing_sample_names_each_failure() {
+    let (code, v) = analyze_json(&root().join("samples/kv-cache-failing"), &[]);
+    assert_eq!(code, 1);
+    let cached = verdict(&v, "kv-restore.cached");
+    assert_eq!(cached["status"], "fail");
+    assert!(cached["note"]
+        .as_str()
+        .unwrap_or("")
+        .contains("line 3: 0 of 196531 cached"));
+    let time = verdict(&v, "kv-restore.time");
+    assert_eq!(
+        time["status"], "fail",
+        "a 47 s restore is not a restore: {time}"
+    );
+    let size = verdict(&v, "kv-restore.kv-cache-size");
+    assert_eq!(size["status"], "fail");
+    assert!(size["measured"].as_str().unwrap_or("").contains("612352"));
+    let failures = verdict(&v, "kv-ladder.failures");
+    assert_eq!(failures["status"], "fail");
+    let note = failures["note"].as_str().unwrap_or("");
+    assert!(
+        note.contains("results/adp-1-L16: 3 failed requests"),
+        "{note}"
+    );
+    assert!(
+        note.contains("results/gpu-only-2-L32: the client died: ValueError"),
+        "{note}"
+    );
+    let off = verdict(&v, "kv-ladder.connector-on");
+    assert_eq!(off["status"], "fail");
+    assert!(off["note"].as_str().unwrap_or("").contains("line(s) 6"));
+}
+
+#[test]
+fn fixture_table_equals_the_procedure_scripts_saved_output() {
+    let (_, v) = analyze_json(&root().join("tests/fixtures/kv-ladder-client"), &[]);
+    let text = suite(&v, "kv-ladder")["preformatted"][0]["text"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    let readme = fs::read_to_string(root().join("tests/fixtures/kv-ladder-client/README.md"))
+        .expect("readme");
+    let start = readme.find("variant-run").expect("table in README");
+    let end = readme[start..].find("```").expect("fence") + start;
+    assert_eq!(text, readme[start..end].trim_end());
+}
+
+#[test]
+fn published_sample_table_equals_the_procedure_script_run_live() {
+    let dir = root().join("samples/kv-cache-published");
+    let mut files: Vec<String> = fs::read_dir(dir.join("results"))
+        .expect("list")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json") && n.contains("-L"))
+        .map(|n| format!("results/{n}"))
+        .collect();
+    files.sort();
+    let Ok(out) = Process::new("python3")
+        .arg(root().join("tests/fixtures/procedure-kv-ladder-table.py"))
+        .args(&files)
+        .current_dir(&dir)
+        .output()
+    else {
+        eprintln!("no python3: the fixture test compares with the script's saved output");
+        return;
+    };
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (_, v) = analyze_json(&dir, &[]);
+    let ours = suite(&v, "kv-ladder")["preformatted"][0]["text"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert_eq!(ours, String::from_utf8_lossy(&out.stdout).trim_end());
+    assert_eq!(ours.lines().count(), 1 + 30);
+}
+
+/// A copy of the real client fixture with one level broken by `damage`.
+fn broken(damage: impl FnOnce(&Path)) -> (tempfile::TempDir, serde_json::Value) {
+    let tmp = tempfile::tempdir().expect("tmp");
+    copy_dir(
+        &root().join("tests/fixtures/kv-ladder-client/results"),
+        &tmp.path().join("results"),
+    );
+    damage(&tmp.path().join("results"));
+    let before = snapshot(tmp.path());
+    let (code, v) = analyze_json(tmp.path(), &[]);
+    assert_ne!(code, 0);
+    assert_eq!(before, snapshot(tmp.path()), "input untouched");
+    (tmp, v)
+}
+
+fn level_problems(v: &serde_json::Value, variant_run: &str) -> String {
+    let rows = suite(v, "kv-ladder")["tables"][0]["rows"]
+        .as_array()
+        .expect("rows")
+        .clone();
+    rows.iter()
+        .find(|r| r[0] == variant_run)
+        .map(|r| r[9].as_str().unwrap_or("").to_string())
+        .unwrap_or_default()
+}
+
+#[test]
+fn an_empty_record_list_is_named_not_a_crash() {
+    let (_, v) = broken(|d| fs::write(d.join("adp-1-L1.json"), "[]").expect("w"));
+    assert!(level_problems(&v, "adp-1").contains("holds no requests"));
+    assert_eq!(verdict(&v, "kv-ladder.L1-parity")["status"], "not-measured");
+    let notes = suite(&v, "kv-ladder")["preformatted"][0]["notes"].to_string();
+    assert!(
+        notes.contains("the script crashes on min() of nothing"),
+        "{notes}"
+    );
+}
+
+#[test]
+fn a_median_tpot_of_zero_gives_no_generation_rate() {
+    let (_, v) = broken(|d| {
+        let p = d.join("adp-1-L1.json");
+        let mut r: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&p).expect("r")).expect("json");
+        for x in r.as_array_mut().expect("list") {
+            x["tpot_ms"] = 0.0.into();
+        }
+        fs::write(&p, r.to_string()).expect("w");
+    });
+    assert!(level_problems(&v, "adp-1").contains("median tpot_ms is 0"));
+    assert_eq!(verdict(&v, "kv-ladder.L1-parity")["status"], "not-measured");
+}
+
+#[test]
+fn a_missing_pre_snapshot_leaves_hit_rates_unmeasured() {
+    let (_, v) = broken(|d| fs::remove_file(d.join("adp-1-L1.pre.prom")).expect("rm"));
+    assert!(level_problems(&v, "adp-1").contains("no `results/adp-1-L1.pre.prom`"));
+}
+
+#[test]
+fn a_counter_that_went_down_is_a_restart_not_a_number() {
+    let (_, v) = broken(|d| {
+        let pre = fs::read_to_string(d.join("adp-1-L1.pre.prom")).expect("r");
+        let post = fs::read_to_string(d.join("adp-1-L1.post.prom")).expect("r");
+        fs::write(d.join("adp-1-L1.pre.prom"), post).expect("w");
+        fs::write(d.join("adp-1-L1.post.prom"), pre).expect("w");
+    });
+    let p = level_problems(&v, "adp-1");
+    assert!(p.contains("the server restarted during the level"), "{p}");
+}
+
+#[test]
+fn a_traceback_and_a_missing_json_are_failures() {
+    let (_, v) = broken(|d| {
+        fs::remove_file(d.join("adp-1-L1.json")).expect("rm");
+        fs::write(
+            d.join("adp-1-L1.log"),
+            "Traceback (most recent call last):\n  File \"x.py\", line 1\nValueError: Max active conversations 8 must be equal or less than the total number of conversations\n",
+        )
+        .expect("w");
+    });
+    let f = verdict(&v, "kv-ladder.failures");
+    assert_eq!(f["status"], "fail");
+    assert!(f["note"]
+        .as_str()
+        .unwrap_or("")
+        .contains("the client died: ValueError"));
+    assert!(level_problems(&v, "adp-1").contains("the client wrote no records"));
+}
+
+#[test]
+fn a_truncated_record_file_is_skipped_with_its_line() {
+    let (_, v) = broken(|d| {
+        let p = d.join("gpu-only-1-L1.json");
+        let t = fs::read_to_string(&p).expect("r");
+        fs::write(&p, &t[..t.len() / 3]).expect("w");
+    });
+    let skipped = v["skipped"].to_string();
+    assert!(skipped.contains("gpu-only-1-L1.json"), "{skipped}");
+    assert!(skipped.contains("truncated JSON"), "{skipped}");
+}
+
+#[test]
+fn runs_that_disagree_make_a_level_inconclusive() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    copy_dir(
+        &root().join("samples/kv-cache-published/results"),
+        &tmp.path().join("results"),
+    );
+    // Slow the second adp run at 1 client by 30%: the runs no longer agree.
+    let p = tmp.path().join("results/adp-2-L1.json");
+    let mut r: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&p).expect("r")).expect("json");
+    for x in r.as_array_mut().expect("list") {
+        let t = x["tpot_ms"].as_f64().unwrap_or(0.0);
+        x["tpot_ms"] = (t * 1.3).into();
+    }
+    fs::write(&p, r.to_string()).expect("w");
+    let (_, v) = analyze_json(tmp.path(), &[]);
+    let l1 = verdict(&v, "kv-ladder.L1-parity");
+    assert_eq!(l1["status"], "inconclusive", "{l1}");
+    assert!(l1["note"]
+        .as_str()
+        .unwrap_or("")
+        .contains("adp runs differ by"));
+    // A wider allowed spread judges the level: the median adp run is now ~13% slower.
+    let (_, v) = analyze_json(tmp.path(), &["--max-spread", "0.5"]);
+    assert_eq!(verdict(&v, "kv-ladder.L1-parity")["status"], "fail");
+}
