@@ -125,7 +125,8 @@ def server_log(variant, kv_tokens, turned_off=False):
              f"(EngineCore pid=412) INFO 11-29 10:02:11 [kv_cache_utils.py:1147] GPU KV cache size: {kv_tokens:,} tokens, Maximum concurrency for 256,000 tokens per request: {kv_tokens / 256000:.2f}x"]
     if variant != "gpu-only":
         lines.append("(EngineCore pid=412) INFO 11-29 10:02:12 [fusionx_connector.py:211] XKV: 312 cache tensors registered for exchange")
-    lines.append("INFO 11-29 10:05:00 [loggers.py:127] Engine 000: Avg prompt throughput: 45210.3 tokens/s, Avg generation throughput: 812.4 tokens/s, Running: 32 reqs, Waiting: 0 reqs, GPU KV cache usage: 98.7%, Prefix cache hit rate: 41.2%, External prefix cache hit rate: 95.1%")
+    ext = 0.0 if variant == "gpu-only" else 95.1
+    lines.append(f"INFO 11-29 10:05:00 [loggers.py:127] Engine 000: Avg prompt throughput: 45210.3 tokens/s, Avg generation throughput: 812.4 tokens/s, Running: 32 reqs, Waiting: 0 reqs, GPU KV cache usage: 98.7%, Prefix cache hit rate: 41.2%, External prefix cache hit rate: {ext}%")
     if turned_off:
         lines.append("(EngineCore pid=412) WARNING 11-29 10:41:07 [fusionx_connector.py:388] External KV cache turned off on this rank")
     if variant == "lmcache":

@@ -130,6 +130,7 @@ impl Suite for KvDram {
                 report.notes.extend(x.warmup_note);
             }
         }
+        report.observations.extend(lmcache_observation(folder));
         report.tables.push(attempts_table(&all));
         report
     }
@@ -253,4 +254,34 @@ fn attempts_table(all: &[(String, (String, Vec<Attempt>))]) -> Table {
         rows,
         notes: Vec::new(),
     }
+}
+
+/// LMCache's own lines in its vLLM log: what it retrieved and how fast.
+fn lmcache_observation(folder: &Folder) -> Option<Observation> {
+    let logs = kv_common::server_logs(folder, &mut Vec::new());
+    let (file, log) = logs.by_variant.get(LMCACHE)?;
+    if log.lmcache_retrievals.is_empty() && log.lmcache_hits.is_empty() {
+        return None;
+    }
+    let got: u64 = log.lmcache_retrievals.iter().map(|r| r.0).sum();
+    let need: u64 = log.lmcache_retrievals.iter().map(|r| r.1).sum();
+    let ms: Vec<f64> = log
+        .lmcache_retrievals
+        .iter()
+        .map(|r| r.2)
+        .filter(|m| m.is_finite())
+        .collect();
+    Some(Observation {
+        id: "kv-dram.lmcache-retrievals".into(),
+        what: "LMCache retrievals logged by the lmcache variant".into(),
+        measured: format!(
+            "{} retrievals, {got} of {need} required tokens retrieved, median {} ms; {} adapter hit lines",
+            log.lmcache_retrievals.len(),
+            crate::suites::kv_common::stats::median(&ms).map_or("-".into(), |m| format!("{m:.0}")),
+            log.lmcache_hits.len()
+        ),
+        published: "-".into(),
+        files: vec![file.clone()],
+        note: String::new(),
+    })
 }

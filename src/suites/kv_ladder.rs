@@ -94,6 +94,7 @@ impl Suite for KvLadder {
             .observations
             .extend(fill_observation(&agg, r.fill_level));
         report.observations.push(sla_observation(&agg, sla));
+        report.observations.extend(engine_observation(&logs));
         report.preformatted.push(script_table(&levels));
         report.tables.push(runs_table(&levels));
         report.tables.push(median_table(&agg, max_spread));
@@ -538,4 +539,38 @@ fn median_table(agg: &Aggregate, max_spread: f64) -> Table {
             max_spread * 100.0
         )],
     }
+}
+
+/// What the servers' periodic `Engine 000:` lines said, per variant.
+fn engine_observation(logs: &kv_common::ServerLogs) -> Option<Observation> {
+    let mut parts = Vec::new();
+    let mut files = Vec::new();
+    for (variant, (file, log)) in &logs.by_variant {
+        if log.engine_stats.is_empty() {
+            continue;
+        }
+        let peak = |f: fn(&crate::parse::vllm_log::EngineStats) -> Option<f64>| {
+            log.engine_stats
+                .iter()
+                .filter_map(f)
+                .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))))
+        };
+        let fmt = |x: Option<f64>, unit: &str| x.map_or("-".into(), |v| format!("{v:.1}{unit}"));
+        parts.push(format!(
+            "{variant}: {} stats lines, peak GPU KV cache usage {}, peak waiting {}, last external hit rate {}",
+            log.engine_stats.len(),
+            fmt(peak(|e| e.gpu_kv_usage_pct), "%"),
+            fmt(peak(|e| e.waiting), " reqs"),
+            fmt(log.engine_stats.iter().rev().find_map(|e| e.external_hit_pct), "%"),
+        ));
+        files.push(file.clone());
+    }
+    (!parts.is_empty()).then(|| Observation {
+        id: "kv-ladder.engine-stats".into(),
+        what: "The servers' periodic engine stats".into(),
+        measured: parts.join(" · "),
+        published: "-".into(),
+        files,
+        note: "hit rates in these lines cover the last 1,000 requests".into(),
+    })
 }
