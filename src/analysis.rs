@@ -6,7 +6,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::folder::{Folder, Skipped};
-use crate::suites::{self, Options, SuiteReport};
+use crate::suites::{self, Fact, Options, SuiteReport};
 use crate::verdict::{self, Status, Verdict};
 
 #[derive(Debug, Clone, Serialize)]
@@ -16,6 +16,8 @@ pub struct Analysis {
     pub suites: Vec<SuiteReport>,
     pub skipped: Vec<Skipped>,
     pub summary: Summary,
+    /// Facts about the environment: the folder's manifest.json, then each suite's.
+    pub environment: Vec<Fact>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -73,10 +75,26 @@ pub fn analyze(input: &Path, opts: &Options) -> Result<Analysis, Unusable> {
             skipped,
         });
     }
+    for r in &mut reports {
+        r.charts = std::mem::take(&mut r.charts)
+            .into_iter()
+            .flat_map(crate::chart::Chart::split)
+            .collect();
+    }
     skipped.sort_by(|a, b| a.file.cmp(&b.file));
     skipped.dedup();
     let summary = summarize(reports.iter().flat_map(|r| &r.verdicts));
+    let mut environment = manifest_facts(&folder);
+    for f in reports.iter().flat_map(|r| &r.facts) {
+        if !environment
+            .iter()
+            .any(|e| e.name == f.name && e.value == f.value)
+        {
+            environment.push(f.clone());
+        }
+    }
     Ok(Analysis {
+        environment,
         input: input.display().to_string(),
         tool: format!("reprobench {}", env!("CARGO_PKG_VERSION")),
         suites: reports,
@@ -106,4 +124,29 @@ impl Analysis {
     pub fn exit_code(&self) -> i32 {
         verdict::exit_code(self.verdicts())
     }
+}
+
+/// Scalar entries of a top-level `manifest.json` (what a collector recorded).
+fn manifest_facts(folder: &Folder) -> Vec<Fact> {
+    let Some(e) = folder.files.iter().find(|e| e.rel == "manifest.json") else {
+        return Vec::new();
+    };
+    let Ok(text) = std::fs::read_to_string(&e.path) else {
+        return Vec::new();
+    };
+    let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(&text)
+    else {
+        return Vec::new();
+    };
+    map.iter()
+        .filter_map(|(k, v)| {
+            let value = match v {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Number(n) => n.to_string(),
+                serde_json::Value::Bool(b) => b.to_string(),
+                _ => return None,
+            };
+            Some(Fact::new(k.clone(), value, "manifest.json"))
+        })
+        .collect()
 }

@@ -19,8 +19,10 @@ pub enum Command {
     /// Exit status: 0 when every criterion passes, 1 when any fails, is not measured or
     /// is inconclusive, 2 when the input cannot be used at all.
     Analyze(AnalyzeArgs),
-    /// Write report.md for a results folder.
+    /// Write report.md and report.pdf (with plots) for a results folder or bundle.
     Report(ReportArgs),
+    /// Make a support bundle: report, raw results, checklist, checksums; secrets redacted.
+    Bundle(BundleArgs),
     /// List the suites and the files each one reads.
     Suites,
 }
@@ -68,9 +70,46 @@ pub struct ReportArgs {
     /// The results folder.
     #[arg(value_name = "FOLDER")]
     pub input: PathBuf,
-    /// Where to write report.md (created if missing).
+    /// Where to write report.md, report.pdf and plots/ (created if missing).
     #[arg(short, long, value_name = "DIR")]
     pub output: PathBuf,
+    #[command(flatten)]
+    pub pdf: PdfArgs,
+    #[command(flatten)]
+    pub judging: Judging,
+}
+
+#[derive(Debug, Args)]
+pub struct PdfArgs {
+    /// Skip report.pdf (Markdown and plots only).
+    #[arg(long)]
+    pub no_pdf: bool,
+    /// The typst binary to use (else $REPROBENCH_TYPST, the pinned one in the cache, or
+    /// typst on PATH; installed into the cache when there is none).
+    #[arg(long, value_name = "PATH")]
+    pub typst: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct BundleArgs {
+    /// The results folder.
+    #[arg(value_name = "FOLDER")]
+    pub input: PathBuf,
+    /// The bundle to write.
+    #[arg(short, long, value_name = "FILE", default_value = "support.tar.gz")]
+    pub output: PathBuf,
+    /// Keep tokens, keys and passwords as they are (redaction is on by default).
+    #[arg(long)]
+    pub no_redact: bool,
+    /// Replace host names and IPv4 addresses with consistent pseudonyms; the mapping is
+    /// written beside the bundle (FILE.pseudonyms.json), never inside it.
+    #[arg(long)]
+    pub pseudonymize: bool,
+    /// A host name to pseudonymize besides those found in the files (repeatable).
+    #[arg(long = "host", value_name = "NAME")]
+    pub hosts: Vec<String>,
+    #[command(flatten)]
+    pub pdf: PdfArgs,
     #[command(flatten)]
     pub judging: Judging,
 }

@@ -1,12 +1,15 @@
 //! reprobench: reproduce published storage and KV-cache benchmarks and judge the runs.
 
 pub mod analysis;
+pub mod bundle;
+pub mod chart;
 pub mod cli;
 pub mod commands;
 pub mod error;
 pub mod folder;
 pub mod frames;
 pub mod parse;
+pub mod process;
 pub mod render;
 pub mod suites;
 pub mod verdict;

@@ -10,6 +10,7 @@ fn main() {
     let result = match &cli.command {
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Report(args) => commands::report::run(args),
+        Command::Bundle(args) => commands::bundle::run(args),
         Command::Suites => commands::suites::run(),
     };
     match result {

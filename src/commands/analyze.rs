@@ -4,25 +4,25 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::analysis::{analyze, Analysis};
+use crate::analysis::Analysis;
 use crate::cli::{AnalyzeArgs, Format};
 use crate::frames;
 use crate::render::terminal;
 
-use super::{options, UNUSABLE};
+use super::{analyze_input, options, UNUSABLE};
 
 pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     let opts = options(&args.judging);
     let mut worst = 0;
     let mut results: Vec<Analysis> = Vec::new();
     for input in &args.inputs {
-        match analyze(input, &opts) {
+        match analyze_input(input, &opts) {
             Ok(a) => {
                 worst = worst.max(a.exit_code());
                 results.push(a);
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("error: {e:#}");
                 worst = UNUSABLE;
             }
         }

@@ -1,27 +1,29 @@
-//! `reprobench report`: report.md from the Markdown template.
+//! `reprobench report`: report.md, report.pdf and plots for a folder or bundle.
 
-use anyhow::Context;
-
-use crate::analysis::analyze;
 use crate::cli::ReportArgs;
-use crate::render::markdown;
+use crate::process::System;
+use crate::render::report::{write_report, PdfChoice};
 
-use super::{options, UNUSABLE};
+use super::{analyze_input, options, UNUSABLE};
 
 pub fn run(args: &ReportArgs) -> anyhow::Result<i32> {
-    let a = match analyze(&args.input, &options(&args.judging)) {
+    let a = match analyze_input(&args.input, &options(&args.judging)) {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {e:#}");
             return Ok(UNUSABLE);
         }
     };
-    let md = markdown::render(&a).context("failed to render report.md")?;
-    std::fs::create_dir_all(&args.output)
-        .with_context(|| format!("failed to create `{}`", args.output.display()))?;
-    let path = args.output.join("report.md");
-    std::fs::write(&path, md).with_context(|| format!("failed to write `{}`", path.display()))?;
-    println!("wrote {}", path.display());
+    let choice = PdfChoice {
+        skip: args.pdf.no_pdf,
+        typst: args.pdf.typst.as_deref(),
+    };
+    let written = write_report(&a, &args.output, &choice, &System)?;
+    for f in &written.files {
+        if f.extension().is_some_and(|e| e == "md" || e == "pdf") {
+            println!("wrote {}", f.display());
+        }
+    }
     let m = &a.summary;
     println!(
         "{} pass, {} fail, {} not measured, {} inconclusive",

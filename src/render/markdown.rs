@@ -1,10 +1,13 @@
-//! `report.md`, rendered from `templates/report.md.j2` with the analysis as its context.
+//! The report templates (`templates/report.md.j2`, `templates/report.typ.j2`), rendered
+//! by minijinja from the one analysis model.
 
-use minijinja::{Environment, Value};
+use minijinja::{context, Environment, Value};
 
 use crate::analysis::Analysis;
+use crate::render::pdf::TYPST_VERSION;
 
-pub const TEMPLATE: &str = include_str!("../../templates/report.md.j2");
+pub const MARKDOWN: &str = include_str!("../../templates/report.md.j2");
+pub const TYPST: &str = include_str!("../../templates/report.typ.j2");
 
 /// Escapes what would break a Markdown table cell.
 fn cell(s: String) -> String {
@@ -21,12 +24,57 @@ fn status(s: String) -> String {
     }
 }
 
-pub fn render(a: &Analysis) -> anyhow::Result<String> {
+/// A Typst string literal: everything inside is text, nothing is markup.
+pub fn typst_str(s: String) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => {}
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn environment() -> Environment<'static> {
     let mut env = Environment::new();
     env.add_filter("cell", cell);
     env.add_filter("status", status);
-    env.add_template("report.md", TEMPLATE)?;
-    let tmpl = env.get_template("report.md")?;
-    let text = tmpl.render(Value::from_serialize(a))?;
-    Ok(text)
+    env.add_filter("t", typst_str);
+    env
+}
+
+fn render(name: &str, source: &'static str, a: &Analysis) -> anyhow::Result<String> {
+    let mut env = environment();
+    env.add_template(name, source)?;
+    let ctx = context! { typst_version => TYPST_VERSION, ..Value::from_serialize(a) };
+    Ok(env.get_template(name)?.render(ctx)?)
+}
+
+pub fn render_markdown(a: &Analysis) -> anyhow::Result<String> {
+    render("report.md", MARKDOWN, a)
+}
+
+pub fn render_typst(a: &Analysis) -> anyhow::Result<String> {
+    render("report.typ", TYPST, a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typst_strings_escape_everything() {
+        assert_eq!(
+            typst_str("a \"b\" \\ #c *d*\n".into()),
+            r#""a \"b\" \\ #c *d*\n""#
+        );
+    }
 }

@@ -1,6 +1,7 @@
 //! Test 3, the DRAM tier: the connector alone (`adp`) vs LMCache with host RAM in front
 //! of the same card (`lmcache`): warm restores, restores after a restart, and load.
 
+use crate::chart::{Chart, Kind, Series};
 use crate::folder::{Folder, Skipped};
 use crate::parse::ask::Attempt;
 use crate::suites::kv_common::ladder;
@@ -32,6 +33,14 @@ impl Suite for KvDram {
             "dram/<variant>-restart.txt    ask lines: test 1 (cold request, then restarts)",
             "results/lmcache-<run>-L<n>.*  the ladder at 8, 16 and 32 clients, beside results/adp-*",
             "variants: adp (connector alone) and lmcache",
+        ]
+    }
+
+    fn reproduce(&self) -> &'static [&'static str] {
+        &[
+            "warm: ask; then 3 x (until reset_prefix_cache succeeds; ask) | tee dram/<variant>-warm.txt (VLLM_SERVER_DEV_MODE=1)",
+            "after restart: test 1's ADP sequence | tee dram/<variant>-restart.txt",
+            "LEVELS=\"8 16 32\" ladder lmcache 1 (and run 2)",
         ]
     }
 
@@ -91,6 +100,7 @@ impl Suite for KvDram {
         report
             .verdicts
             .push(hits_verdict(&all, reference.restore.min_cached_share));
+        let mut chart_values: Vec<[Option<f64>; 4]> = Vec::new();
         for (kind, adp_pub, lm_pub, what) in [
             (
                 "warm",
@@ -107,6 +117,12 @@ impl Suite for KvDram {
         ] {
             let m = |v: &str| get(v, kind).map(|(f, a)| measured(&f, &a, 1));
             let (a, l) = (m(ADP), m(LMCACHE));
+            chart_values.push([
+                a.as_ref().and_then(|x| x.median),
+                l.as_ref().and_then(|x| x.median),
+                Some(adp_pub),
+                Some(lm_pub),
+            ]);
             if a.is_none() && l.is_none() {
                 continue;
             }
@@ -131,6 +147,7 @@ impl Suite for KvDram {
             }
         }
         report.observations.extend(lmcache_observation(folder));
+        report.charts.extend(chart(&chart_values));
         report.tables.push(attempts_table(&all));
         report
     }
@@ -284,4 +301,37 @@ fn lmcache_observation(folder: &Folder) -> Option<Observation> {
         files: vec![file.clone()],
         note: String::new(),
     })
+}
+
+/// Warm and after-restart restores: measured and published, both variants.
+fn chart(values: &[[Option<f64>; 4]]) -> Option<Chart> {
+    if values.len() != 2 {
+        return None;
+    }
+    let names = [
+        "connector alone",
+        "LMCache",
+        "connector published",
+        "LMCache published",
+    ];
+    let c = Chart {
+        id: "kv-dram-restores".into(),
+        title: "Restore time: connector alone vs LMCache with a DRAM tier".into(),
+        kind: Kind::Bar,
+        x_label: String::new(),
+        y_label: "seconds".into(),
+        categories: vec![
+            "warm (after reset_prefix_cache)".into(),
+            "after a vLLM restart".into(),
+        ],
+        series: (0..4)
+            .map(|k| Series {
+                name: names[k].into(),
+                values: values.iter().map(|v| v[k]).collect(),
+                published: k >= 2,
+            })
+            .collect(),
+        lines: Vec::new(),
+    };
+    c.has_data().then_some(c)
 }

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::chart::{Chart, Kind, Series};
 use crate::folder::{Folder, Skipped};
 use crate::suites::kv_common::ladder::{self, Level};
 use crate::suites::kv_common::reference::KvReference;
@@ -34,6 +35,16 @@ impl Suite for KvLadder {
             "results/<variant>-<run>-L<clients>.post.prom",
             "logs/adp-vllm.log                            the ADP vLLM log (External KV cache turned off?)",
             "variants: adp and gpu-only (lmcache belongs to kv-dram)",
+        ]
+    }
+
+    fn reproduce(&self) -> &'static [&'static str] {
+        &[
+            "cd ~/bench/adp && docker compose up -d && ready && cd ~/bench/load && ladder adp 1",
+            "cd ~/bench/adp && docker compose down",
+            "cd ~/bench/gpu-only && docker compose up -d && ready && cd ~/bench/load && ladder gpu-only 1",
+            "cd ~/bench/gpu-only && docker compose down; repeat both for run 2",
+            "in ladder(), `2>&1 | tee` keeps the clients' failure counts in the .log",
         ]
     }
 
@@ -98,6 +109,8 @@ impl Suite for KvLadder {
         report.preformatted.push(script_table(&levels));
         report.tables.push(runs_table(&levels));
         report.tables.push(median_table(&agg, max_spread));
+        report.charts = charts(&agg, sla);
+        report.facts = kv_common::facts(&logs, kv_common::model_name(folder, &logs).as_ref());
         report
     }
 }
@@ -573,4 +586,61 @@ fn engine_observation(logs: &kv_common::ServerLogs) -> Option<Observation> {
         files,
         note: "hit rates in these lines cover the last 1,000 requests".into(),
     })
+}
+
+/// Output tok/s, TTFT p50 and gen tok/s against clients, median per variant.
+fn charts(agg: &Aggregate, sla: f64) -> Vec<Chart> {
+    let mut levels: Vec<u32> = agg.by.keys().map(|(_, n)| *n).collect();
+    levels.sort_unstable();
+    levels.dedup();
+    let variants: Vec<&str> = [ADP, PLAIN]
+        .into_iter()
+        .filter(|v| !agg.levels_of(v).is_empty())
+        .collect();
+    let make = |id: &str,
+                title: &str,
+                y: &str,
+                f: fn(&Level) -> Option<f64>,
+                lines: Vec<(String, f64)>| Chart {
+        id: format!("kv-ladder-{id}"),
+        title: title.to_string(),
+        kind: Kind::Line,
+        x_label: "concurrent clients".into(),
+        y_label: y.to_string(),
+        categories: levels.iter().map(|n| n.to_string()).collect(),
+        series: variants
+            .iter()
+            .map(|v| Series {
+                name: v.to_string(),
+                values: levels.iter().map(|&n| agg.metric(v, n, f).0).collect(),
+                published: false,
+            })
+            .collect(),
+        lines,
+    };
+    let mut out = vec![
+        make(
+            "output",
+            "Output throughput (median across runs)",
+            "output tok/s",
+            output,
+            Vec::new(),
+        ),
+        make(
+            "ttft",
+            "Time to first token, p50 (median across runs)",
+            "seconds",
+            ttft,
+            Vec::new(),
+        ),
+        make(
+            "gen",
+            "Generation rate per request (median across runs)",
+            "gen tok/s",
+            gen,
+            vec![(format!("SLA {sla} tok/s"), sla)],
+        ),
+    ];
+    out.retain(Chart::has_data);
+    out
 }

@@ -1,6 +1,7 @@
 //! Test 1, long-context restore: the same long prompt after a vLLM restart, recomputed by
 //! plain vLLM and restored from the card by the connector.
 
+use crate::chart::{Chart, Kind, Series};
 use crate::folder::{Folder, Skipped};
 use crate::parse::ask::Attempt;
 use crate::suites::kv_common::reference::KvReference;
@@ -30,6 +31,16 @@ impl Suite for KvRestore {
             "logs/<variant>-vllm.log                vLLM server logs (KV cache size line, XKV registration)",
             "logs/adp-gateway.log                   the gateway's log",
             "manifest.json                          optional {\"model\": \"glm-5.3\"}",
+        ]
+    }
+
+    fn reproduce(&self) -> &'static [&'static str] {
+        &[
+            "cd ~/bench/gpu-only && docker compose up -d && ready; new_prompt",
+            "for i in 1 2 3; do ask; docker compose restart vllm && ready; done | tee restore/gpu-only.txt",
+            "cd ~/bench/adp && docker compose up -d && ready; new_prompt; ask | tee restore/adp.txt",
+            "for i in 1 2 3; do docker compose restart vllm && ready; ask; done | tee -a restore/adp.txt",
+            "docker compose logs vllm > logs/<variant>-vllm.log; docker compose logs gateway > logs/adp-gateway.log",
         ]
     }
 
@@ -141,6 +152,10 @@ impl Suite for KvRestore {
         report
             .tables
             .push(attempts_table(plain.as_ref(), adp.as_ref()));
+        report.facts = kv_common::facts(&logs, model.as_ref());
+        report
+            .charts
+            .extend(chart(recompute.as_ref(), restore.as_ref(), published));
         report
     }
 }
@@ -453,4 +468,41 @@ fn attempts_table(
         rows,
         notes: vec!["With max_tokens 1 the response time is the time to first token.".into()],
     }
+}
+
+/// Restore and recompute, measured beside the published values for the model.
+fn chart(
+    recompute: Option<&Measured>,
+    restore: Option<&Measured>,
+    published: Option<&crate::suites::kv_common::reference::ModelRef>,
+) -> Option<Chart> {
+    let title = published.map_or("the model".to_string(), |m| m.title.clone());
+    let c = Chart {
+        id: "kv-restore-times".into(),
+        title: format!("{title}: time to first token after a restart"),
+        kind: Kind::Bar,
+        x_label: String::new(),
+        y_label: "seconds".into(),
+        categories: vec!["measured".into(), "published".into()],
+        series: vec![
+            Series {
+                name: "restore (ADP)".into(),
+                values: vec![
+                    restore.and_then(|m| m.median),
+                    published.map(|m| m.restore_s),
+                ],
+                published: false,
+            },
+            Series {
+                name: "recompute (plain)".into(),
+                values: vec![
+                    recompute.and_then(|m| m.median),
+                    published.map(|m| m.recompute_s),
+                ],
+                published: false,
+            },
+        ],
+        lines: Vec::new(),
+    };
+    c.has_data().then_some(c)
 }

@@ -8,6 +8,7 @@ pub mod storage;
 
 use serde::Serialize;
 
+use crate::chart::Chart;
 use crate::folder::{Folder, Skipped};
 use crate::frames::Frame;
 use crate::verdict::{Observation, Verdict};
@@ -49,8 +50,36 @@ pub struct SuiteReport {
     /// Text blocks shown as they are (the procedure script's own table).
     pub preformatted: Vec<Preformatted>,
     pub notes: Vec<String>,
+    /// What to plot; drawn as SVG into both reports.
+    pub charts: Vec<Chart>,
+    /// Environment facts read from the files (tool versions, startup lines, devices).
+    pub facts: Vec<Fact>,
+    /// The procedure's commands that produce this suite's files.
+    pub reproduce: Vec<String>,
     #[serde(skip)]
     pub frames: Vec<Frame>,
+}
+
+/// One fact about the environment, and the file it was read from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fact {
+    pub name: String,
+    pub value: String,
+    pub source: String,
+}
+
+impl Fact {
+    pub fn new(
+        name: impl Into<String>,
+        value: impl Into<String>,
+        source: impl Into<String>,
+    ) -> Fact {
+        Fact {
+            name: name.into(),
+            value: value.into(),
+            source: source.into(),
+        }
+    }
 }
 
 impl SuiteReport {
@@ -66,6 +95,9 @@ impl SuiteReport {
             tables: Vec::new(),
             preformatted: Vec::new(),
             notes: Vec::new(),
+            charts: Vec::new(),
+            facts: Vec::new(),
+            reproduce: suite.reproduce().iter().map(|s| s.to_string()).collect(),
             frames: Vec::new(),
         }
     }
@@ -87,6 +119,8 @@ pub trait Suite: Sync {
     fn procedure(&self) -> &'static str;
     /// The files the suite reads, in the procedure's layout, for `suites`.
     fn reads(&self) -> &'static [&'static str];
+    /// The procedure's commands that make the files this suite reads.
+    fn reproduce(&self) -> &'static [&'static str];
     /// Whether the folder holds anything for this suite.
     fn detect(&self, folder: &Folder) -> bool;
     /// Reads the folder and judges it. Files it could not use go into `skipped`.

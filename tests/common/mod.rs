@@ -1,4 +1,5 @@
 //! Helpers shared by the end-to-end tests: the binary, paths, folder snapshots.
+#![allow(dead_code)] // each test binary uses some of these helpers
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -91,4 +92,48 @@ pub fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(&p, &dest).expect("copy");
         }
     }
+}
+
+/// The typst binary the PDF tests use: $REPROBENCH_TYPST, the pinned one in the cache,
+/// or typst on PATH. CI installs the pinned one before running the tests.
+pub fn typst() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("REPROBENCH_TYPST").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    let pinned = reprobench::render::pdf::pinned_binary();
+    if pinned.is_file() {
+        return Some(pinned);
+    }
+    reprobench::process::which("typst")
+}
+
+/// The text of a PDF, by pdftotext.
+pub fn pdf_text(pdf: &Path) -> Option<String> {
+    let out = std::process::Command::new("pdftotext")
+        .arg("-layout")
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Whether PDF tests can run here; in CI (CI=true) they must.
+pub fn pdf_tools() -> Option<PathBuf> {
+    let t = typst();
+    let have_pdftotext = std::process::Command::new("pdftotext")
+        .arg("-v")
+        .output()
+        .is_ok();
+    if t.is_none() || !have_pdftotext {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install typst and pdftotext before the tests"
+        );
+        eprintln!("typst or pdftotext missing: PDF test skipped here (CI runs it)");
+        return None;
+    }
+    t
 }

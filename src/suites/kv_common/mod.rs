@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use crate::folder::{Entry, Folder, Skipped};
 use crate::parse::ask::{self, Attempt};
 use crate::parse::vllm_log::{self, ServerLog};
+use crate::suites::Fact;
 
 /// The plain-vLLM variant's name in the procedure.
 pub const PLAIN: &str = "gpu-only";
@@ -108,4 +109,40 @@ pub fn model_name(folder: &Folder, logs: &ServerLogs) -> Option<(String, String)
     logs.by_variant
         .values()
         .find_map(|(rel, l)| l.model.clone().map(|m| (m, rel.clone())))
+}
+
+/// The startup facts the procedure asks to send: versions, KV cache size lines, the
+/// connector's registration, the gateway log, the model.
+pub fn facts(logs: &ServerLogs, model: Option<&(String, String)>) -> Vec<Fact> {
+    let mut out = Vec::new();
+    if let Some((m, from)) = model {
+        out.push(Fact::new("model", m.clone(), from.clone()));
+    }
+    for (variant, (file, log)) in &logs.by_variant {
+        if let Some(v) = &log.vllm_version {
+            out.push(Fact::new(
+                format!("{variant}: vLLM version"),
+                v.clone(),
+                file.clone(),
+            ));
+        }
+        if let Some(l) = &log.kv_cache_line {
+            out.push(Fact::new(
+                format!("{variant}: GPU KV cache size line"),
+                l.clone(),
+                file.clone(),
+            ));
+        }
+        if let Some(l) = &log.xkv_line {
+            out.push(Fact::new(
+                format!("{variant}: connector startup line"),
+                l.clone(),
+                file.clone(),
+            ));
+        }
+    }
+    if let Some(g) = &logs.gateway {
+        out.push(Fact::new("gateway log", g.clone(), g.clone()));
+    }
+    out
 }

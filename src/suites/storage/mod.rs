@@ -1,6 +1,7 @@
 //! The storage suite: fio on mdraid RAID10 vs the ADP card in RAID5 ("Storage
 //! acceleration" in the procedure).
 
+mod charts;
 mod drives;
 mod frames;
 mod groups;
@@ -13,7 +14,7 @@ mod signature;
 mod tables;
 
 use crate::folder::{Folder, Skipped};
-use crate::suites::{Options, Suite, SuiteReport};
+use crate::suites::{Fact, Options, Suite, SuiteReport};
 use crate::verdict::Verdict;
 
 pub use reference::{Reference, STORAGE_TOML};
@@ -38,6 +39,19 @@ impl Suite for Storage {
             "<array>/<job>.json          fio --output-format=json (also json+, normal,json, --status-interval)",
             "<array>/iostat/<job>.iostat iostat -xm 1 taken while the job ran",
             "arrays: raid10 (baseline) and adp (candidate), or --baseline/--candidate",
+        ]
+    }
+
+    fn reproduce(&self) -> &'static [&'static str] {
+        &[
+            "sudo mdadm --create --verbose /dev/md126 --level=10 --raid-devices=4 <4 drives> --force --assume-clean",
+            "DEV=/dev/md126 OUT=results/raid10, then the procedure's run() helper (iostat -xm 1 beside fio --output-format=json)",
+            "run randread-8k-j32-d32 --readwrite=randread --bs=8k --numjobs=32 --iodepth=32 --size=3800000000000 --runtime=60",
+            "run randrw-8k-j128-d8 --readwrite=randrw --bs=8k --numjobs=128 --iodepth=8 --rwmixread=70 --size=3800000000000 --runtime=60",
+            "run randwrite-8k-j8-d8 --readwrite=randwrite --bs=8k --numjobs=8 --iodepth=8 --size=3800000000000 --runtime=60",
+            "run read-1m-j8-d4 --readwrite=read --bs=1m --numjobs=8 --iodepth=4 --size=3800000000000 --runtime=60",
+            "run write-1m-j8-d4 --readwrite=write --bs=1m --numjobs=8 --iodepth=4 --size=3800000000000 --runtime=60",
+            "then the same with DEV=<ADP block device> OUT=results/adp after installing the block bundle (--level=5)",
         ]
     }
 
@@ -89,6 +103,8 @@ impl Suite for Storage {
         report.tables.push(tables::results_table(&groups));
         report.tables.extend(tables::matched_table(&groups, &sides));
         report.notes.extend(arrays_note(&loaded, &sides));
+        report.charts = charts::charts(&groups, &sides, &reference);
+        report.facts = facts(&loaded);
         match frames::frames(&loaded, &groups) {
             Ok(f) => report.frames = f,
             Err(e) => report.notes.push(format!("{e:#}")),
@@ -112,4 +128,36 @@ fn arrays_note(loaded: &load::Loaded, sides: &judge::Sides) -> Option<String> {
             if names.is_empty() { "none".to_string() } else { names.join(", ") }
         )
     })
+}
+
+/// fio versions, kernels and hosts from iostat banners, and the device each array ran on.
+fn facts(loaded: &load::Loaded) -> Vec<Fact> {
+    let mut out: Vec<Fact> = Vec::new();
+    let mut push = |f: Fact| {
+        if !out.iter().any(|o| o.name == f.name && o.value == f.value) {
+            out.push(f);
+        }
+    };
+    for run in &loaded.runs {
+        if let Some(v) = &run.output.fio_version {
+            push(Fact::new("fio version", v.clone(), run.file.clone()));
+        }
+        if let Some(dev) = run.groups.first().and_then(|g| g.options.get("filename")) {
+            push(Fact::new(
+                format!("{} device (DEV)", run.array),
+                dev.clone(),
+                run.file.clone(),
+            ));
+        }
+    }
+    for f in loaded.iostat.values() {
+        if let Some(b) = &f.log.banner {
+            push(Fact::new(
+                "iostat host and kernel",
+                b.clone(),
+                f.file.clone(),
+            ));
+        }
+    }
+    out
 }

@@ -1,0 +1,240 @@
+//! What the procedures' "Report the results" sections ask support to receive, checked
+//! against a folder: present or missing, and where.
+
+use serde::Serialize;
+
+use crate::analysis::Analysis;
+use crate::folder::Folder;
+use crate::suites::kv_common::ladder::split_level;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Item {
+    pub procedure: &'static str,
+    pub what: &'static str,
+    pub present: bool,
+    pub found: Vec<String>,
+    /// Where to put it when missing.
+    pub hint: &'static str,
+}
+
+fn norm(s: &str) -> String {
+    s.to_ascii_lowercase().replace(['_', ' '], "-")
+}
+
+fn files_where(folder: &Folder, f: impl Fn(&str, &str) -> bool) -> Vec<String> {
+    folder
+        .files
+        .iter()
+        .filter(|e| f(&e.rel, &norm(e.file_name())))
+        .map(|e| e.rel.clone())
+        .collect()
+}
+
+fn fact_sources(a: &Analysis, name: &str) -> Vec<String> {
+    a.environment
+        .iter()
+        .filter(|f| f.name == name)
+        .map(|f| f.source.clone())
+        .collect()
+}
+
+fn item(
+    procedure: &'static str,
+    what: &'static str,
+    found: Vec<String>,
+    hint: &'static str,
+) -> Item {
+    Item {
+        procedure,
+        what,
+        present: !found.is_empty(),
+        found,
+        hint,
+    }
+}
+
+const KV: &str = "AI Key-Value Caching";
+const ST: &str = "Storage acceleration";
+
+pub fn checklist(folder: &Folder, a: &Analysis) -> Vec<Item> {
+    let suites: Vec<&str> = a.suites.iter().map(|s| s.name).collect();
+    let kv = suites.iter().any(|s| s.starts_with("kv-"));
+    let storage = suites.contains(&"storage");
+    let named = |key: &'static str| move |_: &str, n: &str| n.contains(key);
+    let mut out = Vec::new();
+    if kv {
+        out.push(item(
+            KV,
+            "the results directory from test 2",
+            files_where(folder, |rel, _| {
+                rel.strip_suffix(".json").and_then(split_level).is_some()
+            }),
+            "results/<variant>-<run>-L<clients>.json/.log/.pre.prom/.post.prom",
+        ));
+        out.push(item(
+            KV,
+            "the output of test 1",
+            files_where(folder, |rel, _| {
+                rel.split('/').rev().skip(1).any(|c| c == "restore")
+            }),
+            "restore/adp.txt and restore/gpu-only.txt",
+        ));
+        let compose = files_where(folder, |_, n| {
+            matches!(
+                n,
+                "compose.yaml" | "compose.yml" | "docker-compose.yaml" | "docker-compose.yml"
+            )
+        });
+        let both = compose.iter().any(|c| c.contains("adp"))
+            && compose.iter().any(|c| c.contains("gpu-only"));
+        out.push(Item {
+            procedure: KV,
+            what: "both compose files",
+            present: both,
+            found: compose,
+            hint: "compose/adp/compose.yaml and compose/gpu-only/compose.yaml",
+        });
+        let mut kv_lines = fact_sources(a, "adp: GPU KV cache size line");
+        let plain = fact_sources(a, "gpu-only: GPU KV cache size line");
+        let both_lines = !kv_lines.is_empty() && !plain.is_empty();
+        kv_lines.extend(plain);
+        out.push(Item {
+            procedure: KV,
+            what: "the GPU KV cache size startup line from both variants",
+            present: both_lines,
+            found: kv_lines,
+            hint: "logs/adp-vllm.log and logs/gpu-only-vllm.log (docker compose logs vllm)",
+        });
+        out.push(item(
+            KV,
+            "the connector startup lines from the ADP variant",
+            fact_sources(a, "adp: connector startup line"),
+            "logs/adp-vllm.log with `XKV: N cache tensors registered`",
+        ));
+        out.push(item(
+            KV,
+            "the gateway log from the ADP variant",
+            fact_sources(a, "gateway log"),
+            "logs/adp-gateway.log (docker compose logs gateway)",
+        ));
+        out.push(item(
+            KV,
+            "pliocli system get_status (storage server)",
+            files_where(folder, named("get-status")),
+            "system/pliocli-system-get_status.txt",
+        ));
+        out.push(item(
+            KV,
+            "pliocli system get_disk_usage -x 0 (storage server)",
+            files_where(folder, named("get-disk-usage")),
+            "system/pliocli-system-get_disk_usage.txt",
+        ));
+        out.push(item(
+            KV,
+            "nvme list-subsys (GPU server)",
+            files_where(folder, named("list-subsys")),
+            "system/nvme-list-subsys.txt",
+        ));
+        out.push(item(
+            KV,
+            "ib_read_bw output (check the fabric)",
+            files_where(folder, named("ib-read-bw")),
+            "system/ib_read_bw.txt",
+        ));
+    }
+    if storage {
+        for (what, array, hint) in [
+            (
+                "results/raid10 with JSON and iostat files",
+                "raid10",
+                "results/raid10/<job>.json and results/raid10/iostat/<job>.iostat",
+            ),
+            (
+                "results/adp with JSON and iostat files",
+                "adp",
+                "results/adp/<job>.json and results/adp/iostat/<job>.iostat",
+            ),
+        ] {
+            let json = files_where(folder, |rel, _| {
+                rel.ends_with(".json") && rel.rsplit('/').nth(1) == Some(array)
+            });
+            let iostat = files_where(folder, |rel, _| {
+                rel.ends_with(".iostat") && rel.rsplit('/').nth(2) == Some(array)
+            });
+            let present = !json.is_empty() && !iostat.is_empty();
+            let mut found = json;
+            found.extend(iostat);
+            out.push(Item {
+                procedure: ST,
+                what,
+                present,
+                found,
+                hint,
+            });
+        }
+        let mut dev = fact_sources(a, "raid10 device (DEV)");
+        let adp = fact_sources(a, "adp device (DEV)");
+        let both = !dev.is_empty() && !adp.is_empty();
+        dev.extend(adp);
+        out.push(Item {
+            procedure: ST,
+            what: "the run commands and DEV paths (read from the fio JSON options)",
+            present: both,
+            found: dev.into_iter().take(2).collect(),
+            hint: "the fio JSON of both arrays records every option and the DEV path",
+        });
+        out.push(item(
+            ST,
+            "nvme list",
+            files_where(folder, |_, n| {
+                n.contains("nvme-list") && !n.contains("subsys")
+            }),
+            "system/nvme-list.txt",
+        ));
+        out.push(item(
+            ST,
+            "cat /proc/mdstat (RAID10)",
+            files_where(folder, named("mdstat")),
+            "system/mdstat.txt",
+        ));
+        out.push(item(
+            ST,
+            "pliocli system get_status (ADP)",
+            files_where(folder, named("get-status")),
+            "system/pliocli-system-get_status.txt",
+        ));
+        out.push(item(
+            ST,
+            "pliocli raid get_raid_info -x 1 (ADP)",
+            files_where(folder, named("get-raid-info")),
+            "system/pliocli-raid-get_raid_info.txt",
+        ));
+    }
+    out
+}
+
+/// The checklist as Markdown, for CHECKLIST.md and the terminal.
+pub fn markdown(items: &[Item]) -> String {
+    let mut s = String::from("# What support asked for\n\nFrom the procedures' \"Report the results\" sections.\n\n| | procedure | item | found |\n|---|---|---|---|\n");
+    for i in items {
+        let found = if i.present {
+            i.found
+                .iter()
+                .take(3)
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+                + if i.found.len() > 3 { " …" } else { "" }
+        } else {
+            format!("missing: add {}", i.hint)
+        };
+        s.push_str(&format!(
+            "| {} | {} | {} | {} |\n",
+            if i.present { "present" } else { "MISSING" },
+            i.procedure,
+            i.what,
+            found
+        ));
+    }
+    s
+}

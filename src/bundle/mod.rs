@@ -1,0 +1,9 @@
+//! Support bundles: what the vendor's support team asks for, redacted and checksummed, and
+//! bundles read back as input.
+
+pub mod checklist;
+pub mod pack;
+pub mod redact;
+pub mod unpack;
+
+pub use unpack::{is_bundle, unpack};

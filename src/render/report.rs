@@ -1,0 +1,80 @@
+//! Writes a report folder: report.md, plots/*.svg, report.typ and report.pdf.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use crate::analysis::Analysis;
+use crate::process::Runner;
+use crate::render::{markdown, pdf, svg};
+
+/// How the PDF is to be made.
+pub struct PdfChoice<'a> {
+    pub skip: bool,
+    pub typst: Option<&'a Path>,
+}
+
+/// Everything written, for messages and bundles.
+pub struct Written {
+    pub files: Vec<PathBuf>,
+    pub pdf: Option<PathBuf>,
+}
+
+fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    std::fs::write(path, bytes).with_context(|| format!("failed to write `{}`", path.display()))
+}
+
+pub fn write_report(
+    a: &Analysis,
+    dir: &Path,
+    choice: &PdfChoice,
+    runner: &dyn Runner,
+) -> anyhow::Result<Written> {
+    let plots = dir.join("plots");
+    std::fs::create_dir_all(&plots)
+        .with_context(|| format!("failed to create `{}`", plots.display()))?;
+    let mut files = Vec::new();
+    for chart in a.suites.iter().flat_map(|s| &s.charts) {
+        let p = plots.join(format!("{}.svg", chart.id));
+        write(&p, svg::render(chart).as_bytes())?;
+        files.push(p);
+    }
+    let md = dir.join("report.md");
+    write(
+        &md,
+        markdown::render_markdown(a)
+            .context("failed to render report.md")?
+            .as_bytes(),
+    )?;
+    files.push(md);
+    if choice.skip {
+        return Ok(Written { files, pdf: None });
+    }
+    let typ = dir.join("report.typ");
+    write(
+        &typ,
+        markdown::render_typst(a)
+            .context("failed to render report.typ")?
+            .as_bytes(),
+    )?;
+    files.push(typ);
+    let typst = match pdf::find(choice.typst) {
+        Some(t) => t,
+        None => pdf::install(runner)?,
+    };
+    if let Some(v) = pdf::version(runner, &typst) {
+        if v != pdf::TYPST_VERSION {
+            eprintln!(
+                "note: `{}` is typst {v}; reports are made with {} (the PDF may differ slightly)",
+                typst.display(),
+                pdf::TYPST_VERSION
+            );
+        }
+    }
+    let out = pdf::compile(runner, &typst, dir)?;
+    files.push(out.clone());
+    Ok(Written {
+        files,
+        pdf: Some(out),
+    })
+}

@@ -1,0 +1,167 @@
+//! End to end: report.md, plots and a real report.pdf (typst run as a process) for every
+//! sample, checked through pdftotext.
+
+mod common;
+
+use std::fs;
+
+use common::*;
+
+const SAMPLES: [(&str, &str); 4] = [
+    (
+        "samples/storage-published",
+        "6 pass, 0 fail, 0 not measured, 0 inconclusive",
+    ),
+    (
+        "samples/storage-loopback",
+        "3 pass, 3 fail, 0 not measured, 0 inconclusive",
+    ),
+    (
+        "samples/kv-cache-published",
+        "16 pass, 0 fail, 0 not measured, 0 inconclusive",
+    ),
+    (
+        "samples/kv-cache-failing",
+        "11 pass, 5 fail, 0 not measured, 0 inconclusive",
+    ),
+];
+
+#[test]
+fn every_sample_gives_a_real_pdf_with_its_verdict_table() {
+    let Some(typst) = pdf_tools() else { return };
+    for (sample, summary) in SAMPLES {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let out = tmp.path().join("out");
+        let r = run(&[
+            "report",
+            root().join(sample).to_str().unwrap_or(""),
+            "-o",
+            out.to_str().unwrap_or(""),
+            "--typst",
+            typst.to_str().unwrap_or(""),
+        ]);
+        assert!(r.code == 0 || r.code == 1, "{sample}: {}", r.stderr);
+        let pdf = fs::read(out.join("report.pdf")).expect("report.pdf");
+        assert_eq!(&pdf[..5], b"%PDF-", "{sample}");
+        let text = pdf_text(&out.join("report.pdf")).expect("pdftotext reads it");
+        assert!(
+            text.contains(summary),
+            "{sample}: no `{summary}` in the PDF text"
+        );
+        assert!(text.contains("Verdicts"), "{sample}");
+        assert!(
+            text.contains("status") && text.contains("criterion") && text.contains("published")
+        );
+        // Every verdict's criterion is in the PDF (a line of it, pdftotext wraps cells).
+        let (_, v) = analyze_json(&root().join(sample), &[]);
+        for s in v["suites"].as_array().expect("suites") {
+            for verdict in s["verdicts"].as_array().expect("verdicts") {
+                let words: String = verdict["criterion"]
+                    .as_str()
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .take(3)
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                assert!(
+                    text.contains(&words),
+                    "{sample}: `{words}` missing from the PDF"
+                );
+            }
+        }
+        let md = fs::read_to_string(out.join("report.md")).expect("md");
+        for entry in fs::read_dir(out.join("plots")).expect("plots").flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            assert!(
+                md.contains(&format!("plots/{name}")),
+                "{name} is embedded in report.md"
+            );
+            let typ = fs::read_to_string(out.join("report.typ")).expect("typ");
+            assert!(
+                typ.contains(&format!("plots/{name}")),
+                "{name} is embedded in report.typ"
+            );
+        }
+    }
+}
+
+#[test]
+fn same_input_gives_the_same_pdf_bytes() {
+    let Some(typst) = pdf_tools() else { return };
+    let tmp = tempfile::tempdir().expect("tmp");
+    let mut pdfs = Vec::new();
+    for n in ["a", "b"] {
+        let out = tmp.path().join(n);
+        let r = run(&[
+            "report",
+            root()
+                .join("samples/storage-published")
+                .to_str()
+                .unwrap_or(""),
+            "-o",
+            out.to_str().unwrap_or(""),
+            "--typst",
+            typst.to_str().unwrap_or(""),
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        pdfs.push(fs::read(out.join("report.pdf")).expect("pdf"));
+    }
+    assert_eq!(pdfs[0], pdfs[1]);
+}
+
+#[test]
+fn no_pdf_writes_markdown_and_plots_only() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let out = tmp.path().join("out");
+    let r = run(&[
+        "report",
+        root()
+            .join("samples/kv-cache-published")
+            .to_str()
+            .unwrap_or(""),
+        "-o",
+        out.to_str().unwrap_or(""),
+        "--no-pdf",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(out.join("report.md").is_file());
+    assert!(!out.join("report.pdf").exists());
+    let plots: Vec<String> = fs::read_dir(out.join("plots"))
+        .expect("plots")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    for want in [
+        "kv-ladder-output.svg",
+        "kv-ladder-ttft.svg",
+        "kv-ladder-gen.svg",
+        "kv-restore-times.svg",
+        "kv-dram-restores.svg",
+    ] {
+        assert!(plots.iter().any(|p| p == want), "{want} in {plots:?}");
+    }
+    let gen = fs::read_to_string(out.join("plots/kv-ladder-gen.svg")).expect("svg");
+    assert!(gen.contains("SLA 20 tok/s"), "the SLA line is drawn");
+}
+
+#[test]
+fn a_broken_typst_is_a_clear_error() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let r = run(&[
+        "report",
+        root()
+            .join("samples/storage-published")
+            .to_str()
+            .unwrap_or(""),
+        "-o",
+        tmp.path().join("out").to_str().unwrap_or(""),
+        "--typst",
+        "/nonexistent/typst",
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("/nonexistent/typst"), "{}", r.stderr);
+    assert!(
+        tmp.path().join("out/report.md").is_file(),
+        "the Markdown is still written"
+    );
+}
