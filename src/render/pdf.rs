@@ -52,7 +52,11 @@ pub fn find(flag: Option<&Path>) -> Option<PathBuf> {
 
 /// Installs the pinned typst into the cache with cargo, saying so first.
 pub fn install(runner: &dyn Runner) -> anyhow::Result<PathBuf> {
-    let root = pinned_root();
+    install_into(runner, &pinned_root())
+}
+
+/// Installs the pinned typst under `root` (`root/bin/typst`).
+pub fn install_into(runner: &dyn Runner, root: &Path) -> anyhow::Result<PathBuf> {
     eprintln!(
         "typst is not installed: installing typst-cli {TYPST_VERSION} with cargo into `{}`.\n\
          This happens once and takes about 10 minutes on 2 cores (use --no-pdf to skip the PDF, or --typst PATH).",
@@ -72,7 +76,7 @@ pub fn install(runner: &dyn Runner) -> anyhow::Result<PathBuf> {
                 .passthrough(),
         )
         .context("failed to install typst")?;
-    let bin = pinned_binary();
+    let bin = root.join("bin").join("typst");
     anyhow::ensure!(
         bin.is_file(),
         "cargo finished but `{}` is missing",
@@ -132,15 +136,16 @@ mod tests {
     #[test]
     fn install_runs_cargo_install_of_the_pinned_version_into_the_cache() {
         let fake = Fake::default();
+        let root = Path::new("/nonexistent/cache/typst");
         // The fake installs nothing, so the missing binary is reported.
-        let err = install(&fake).expect_err("nothing was installed");
+        let err = install_into(&fake, root).expect_err("nothing was installed");
         assert!(err.to_string().contains("is missing"), "{err}");
         let calls = fake.calls.lock().map(|c| c.clone()).unwrap_or_default();
         assert_eq!(calls.len(), 1);
         assert!(
             calls[0].ends_with(&format!(
                 "install --locked typst-cli@{TYPST_VERSION} --root {}",
-                pinned_root().display()
+                root.display()
             )),
             "{}",
             calls[0]
