@@ -5,7 +5,7 @@ use crate::verdict::{Status, Verdict};
 
 use super::load::{Loaded, RunGroup};
 use super::reference::{Reference, Workload};
-use super::signature::{parse_size, Signature};
+use crate::fio::signature::{parse_size, Signature};
 
 /// Which array folders are compared: names from the user or the procedure.
 #[derive(Debug, Clone)]

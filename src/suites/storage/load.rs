@@ -7,8 +7,8 @@ use crate::folder::{Entry, Folder, Skipped};
 use crate::parse::fio::{self, FioOutput};
 use crate::parse::iostat::{self, IostatLog};
 
-use super::groups::{groups, Group};
-use super::signature::Signature;
+use crate::fio::groups::{groups, Group};
+use crate::fio::signature::Signature;
 
 /// One fio output file.
 #[derive(Debug, Clone)]

@@ -4,13 +4,11 @@
 mod charts;
 mod drives;
 mod frames;
-mod groups;
 mod judge;
 mod load;
 mod observe;
 mod reference;
 mod script_table;
-mod signature;
 mod tables;
 
 use crate::folder::{Folder, Skipped};

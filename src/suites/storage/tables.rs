@@ -8,7 +8,7 @@ use crate::suites::{Preformatted, Table};
 use super::judge::{mb_s, Sides};
 use super::load::{Loaded, RunGroup};
 use super::script_table::{header, p99_text, script_line, script_misreads, script_stops};
-use super::signature::{format_size, Signature};
+use crate::fio::signature::{format_size, Signature};
 
 /// What the procedure's script prints for this folder, and where it goes wrong.
 pub fn script_output(loaded: &Loaded) -> Preformatted {
