@@ -11,6 +11,7 @@ fn main() {
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Report(args) => commands::report::run(args),
         Command::Bundle(args) => commands::bundle::run(args),
+        Command::Spdk(cmd) => commands::spdk::run(cmd),
         Command::Suites => commands::suites::run(),
     };
     match result {

@@ -1,6 +1,7 @@
 //! One parser per input format. Parsers return typed records and know nothing of Polars.
 
 pub mod ask;
+pub mod bdevperf;
 pub mod client_log;
 pub mod fio;
 pub mod iostat;

@@ -57,17 +57,24 @@ pub fn check_pcie(addr: &str) -> Result<(), String> {
 }
 
 fn bdev_subsystem(spec: &Spec) -> Value {
+    let mut nvme_options = json!({
+        "action_on_timeout": "none", "timeout_us": 0, "timeout_admin_us": 0,
+        "keep_alive_timeout_ms": 10000, "transport_retry_count": 4, "arbitration_burst": 0,
+        "low_priority_weight": 0, "medium_priority_weight": 0, "high_priority_weight": 0,
+        "nvme_adminq_poll_period_us": 10000, "nvme_ioq_poll_period_us": 0,
+        "io_queue_requests": 512, "delay_cmd_submit": true, "bdev_retry_count": 3,
+        "transport_ack_timeout": 0, "ctrlr_loss_timeout_sec": 0, "reconnect_delay_sec": 0,
+        "fast_io_fail_timeout_sec": 0});
+    // The article's raid5f config sets generate_uuids; its Xinnor config does not.
+    if !matches!(spec.raid, Raid::Xinnor(_)) {
+        if let Some(m) = nvme_options.as_object_mut() {
+            m.insert("generate_uuids".into(), json!(false));
+        }
+    }
     let mut config = vec![
         json!({"method": "bdev_set_options", "params": {
             "bdev_io_pool_size": 65535, "bdev_io_cache_size": 256, "bdev_auto_examine": true}}),
-        json!({"method": "bdev_nvme_set_options", "params": {
-            "action_on_timeout": "none", "timeout_us": 0, "timeout_admin_us": 0,
-            "keep_alive_timeout_ms": 10000, "transport_retry_count": 4, "arbitration_burst": 0,
-            "low_priority_weight": 0, "medium_priority_weight": 0, "high_priority_weight": 0,
-            "nvme_adminq_poll_period_us": 10000, "nvme_ioq_poll_period_us": 0,
-            "io_queue_requests": 512, "delay_cmd_submit": true, "bdev_retry_count": 3,
-            "transport_ack_timeout": 0, "ctrlr_loss_timeout_sec": 0, "reconnect_delay_sec": 0,
-            "fast_io_fail_timeout_sec": 0, "generate_uuids": false}}),
+        json!({"method": "bdev_nvme_set_options", "params": nvme_options}),
     ];
     if let Members::Pcie(addrs) = &spec.members {
         for (i, a) in addrs.iter().enumerate() {

@@ -1,0 +1,97 @@
+//! `reprobench spdk config|jobs`: the article's SPDK config and fio job files.
+
+use anyhow::Context;
+
+use crate::cli::{SpdkCommand, SpdkConfigArgs, SpdkJobsArgs};
+use crate::spdk::config::{self, Members, Spec};
+use crate::spdk::jobs::{self, Target};
+use crate::spdk::Raid;
+
+use super::UNUSABLE;
+
+pub fn run(cmd: &SpdkCommand) -> anyhow::Result<i32> {
+    match cmd {
+        SpdkCommand::Config(a) => config_cmd(a),
+        SpdkCommand::Jobs(a) => jobs_cmd(a),
+    }
+}
+
+fn refuse(why: &str) -> anyhow::Result<i32> {
+    eprintln!("error: {why}");
+    Ok(UNUSABLE)
+}
+
+fn config_cmd(a: &SpdkConfigArgs) -> anyhow::Result<i32> {
+    let raid = match Raid::parse(&a.array.raid) {
+        Ok(r) => r,
+        Err(why) => return refuse(&why),
+    };
+    let members = if a.bdevs.is_empty() {
+        Members::Pcie(a.pcie.clone())
+    } else {
+        Members::Bdevs(a.bdevs.clone())
+    };
+    let spec = Spec {
+        members,
+        raid,
+        name: a.array.name.clone(),
+        strip_kb: a.array.strip_kb,
+    };
+    let text = match config::render(&spec) {
+        Ok(t) => t,
+        Err(why) => return refuse(&why),
+    };
+    match &a.output {
+        Some(p) => {
+            std::fs::write(p, text).with_context(|| format!("failed to write `{}`", p.display()))?;
+            eprintln!("wrote {} ({} drives, {})", p.display(), spec.drives(), spec.raid);
+        }
+        None => print!("{text}"),
+    }
+    Ok(0)
+}
+
+fn jobs_cmd(a: &SpdkJobsArgs) -> anyhow::Result<i32> {
+    let raid = match Raid::parse(&a.array.raid) {
+        Ok(r) => r,
+        Err(why) => return refuse(&why),
+    };
+    let filename = a.filename.clone().unwrap_or_else(|| match raid {
+        Raid::None => (0..a.drives).map(|i| format!("nvme{i}n1")).collect::<Vec<_>>().join(":"),
+        _ => a.array.name.clone(),
+    });
+    let target = Target {
+        raid,
+        drives: a.drives,
+        strip_kb: a.array.strip_kb,
+        spdk_conf: a.spdk_conf.clone(),
+        filename,
+    };
+    let (list, refused) = match &a.rw {
+        Some(rw) => {
+            let job = match jobs::single(rw, a.bs.as_deref().unwrap_or(""), a.numjobs, a.iodepth, a.rwmixread, a.runtime) {
+                Ok(j) => j,
+                Err(why) => return refuse(&why),
+            };
+            if let Err(why) = jobs::check(&job, &target) {
+                return refuse(&why);
+            }
+            (vec![job], Vec::new())
+        }
+        None => jobs::article_suite(&target, a.runtime, a.seq_runtime),
+    };
+    std::fs::create_dir_all(&a.output).with_context(|| format!("failed to create `{}`", a.output.display()))?;
+    for job in &list {
+        let text = match jobs::render(job, &target) {
+            Ok(t) => t,
+            Err(why) => return refuse(&why),
+        };
+        let path = a.output.join(format!("{}.fio", job.name()));
+        std::fs::write(&path, text).with_context(|| format!("failed to write `{}`", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    for why in refused {
+        println!("left out: {why}");
+    }
+    Ok(0)
+}
