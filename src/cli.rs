@@ -141,7 +141,12 @@ pub struct SpdkArray {
 #[derive(Debug, Args)]
 pub struct SpdkConfigArgs {
     /// PCIe addresses of the drives, comma separated (0000:45:00.0,...).
-    #[arg(long, value_delimiter = ',', conflicts_with = "bdevs", required_unless_present = "bdevs")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        conflicts_with = "bdevs",
+        required_unless_present = "bdevs"
+    )]
     pub pcie: Vec<String>,
     /// Existing bdev names instead of PCIe addresses, comma separated.
     #[arg(long, value_delimiter = ',')]

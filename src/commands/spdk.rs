@@ -43,8 +43,14 @@ fn config_cmd(a: &SpdkConfigArgs) -> anyhow::Result<i32> {
     };
     match &a.output {
         Some(p) => {
-            std::fs::write(p, text).with_context(|| format!("failed to write `{}`", p.display()))?;
-            eprintln!("wrote {} ({} drives, {})", p.display(), spec.drives(), spec.raid);
+            std::fs::write(p, text)
+                .with_context(|| format!("failed to write `{}`", p.display()))?;
+            eprintln!(
+                "wrote {} ({} drives, {})",
+                p.display(),
+                spec.drives(),
+                spec.raid
+            );
         }
         None => print!("{text}"),
     }
@@ -57,7 +63,10 @@ fn jobs_cmd(a: &SpdkJobsArgs) -> anyhow::Result<i32> {
         Err(why) => return refuse(&why),
     };
     let filename = a.filename.clone().unwrap_or_else(|| match raid {
-        Raid::None => (0..a.drives).map(|i| format!("nvme{i}n1")).collect::<Vec<_>>().join(":"),
+        Raid::None => (0..a.drives)
+            .map(|i| format!("nvme{i}n1"))
+            .collect::<Vec<_>>()
+            .join(":"),
         _ => a.array.name.clone(),
     });
     let target = Target {
@@ -69,7 +78,14 @@ fn jobs_cmd(a: &SpdkJobsArgs) -> anyhow::Result<i32> {
     };
     let (list, refused) = match &a.rw {
         Some(rw) => {
-            let job = match jobs::single(rw, a.bs.as_deref().unwrap_or(""), a.numjobs, a.iodepth, a.rwmixread, a.runtime) {
+            let job = match jobs::single(
+                rw,
+                a.bs.as_deref().unwrap_or(""),
+                a.numjobs,
+                a.iodepth,
+                a.rwmixread,
+                a.runtime,
+            ) {
                 Ok(j) => j,
                 Err(why) => return refuse(&why),
             };
@@ -80,14 +96,16 @@ fn jobs_cmd(a: &SpdkJobsArgs) -> anyhow::Result<i32> {
         }
         None => jobs::article_suite(&target, a.runtime, a.seq_runtime),
     };
-    std::fs::create_dir_all(&a.output).with_context(|| format!("failed to create `{}`", a.output.display()))?;
+    std::fs::create_dir_all(&a.output)
+        .with_context(|| format!("failed to create `{}`", a.output.display()))?;
     for job in &list {
         let text = match jobs::render(job, &target) {
             Ok(t) => t,
             Err(why) => return refuse(&why),
         };
         let path = a.output.join(format!("{}.fio", job.name()));
-        std::fs::write(&path, text).with_context(|| format!("failed to write `{}`", path.display()))?;
+        std::fs::write(&path, text)
+            .with_context(|| format!("failed to write `{}`", path.display()))?;
         println!("wrote {}", path.display());
     }
     for why in refused {

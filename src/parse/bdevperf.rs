@@ -81,7 +81,10 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Bdevperf, Problem> {
         ));
     }
     if !looks_like(&v) {
-        return Err(Problem::at(line0 + 1, "not bdevperf output (no `results` with `workload`)"));
+        return Err(Problem::at(
+            line0 + 1,
+            "not bdevperf output (no `results` with `workload`)",
+        ));
     }
     let results: Vec<BdevperfJob> = serde_json::from_value(v["results"].clone())
         .map_err(|e| Problem::at(line0 + 1, format!("bdevperf results: {e}")))?;

@@ -4,6 +4,7 @@ pub mod kv_common;
 pub mod kv_dram;
 pub mod kv_ladder;
 pub mod kv_restore;
+pub mod spdk_raid;
 pub mod storage;
 
 use serde::Serialize;
@@ -132,6 +133,7 @@ pub const SUITES: &[&dyn Suite] = &[
     &kv_restore::KvRestore,
     &kv_ladder::KvLadder,
     &kv_dram::KvDram,
+    &spdk_raid::SpdkRaid,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Suite> {

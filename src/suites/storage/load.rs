@@ -138,7 +138,17 @@ pub fn load(folder: &Folder, skipped: &mut Vec<Skipped>) -> Loaded {
     }
     let mut failed: Vec<(&Entry, Skipped, bool)> = Vec::new();
     for e in folder.with_suffix(".json") {
+        if crate::suites::spdk_raid::load::claims(&e.rel) {
+            continue;
+        }
         match fio::parse_path(&e.path) {
+            Ok(output)
+                if output.jobs.iter().any(|j| {
+                    output
+                        .options_for(j)
+                        .get("ioengine")
+                        .is_some_and(|i| i == "spdk_bdev")
+                }) => {}
             Ok(output) => {
                 let array_dir = dir_of(&e.rel).to_string();
                 array_dirs.insert(array_dir.clone());

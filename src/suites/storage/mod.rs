@@ -55,9 +55,14 @@ impl Suite for Storage {
 
     fn detect(&self, folder: &Folder) -> bool {
         folder.with_suffix(".iostat").next().is_some()
-            || folder
-                .with_suffix(".json")
-                .any(|e| crate::parse::fio::parse_path(&e.path).is_ok())
+            || folder.with_suffix(".json").any(|e| {
+                !crate::suites::spdk_raid::load::claims(&e.rel)
+                    && crate::parse::fio::parse_path(&e.path).is_ok_and(|o| {
+                        o.global_options
+                            .get("ioengine")
+                            .is_none_or(|i| i != "spdk_bdev")
+                    })
+            })
     }
 
     fn analyze(&self, folder: &Folder, opts: &Options, skipped: &mut Vec<Skipped>) -> SuiteReport {

@@ -1,0 +1,367 @@
+//! The article's expectations as criteria: reads near the raw drives, full-stripe writes
+//! near theory, degraded arrays still serving I/O; and what raid5f cannot do.
+
+use std::collections::BTreeMap;
+
+use crate::verdict::{Observation, Status, Verdict};
+
+use super::load::{ArrayDir, Run};
+use super::reference::SpdkReference;
+use super::theory::{drives_worth, level_of, Op};
+
+/// The theoretical maximum per (array folder, op): IOPS for random ops, GB/s for
+/// full-stripe ones.
+pub type Shares = BTreeMap<(String, Op), f64>;
+
+pub struct Judged {
+    pub verdicts: Vec<Verdict>,
+    pub observations: Vec<Observation>,
+    pub notes: Vec<String>,
+    pub shares: Shares,
+}
+
+/// The RAID level of an array folder: its config, its raid state, else its name.
+pub fn level(a: &ArrayDir) -> Option<&'static str> {
+    a.config
+        .as_ref()
+        .and_then(|c| c.raid_level.as_deref())
+        .and_then(level_of)
+        .or_else(|| a.state.as_ref().and_then(|s| level_of(&s.raid_level)))
+        .or_else(|| match a.array.to_ascii_lowercase().as_str() {
+            "raw" => Some("raw"),
+            "raid5f" => Some("raid5f"),
+            "xinnor" => Some("raid5"),
+            other => level_of(other),
+        })
+}
+
+/// Strip size in KiB: the config's, the raid state's, else the article's.
+fn strip_kb(a: &ArrayDir, r: &SpdkReference) -> u32 {
+    a.config
+        .as_ref()
+        .and_then(|c| c.strip_kb)
+        .or_else(|| a.state.as_ref().and_then(|s| s.strip_size_kb))
+        .unwrap_or_else(|| r.strip_kb())
+}
+
+/// Bytes a full-stripe I/O spans on this array, for parity and striped levels.
+pub fn stripe_bytes(a: &ArrayDir, r: &SpdkReference) -> Option<u64> {
+    let data = match level(a)? {
+        "raid5" | "raid5f" => a.drives.checked_sub(1)?,
+        "raid6" => a.drives.checked_sub(2)?,
+        "raid0" => a.drives,
+        "raid10" => a.drives / 2,
+        _ => return None,
+    };
+    Some(data as u64 * strip_kb(a, r) as u64 * 1024)
+}
+
+/// Which op a run is, if it is one the criteria use; full-stripe ops only when bs spans
+/// whole stripes.
+pub fn op_of(run: &Run, a: &ArrayDir, r: &SpdkReference) -> Option<Op> {
+    let stripe = stripe_bytes(a, r);
+    let whole = |bs: Option<u64>| match (stripe, bs) {
+        (Some(s), Some(b)) => b % s == 0,
+        (None, _) => true,
+        _ => false,
+    };
+    match run.sig.rw.as_str() {
+        "randread" => Some(Op::RandomRead),
+        "randwrite" => Some(Op::RandomWrite),
+        "read" if whole(run.sig.bs) => Some(Op::StripeRead),
+        "write" if whole(run.sig.bs) => Some(Op::StripeWrite),
+        _ => None,
+    }
+}
+
+/// raid5f refuses sub-stripe writes: such runs fail by design, not by accident.
+pub fn unsupported(run: &Run, a: &ArrayDir, r: &SpdkReference) -> bool {
+    let writes = matches!(run.sig.rw.as_str(), "write" | "randwrite" | "randrw" | "rw");
+    let sub_stripe = match (stripe_bytes(a, r), run.sig.bs) {
+        (Some(s), Some(b)) => b % s != 0,
+        _ => false,
+    };
+    level(a) == Some("raid5f") && writes && sub_stripe && !run.clean()
+}
+
+/// The best result of `op` on `a`: IOPS for random ops, GB/s for full-stripe ones.
+pub fn best(a: &ArrayDir, op: Op, r: &SpdkReference, degraded: bool) -> Option<(f64, String)> {
+    a.runs
+        .iter()
+        .filter(|run| run.degraded == degraded && run.clean() && op_of(run, a, r) == Some(op))
+        .map(|run| {
+            let v = match op {
+                Op::RandomRead | Op::RandomWrite => run.iops(),
+                Op::StripeRead | Op::StripeWrite => run.gbps(),
+            };
+            (v, run.file.clone())
+        })
+        .max_by(|x, y| x.0.total_cmp(&y.0))
+}
+
+/// The raw drives' result per drive for `op`: from raw at the same count, else any raw.
+fn per_drive(
+    arrays: &[ArrayDir],
+    n: u32,
+    op: Op,
+    r: &SpdkReference,
+) -> Option<(f64, String, bool)> {
+    let mut raws: Vec<&ArrayDir> = arrays.iter().filter(|a| level(a) == Some("raw")).collect();
+    raws.sort_by_key(|a| (a.drives != n, a.drives));
+    raws.into_iter()
+        .find_map(|a| best(a, op, r, false).map(|(v, f)| (v / a.drives as f64, f, a.drives == n)))
+}
+
+pub fn judge(arrays: &[ArrayDir], r: &SpdkReference) -> Judged {
+    let mut out = Judged {
+        verdicts: Vec::new(),
+        observations: Vec::new(),
+        notes: Vec::new(),
+        shares: Shares::new(),
+    };
+    if !arrays.iter().any(|a| level(a) == Some("raw")) {
+        out.notes.push(
+            "no raw-drive baseline (spdk/raw-<drives>/): shares of theoretical are not measured"
+                .into(),
+        );
+    }
+    for a in arrays {
+        let name = a.dir.rsplit('/').next().unwrap_or(&a.dir).to_string();
+        let lvl = level(a);
+        consistency(a, &name, &mut out);
+        for run in a.runs.iter().filter(|run| unsupported(run, a, r)) {
+            out.observations.push(Observation {
+                id: format!("spdk-raid.{name}.sub-stripe"),
+                what: format!("{name}: {} ({})", run.sig, run.file),
+                measured: "refused by raid5f: not supported without FTL".into(),
+                published: "raid5f needs FTL for random and sub-stripe writes".into(),
+                files: vec![run.file.clone()],
+                note: format!(
+                    "fio error {} with nothing written: raid5f has no read-modify-write",
+                    run.error
+                ),
+            });
+        }
+        for run in a.runs.iter().filter(|run| {
+            matches!(run.sig.rw.as_str(), "read" | "write")
+                && op_of(run, a, r).is_none()
+                && stripe_bytes(a, r).is_some()
+        }) {
+            out.notes.push(format!(
+                "`{}`: bs={} is not a whole stripe ({} bytes) of {name}: not counted as a full-stripe run",
+                run.file,
+                run.sig.bs.map_or("?".into(), crate::fio::signature::format_size),
+                stripe_bytes(a, r).unwrap_or(0)
+            ));
+        }
+        if lvl == Some("raw") || lvl.is_none() {
+            if lvl.is_none() {
+                out.notes.push(format!("{name}: RAID level unknown (no config, no raid state, unknown name): no theoretical maximum"));
+            }
+            continue;
+        }
+        let lvl = lvl.unwrap_or("raw");
+        for (op, share, what) in [
+            (
+                Op::RandomRead,
+                r.criteria.random_read_share,
+                "random reads reach 90% of the raw drives",
+            ),
+            (
+                Op::StripeRead,
+                r.criteria.stripe_read_share,
+                "full-stripe reads reach 90% of the raw drives",
+            ),
+            (
+                Op::StripeWrite,
+                r.criteria.stripe_write_share,
+                "full-stripe writes reach 90% of theoretical",
+            ),
+        ] {
+            out.verdicts.push(share_verdict(
+                arrays,
+                a,
+                &name,
+                lvl,
+                op,
+                share,
+                what,
+                r,
+                &mut out.shares,
+            ));
+        }
+        if let (Some(w), Some(pd)) = (
+            best(a, Op::RandomWrite, r, false),
+            per_drive(arrays, a.drives, Op::RandomWrite, r),
+        ) {
+            if let Some(t) = drives_worth(lvl, Op::RandomWrite, a.drives) {
+                let _ = w;
+                out.shares
+                    .insert((a.dir.clone(), Op::RandomWrite), pd.0 * t);
+            }
+        }
+        out.verdicts.push(degraded_verdict(a, &name, r));
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn share_verdict(
+    arrays: &[ArrayDir],
+    a: &ArrayDir,
+    name: &str,
+    lvl: &str,
+    op: Op,
+    min: f64,
+    what: &str,
+    r: &SpdkReference,
+    shares: &mut Shares,
+) -> Verdict {
+    let mut v = Verdict {
+        id: format!("spdk-raid.{name}.{}", op.label().replace(' ', "-")),
+        criterion: format!("{name} ({lvl}, {} drives): {what}", a.drives),
+        status: Status::NotMeasured,
+        measured: "-".into(),
+        threshold: format!(">= {:.0}%", min * 100.0),
+        published: "90-95% of theoretical (Xinnor's design goal)".into(),
+        files: Vec::new(),
+        note: String::new(),
+    };
+    let Some((value, file)) = best(a, op, r, false) else {
+        v.note = format!("no clean {} run in {}", op.label(), a.dir);
+        return v;
+    };
+    v.files.push(file);
+    let Some((pd, raw_file, same_n)) = per_drive(arrays, a.drives, op, r) else {
+        v.note = format!("no raw-drive {} run to compare with", op.label());
+        return v;
+    };
+    v.files.push(raw_file);
+    let Some(worth) = drives_worth(lvl, op, a.drives) else {
+        v.note = format!("no theoretical maximum for {lvl}");
+        return v;
+    };
+    let theory = pd * worth;
+    let share = value / theory;
+    shares.insert((a.dir.clone(), op), theory);
+    let unit = |x: f64| match op {
+        Op::RandomRead | Op::RandomWrite => format!("{:.0}k IOPS", x / 1000.0),
+        _ => format!("{x:.1} GB/s"),
+    };
+    v.measured = format!(
+        "{:.1}% ({} of {})",
+        share * 100.0,
+        unit(value),
+        unit(theory)
+    );
+    if !same_n {
+        v.note = format!(
+            "the raw baseline has another drive count; scaled per drive to {}",
+            a.drives
+        );
+    }
+    v.status = if share >= min {
+        Status::Pass
+    } else {
+        Status::Fail
+    };
+    v
+}
+
+fn degraded_verdict(a: &ArrayDir, name: &str, r: &SpdkReference) -> Verdict {
+    let mut v = Verdict {
+        id: format!("spdk-raid.{name}.degraded"),
+        criterion: format!(
+            "{name}: with one member removed, every job completes with no error and moves data"
+        ),
+        status: Status::NotMeasured,
+        measured: "-".into(),
+        threshold: "all degraded jobs clean".into(),
+        published: r
+            .degraded
+            .get(&a.array.to_ascii_lowercase())
+            .cloned()
+            .unwrap_or_else(|| "-".into()),
+        files: Vec::new(),
+        note: String::new(),
+    };
+    let runs: Vec<&Run> = a
+        .runs
+        .iter()
+        .filter(|x| x.degraded && !unsupported(x, a, r))
+        .collect();
+    if runs.is_empty() {
+        v.note = format!("no runs in {}/degraded/", a.dir);
+        return v;
+    }
+    v.files = runs.iter().map(|x| x.file.clone()).collect();
+    let bad: Vec<String> = runs
+        .iter()
+        .filter(|x| !x.clean())
+        .map(|x| {
+            format!(
+                "`{}`: {}",
+                x.file,
+                if x.error != 0 {
+                    format!("error {} ({} bytes moved)", x.error, x.io_bytes)
+                } else if x.failed_ios > 0 {
+                    format!("{} failed I/Os", x.failed_ios)
+                } else {
+                    "no I/O".to_string()
+                }
+            )
+        })
+        .collect();
+    let state = a.degraded_state.as_ref().map(|s| s.label());
+    v.measured = format!(
+        "{} of {} jobs clean{}",
+        runs.len() - bad.len(),
+        runs.len(),
+        state.map(|s| format!("; array {s}")).unwrap_or_default()
+    );
+    v.status = if bad.is_empty() {
+        Status::Pass
+    } else {
+        Status::Fail
+    };
+    v.note = bad.join("; ");
+    v
+}
+
+/// The config and raid state must describe the array the folder name says.
+fn consistency(a: &ArrayDir, name: &str, out: &mut Judged) {
+    let mut problems = Vec::new();
+    if let Some(c) = &a.config {
+        if c.drives != a.drives as usize {
+            problems.push(format!(
+                "`{}` builds {} drives, the folder says {}",
+                c.file, c.drives, a.drives
+            ));
+        }
+    }
+    if let Some(s) = &a.state {
+        if s.members != a.drives as u64 {
+            problems.push(format!(
+                "`{}` lists {} members, the folder says {}",
+                s.file, s.members, a.drives
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        out.verdicts.push(Verdict {
+            id: format!("spdk-raid.{name}.drive-count"),
+            criterion: format!("{name}: the config and array state match the results' drive count"),
+            status: Status::Fail,
+            measured: problems.join("; "),
+            threshold: "equal".into(),
+            published: "-".into(),
+            files: a
+                .config
+                .iter()
+                .map(|c| c.file.clone())
+                .chain(a.state.iter().map(|s| s.file.clone()))
+                .collect(),
+            note: "results may come from another array than the config describes".into(),
+        });
+    }
+}

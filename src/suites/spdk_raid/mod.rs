@@ -1,0 +1,99 @@
+//! The SPDK RAID suite: raw drives vs raid5f vs Xinnor SPDK RAID at 8 and 16 drives,
+//! each result as a share of its level's theoretical maximum, degraded mode, and the
+//! article's published tables beside the measured ones.
+
+mod judge;
+pub mod load;
+mod reference;
+mod tables;
+pub mod theory;
+
+use crate::folder::{Folder, Skipped};
+use crate::suites::{Fact, Options, Suite, SuiteReport};
+
+pub use reference::{SpdkReference, SPDK_TOML};
+
+pub struct SpdkRaid;
+
+impl Suite for SpdkRaid {
+    fn name(&self) -> &'static str {
+        "spdk-raid"
+    }
+
+    fn title(&self) -> &'static str {
+        "SPDK RAID: raid5f and Xinnor SPDK RAID against the raw drives"
+    }
+
+    fn procedure(&self) -> &'static str {
+        "SPDK raid5f vs Xinnor SPDK RAID (fio spdk_bdev, 8 and 16 NVMe drives)"
+    }
+
+    fn reads(&self) -> &'static [&'static str] {
+        &[
+            "spdk/<array>-<drives>/<job>.json           fio JSON (ioengine=spdk_bdev) or bdevperf perform_tests JSON",
+            "spdk/<array>-<drives>/degraded/<job>.json  the same runs with one member removed",
+            "spdk/<array>-<drives>/config.json          the SPDK JSON config used",
+            "spdk/<array>-<drives>/bdev_raid_get_bdevs.json (and degraded/)  rpc.py bdev_raid_get_bdevs all",
+            "arrays: raw (baseline), raid5f, xinnor, or a user's own name (level from the config)",
+        ]
+    }
+
+    fn reproduce(&self) -> &'static [&'static str] {
+        &[
+            "reprobench spdk config --pcie <addr,...> --raid raid5f -o spdk/raid5f-8/config.json (or --raid xinnor:5, none)",
+            "reprobench spdk jobs --drives 8 --raid raid5f --spdk-conf spdk/raid5f-8/config.json -o jobs/raid5f-8",
+            "for j in jobs/raid5f-8/*.fio; do LD_PRELOAD=<spdk>/build/fio/spdk_bdev fio $j --output-format=json --output=spdk/raid5f-8/$(basename $j .fio).json; done",
+            "rpc.py bdev_raid_get_bdevs all > spdk/raid5f-8/bdev_raid_get_bdevs.json",
+            "degraded: rpc.py bdev_raid_remove_base_bdev nvme2n1, then the runs again into spdk/raid5f-8/degraded/",
+        ]
+    }
+
+    fn detect(&self, folder: &Folder) -> bool {
+        load::detect(folder)
+    }
+
+    fn analyze(&self, folder: &Folder, _opts: &Options, skipped: &mut Vec<Skipped>) -> SuiteReport {
+        let mut report = SuiteReport::for_suite(self);
+        let reference = match SpdkReference::load() {
+            Ok(r) => r,
+            Err(e) => {
+                report.notes.push(format!(
+                    "failed to read the embedded reports/spdk-raid.toml: {e}"
+                ));
+                return report;
+            }
+        };
+        let arrays = load::load(folder, skipped);
+        for a in &arrays {
+            report
+                .files_read
+                .extend(a.runs.iter().map(|r| r.file.clone()));
+            report
+                .files_read
+                .extend(a.config.iter().map(|c| c.file.clone()));
+            report
+                .files_read
+                .extend(a.state.iter().map(|s| s.file.clone()));
+            report
+                .files_read
+                .extend(a.degraded_state.iter().map(|s| s.file.clone()));
+            for s in [&a.state, &a.degraded_state].into_iter().flatten() {
+                report.facts.push(Fact::new(
+                    format!(
+                        "{}: bdev_raid_get_bdevs",
+                        a.dir.rsplit('/').next().unwrap_or(&a.dir)
+                    ),
+                    format!("{} {} {}", s.name, s.raid_level, s.label()),
+                    s.file.clone(),
+                ));
+            }
+        }
+        let judged = judge::judge(&arrays, &reference);
+        report.verdicts = judged.verdicts;
+        report.observations = judged.observations;
+        report.notes = judged.notes;
+        report.tables = tables::tables(&arrays, &reference, &judged.shares);
+        report.charts = tables::charts(&arrays, &reference, &judged.shares);
+        report
+    }
+}

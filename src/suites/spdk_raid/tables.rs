@@ -1,0 +1,272 @@
+//! Tables like the article's, measured beside published, and the suite's charts.
+
+use crate::chart::{Chart, Kind, Series};
+use crate::fio::signature::{format_size, parse_size};
+use crate::suites::Table;
+
+use super::judge::{op_of, unsupported, Shares};
+use super::load::{ArrayDir, Run};
+use super::reference::{Row, SpdkReference};
+use super::theory::Op;
+
+/// The article's line for this run; degraded runs have none (the article has no numbers).
+fn published<'a>(r: &'a SpdkReference, a: &ArrayDir, run: &Run) -> Option<&'a Row> {
+    if run.degraded {
+        return None;
+    }
+    r.row.iter().find(|p| {
+        p.array.eq_ignore_ascii_case(&a.array)
+            && p.drives == a.drives
+            && p.rw == run.sig.rw
+            && parse_size(&p.bs) == run.sig.bs
+            && p.numjobs == run.sig.numjobs
+            && p.iodepth == run.sig.iodepth
+    })
+}
+
+/// IOPS as the article prints them: `14.3k`, `2821k`.
+fn k(x: f64) -> String {
+    if x < 100_000.0 {
+        format!("{:.1}k", x / 1000.0)
+    } else {
+        format!("{:.0}k", x / 1000.0)
+    }
+}
+
+fn opt(x: Option<f64>, p: usize) -> String {
+    x.map_or("-".into(), |v| format!("{v:.p$}"))
+}
+
+/// Read/write pairs as the article prints mixed runs: `805k/345k`.
+fn pair(r: String, w: String, mixed: bool) -> String {
+    if mixed {
+        format!("{r}/{w}")
+    } else {
+        r
+    }
+}
+
+pub fn tables(arrays: &[ArrayDir], r: &SpdkReference, shares: &Shares) -> Vec<Table> {
+    let mut out = Vec::new();
+    for a in arrays {
+        let name = a.dir.rsplit('/').next().unwrap_or(&a.dir).to_string();
+        let mut runs: Vec<&Run> = a.runs.iter().collect();
+        runs.sort_by_key(|x| {
+            (
+                x.degraded,
+                x.sig.rw.clone(),
+                x.sig.bs,
+                x.sig.numjobs,
+                x.sig.iodepth,
+            )
+        });
+        let rows = runs
+            .iter()
+            .map(|run| {
+                let mixed = run.sig.rw == "randrw" || run.sig.rw == "rw";
+                let seq = matches!(run.sig.rw.as_str(), "read" | "write");
+                let p = published(r, a, run);
+                let measured_main = if seq {
+                    format!("{:.1} GB/s", run.gbps())
+                } else {
+                    pair(
+                        k(run.read.iops.max(if run.sig.rw == "randwrite" {
+                            run.write.iops
+                        } else {
+                            0.0
+                        })),
+                        k(run.write.iops),
+                        mixed,
+                    )
+                };
+                let avg = if run.sig.rw == "randwrite" || run.sig.rw == "write" {
+                    opt(run.write.avg_us, 2)
+                } else {
+                    pair(opt(run.read.avg_us, 2), opt(run.write.avg_us, 2), mixed)
+                };
+                let p999 = if run.sig.rw == "randwrite" || run.sig.rw == "write" {
+                    opt(run.write.p999_us, 0)
+                } else {
+                    pair(opt(run.read.p999_us, 0), opt(run.write.p999_us, 0), mixed)
+                };
+                let pub_main = p.map_or("-".into(), |p| match (p.gbps, p.iops) {
+                    (Some(g), _) => format!("{g:.1} GB/s"),
+                    (None, Some(i)) => pair(k(i), p.write_iops.map_or("-".into(), k), mixed),
+                    _ => "-".into(),
+                });
+                let pub_lat = p.map_or("-".into(), |p| {
+                    let avg = pair(opt(p.avg_us, 2), opt(p.write_avg_us, 2), mixed);
+                    let p999 = pair(opt(p.p999_us, 0), opt(p.write_p999_us, 0), mixed);
+                    if avg == "-" {
+                        "-".into()
+                    } else {
+                        format!("{avg} / {p999}")
+                    }
+                });
+                let share = op_of(run, a, r)
+                    .filter(|_| !run.degraded && run.clean())
+                    .and_then(|op| shares.get(&(a.dir.clone(), op)).map(|t| (op, *t)))
+                    .filter(|(_, t)| *t > 0.0)
+                    .map_or("-".into(), |(op, t)| {
+                        let v = match op {
+                            Op::RandomRead | Op::RandomWrite => run.iops(),
+                            Op::StripeRead | Op::StripeWrite => run.gbps(),
+                        };
+                        format!("{:.0}%", v / t * 100.0)
+                    });
+                let status = if unsupported(run, a, r) {
+                    "not supported without FTL".to_string()
+                } else if !run.clean() {
+                    format!("error {} ({} failed)", run.error, run.failed_ios)
+                } else {
+                    String::new()
+                };
+                vec![
+                    format!(
+                        "{}{}{}",
+                        run.sig,
+                        if run.degraded { " (degraded)" } else { "" },
+                        if run.tool == "fio" { "" } else { " (bdevperf)" }
+                    ),
+                    measured_main,
+                    avg,
+                    p999,
+                    pub_main,
+                    pub_lat,
+                    share,
+                    format!(
+                        "{}{}{}",
+                        status,
+                        if status.is_empty() || run.notes.is_empty() {
+                            ""
+                        } else {
+                            "; "
+                        },
+                        run.notes.join("; ")
+                    ),
+                ]
+            })
+            .collect();
+        out.push(Table {
+            title: format!("{name}: {} drives", a.drives),
+            columns: [
+                "run",
+                "IOPS or GB/s",
+                "avg lat us",
+                "p99.9 lat us",
+                "published",
+                "published avg / p99.9 us",
+                "share of theoretical",
+                "status",
+            ]
+            .map(String::from)
+            .to_vec(),
+            rows,
+            notes: vec![format!(
+                "full stripe of {name}: {}; GB/s are decimal; mixed runs show read/write",
+                super::judge::stripe_bytes(a, r).map_or("-".into(), format_size)
+            )],
+        });
+    }
+    out
+}
+
+/// Random-read IOPS against jobs per drive count, and shares of theoretical.
+pub fn charts(arrays: &[ArrayDir], r: &SpdkReference, shares: &Shares) -> Vec<Chart> {
+    let mut out = Vec::new();
+    let mut counts: Vec<u32> = arrays.iter().map(|a| a.drives).collect();
+    counts.sort_unstable();
+    counts.dedup();
+    for n in counts {
+        let here: Vec<&ArrayDir> = arrays.iter().filter(|a| a.drives == n).collect();
+        let mut jobs: Vec<u64> = here
+            .iter()
+            .flat_map(|a| {
+                a.runs
+                    .iter()
+                    .filter(|r| r.sig.rw == "randread" && !r.degraded && r.sig.iodepth > 1)
+            })
+            .map(|r| r.sig.numjobs)
+            .collect();
+        jobs.sort_unstable();
+        jobs.dedup();
+        let c = Chart {
+            id: format!("spdk-randread-{n}"),
+            title: format!("8k random read IOPS against jobs, {n} drives"),
+            kind: Kind::Line,
+            x_label: "jobs (QD32 each)".into(),
+            y_label: "kIOPS".into(),
+            categories: jobs.iter().map(|j| j.to_string()).collect(),
+            series: here
+                .iter()
+                .map(|a| Series {
+                    name: a.array.clone(),
+                    values: jobs
+                        .iter()
+                        .map(|&j| {
+                            a.runs
+                                .iter()
+                                .find(|r| {
+                                    r.sig.rw == "randread"
+                                        && !r.degraded
+                                        && r.sig.numjobs == j
+                                        && r.sig.iodepth > 1
+                                        && r.clean()
+                                })
+                                .map(|r| r.iops() / 1000.0)
+                        })
+                        .collect(),
+                    published: false,
+                })
+                .collect(),
+            lines: Vec::new(),
+        };
+        if c.has_data() {
+            out.push(c);
+        }
+    }
+    let ops = [
+        Op::RandomRead,
+        Op::StripeRead,
+        Op::StripeWrite,
+        Op::RandomWrite,
+    ];
+    let dirs: Vec<&ArrayDir> = arrays
+        .iter()
+        .filter(|a| {
+            ops.iter()
+                .any(|o| shares.contains_key(&(a.dir.clone(), *o)))
+        })
+        .collect();
+    let share = Chart {
+        id: "spdk-share-of-theoretical".into(),
+        title: "Share of theoretical maximum".into(),
+        kind: Kind::Bar,
+        x_label: String::new(),
+        y_label: "% of theoretical".into(),
+        categories: dirs
+            .iter()
+            .map(|a| a.dir.rsplit('/').next().unwrap_or(&a.dir).to_string())
+            .collect(),
+        series: ops
+            .iter()
+            .map(|op| Series {
+                name: op.label().into(),
+                values: dirs
+                    .iter()
+                    .map(|a| {
+                        let theory = shares.get(&(a.dir.clone(), *op)).copied()?;
+                        let best = super::judge::best(a, *op, r, false)?.0;
+                        (theory > 0.0).then(|| best / theory * 100.0)
+                    })
+                    .collect(),
+                published: false,
+            })
+            .collect(),
+        lines: vec![("90%".into(), 90.0)],
+    };
+    if share.has_data() {
+        out.push(share);
+    }
+    out
+}

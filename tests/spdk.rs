@@ -1,0 +1,316 @@
+//! End to end: SPDK config and job generation against reviewed files and the article's own
+//! configs, and the spdk-raid suite on the article's tables and on broken inputs.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::*;
+
+const A8: &str = "0000:02:00.0,0000:45:00.0,0000:03:00.0,0000:81:00.0,0000:84:00.0,0000:41:00.0,0000:46:00.0,0000:44:00.0";
+
+fn fixture(name: &str) -> String {
+    fs::read_to_string(root().join("tests/fixtures/spdk").join(name)).expect("fixture")
+}
+
+#[test]
+fn configs_match_the_reviewed_files_byte_for_byte() {
+    for (raid, file) in [
+        ("raid5f", "raid5f-8.json"),
+        ("xinnor:5", "xinnor5-8.json"),
+        ("none", "raw-8.json"),
+    ] {
+        let r = run(&["spdk", "config", "--pcie", A8, "--raid", raid]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert_eq!(r.stdout, fixture(file), "{raid}");
+    }
+}
+
+#[test]
+fn configs_for_the_articles_sixteen_drives_equal_the_articles_configs() {
+    for (raid, file) in [
+        ("raid5f", "article-raid5f-16.json"),
+        ("xinnor:5", "article-xinnor5-16.json"),
+    ] {
+        let article: serde_json::Value =
+            serde_json::from_str(&fixture(file)).expect("article json");
+        let addrs: Vec<String> = article["subsystems"]
+            .as_array()
+            .expect("subsystems")
+            .iter()
+            .flat_map(|s| s["config"].as_array().cloned().unwrap_or_default())
+            .filter(|m| m["method"] == "bdev_nvme_attach_controller")
+            .map(|m| m["params"]["traddr"].as_str().unwrap_or("").to_string())
+            .collect();
+        assert_eq!(addrs.len(), 16);
+        let r = run(&["spdk", "config", "--pcie", &addrs.join(","), "--raid", raid]);
+        let ours: serde_json::Value = serde_json::from_str(&r.stdout).expect("our json");
+        assert_eq!(ours, article, "{raid}");
+    }
+}
+
+#[test]
+fn job_files_match_the_reviewed_set_and_sub_stripe_raid5f_writes_are_refused() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let r = run(&[
+        "spdk",
+        "jobs",
+        "--drives",
+        "8",
+        "--raid",
+        "raid5f",
+        "--spdk-conf",
+        "/home/xinnor/spdk_config_raid5_8.json",
+        "-o",
+        tmp.path().to_str().unwrap_or(""),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout.matches("left out: refused").count(),
+        8,
+        "{}",
+        r.stdout
+    );
+    let want = root().join("tests/fixtures/spdk/jobs-raid5f-8");
+    let mut names: Vec<String> = fs::read_dir(&want)
+        .expect("dir")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut got: Vec<String> = fs::read_dir(tmp.path())
+        .expect("dir")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    got.sort();
+    assert_eq!(got, names);
+    for n in &names {
+        assert_eq!(
+            fs::read(tmp.path().join(n)).expect("ours"),
+            fs::read(want.join(n)).expect("reviewed"),
+            "{n}"
+        );
+    }
+    let r = run(&[
+        "spdk",
+        "jobs",
+        "--drives",
+        "16",
+        "--raid",
+        "raid5f",
+        "--spdk-conf",
+        "c.json",
+        "-o",
+        tmp.path().join("one").to_str().unwrap_or(""),
+        "--rw",
+        "write",
+        "--bs",
+        "448k",
+        "--numjobs",
+        "2",
+        "--iodepth",
+        "16",
+    ]);
+    assert_eq!(r.code, 2, "448k is not a 16-drive stripe");
+    assert!(r.stderr.contains("use bs=960k"), "{}", r.stderr);
+    assert!(
+        !tmp.path().join("one").exists(),
+        "nothing written for a refused job"
+    );
+}
+
+fn verdict(v: &serde_json::Value, id: &str) -> serde_json::Value {
+    v["suites"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s["verdicts"].as_array().cloned().unwrap_or_default())
+        .find(|x| x["id"] == id)
+        .unwrap_or_else(|| panic!("verdict {id}"))
+}
+
+fn table_rows(v: &serde_json::Value, title: &str) -> Vec<Vec<String>> {
+    let s = v["suites"]
+        .as_array()
+        .and_then(|s| s.iter().find(|x| x["name"] == "spdk-raid"))
+        .expect("suite");
+    let t = s["tables"]
+        .as_array()
+        .and_then(|t| t.iter().find(|x| x["title"] == title))
+        .expect("table");
+    t["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            r.as_array()
+                .expect("row")
+                .iter()
+                .map(|c| c.as_str().unwrap_or("").to_string())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_published_sample_reproduces_the_articles_tables_and_verdicts() {
+    let (code, v) = analyze_json(&root().join("samples/spdk-raid-published"), &[]);
+    assert_eq!(code, 1, "the article's own numbers do not pass everything");
+    let x16 = table_rows(&v, "xinnor-16: 16 drives");
+    let row = |rows: &[Vec<String>], run: &str| {
+        rows.iter()
+            .find(|r| r[0] == run)
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        row(&x16, "randwrite 8k 16x32")[1..4],
+        ["1031k", "495.88", "3359"]
+    );
+    assert_eq!(
+        row(&x16, "randrw 8k 32x32 70/30")[1..4],
+        ["1731k/742k", "300.64/676.08", "2835/5932"]
+    );
+    assert_eq!(row(&x16, "write 960k 4x16")[1], "37.8 GB/s");
+    let r8 = table_rows(&v, "raid5f-8: 8 drives");
+    assert_eq!(row(&r8, "randread 8k 1x1")[1..4], ["14.3k", "69.43", "139"]);
+    assert_eq!(row(&r8, "read 448k 1x16")[1], "22.7 GB/s");
+    assert!(row(&r8, "randwrite 8k 16x32")[7].starts_with("not supported without FTL"));
+    // Every published value equals the measured one in the sample.
+    for rows in [&x16, &r8] {
+        for r in rows.iter().filter(|r| r[4] != "-") {
+            assert_eq!(r[1], r[4], "{r:?}");
+        }
+    }
+    assert_eq!(
+        verdict(&v, "spdk-raid.raid5f-8.random-read")["status"],
+        "pass"
+    );
+    assert_eq!(
+        verdict(&v, "spdk-raid.raid5f-16.full-stripe-read")["status"],
+        "pass"
+    );
+    let x = verdict(&v, "spdk-raid.xinnor-16.random-read");
+    assert_eq!(x["status"], "fail", "5099k of 5682k is 89.7%: {x}");
+    assert!(x["measured"].as_str().unwrap_or("").starts_with("89.7%"));
+    let d = verdict(&v, "spdk-raid.raid5f-8.degraded");
+    assert_eq!(d["status"], "fail");
+    assert!(d["note"].as_str().unwrap_or("").contains("error 5"));
+    let w = verdict(&v, "spdk-raid.raid5f-8.full-stripe-write");
+    assert_eq!(
+        w["status"], "not-measured",
+        "the article has no raw write baseline"
+    );
+    // Storage does not mistake the SPDK runs for its own.
+    assert!(v["suites"]
+        .as_array()
+        .expect("suites")
+        .iter()
+        .all(|s| s["name"] != "storage"));
+}
+
+fn copy_sample(tmp: &Path) -> std::path::PathBuf {
+    let dest = tmp.join("run");
+    copy_dir(&root().join("samples/spdk-raid-published"), &dest);
+    dest
+}
+
+#[test]
+fn a_missing_raw_baseline_makes_shares_not_measured_not_zero() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let d = copy_sample(tmp.path());
+    fs::remove_dir_all(d.join("spdk/raw-8")).expect("rm");
+    fs::remove_dir_all(d.join("spdk/raw-16")).expect("rm");
+    let (_, v) = analyze_json(&d, &[]);
+    let r = verdict(&v, "spdk-raid.raid5f-8.random-read");
+    assert_eq!(r["status"], "not-measured");
+    assert_eq!(r["measured"], "-");
+    assert!(v.to_string().contains("no raw-drive baseline"));
+}
+
+#[test]
+fn bdevperf_results_are_read_and_failed_io_is_named() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let d = copy_sample(tmp.path());
+    let deg = d.join("spdk/xinnor-8/degraded");
+    fs::create_dir_all(&deg).expect("mkdir");
+    fs::write(
+        deg.join("randread-bdevperf.json"),
+        r#"{"results": [{"job": "raid5", "core_mask": "0x1", "workload": "randread", "status": "finished", "queue_depth": 32, "io_size": 8192, "runtime": 3.000068, "iops": 340909.6, "mibps": 2663.36, "io_failed": 0, "io_timeout": 0, "avg_latency_us": 93.81, "min_latency_us": 6.99, "max_latency_us": 4133.81}], "core_count": 1}"#,
+    )
+    .expect("w");
+    let (_, v) = analyze_json(&d, &[]);
+    assert_eq!(verdict(&v, "spdk-raid.xinnor-8.degraded")["status"], "pass");
+    fs::write(
+        deg.join("write-bdevperf.json"),
+        r#"{"results": [{"job": "raid5", "core_mask": "0x1", "workload": "write", "status": "finished", "queue_depth": 16, "io_size": 458752, "runtime": 3.0, "iops": 0, "mibps": 0, "io_failed": 1234, "io_timeout": 0, "avg_latency_us": 3463.0, "min_latency_us": 0, "max_latency_us": 1456.0}], "core_count": 1}"#,
+    )
+    .expect("w");
+    let (_, v) = analyze_json(&d, &[]);
+    let x = verdict(&v, "spdk-raid.xinnor-8.degraded");
+    assert_eq!(x["status"], "fail");
+    assert!(
+        x["note"]
+            .as_str()
+            .unwrap_or("")
+            .contains("write-bdevperf.json"),
+        "{x}"
+    );
+}
+
+#[test]
+fn a_config_for_another_drive_count_is_caught() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let d = copy_sample(tmp.path());
+    fs::copy(
+        d.join("spdk/raid5f-16/config.json"),
+        d.join("spdk/raid5f-8/config.json"),
+    )
+    .expect("cp");
+    let (_, v) = analyze_json(&d, &[]);
+    let c = verdict(&v, "spdk-raid.raid5f-8.drive-count");
+    assert_eq!(c["status"], "fail");
+    assert!(c["measured"]
+        .as_str()
+        .unwrap_or("")
+        .contains("builds 16 drives, the folder says 8"));
+}
+
+#[test]
+fn a_full_stripe_job_whose_bs_is_not_a_stripe_is_not_counted() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let d = copy_sample(tmp.path());
+    let src = fs::read_to_string(d.join("spdk/xinnor-16/read-960k-j4-d16.json")).expect("r");
+    fs::write(
+        d.join("spdk/xinnor-16/read-448k-j4-d16.json"),
+        src.replace("\"bs\" : \"960k\"", "\"bs\" : \"448k\""),
+    )
+    .expect("w");
+    let (_, v) = analyze_json(&d, &[]);
+    assert!(
+        v.to_string().contains("bs=448k is not a whole stripe"),
+        "noted"
+    );
+}
+
+#[test]
+fn a_degraded_array_state_is_read_from_bdev_raid_get_bdevs() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let d = copy_sample(tmp.path());
+    fs::write(
+        d.join("spdk/raid5f-8/degraded/bdev_raid_get_bdevs.json"),
+        r#"[{"name": "raid5", "uuid": "u", "strip_size_kb": 64, "state": "online", "raid_level": "raid5f", "superblock": false, "num_base_bdevs": 8, "num_base_bdevs_discovered": 7, "num_base_bdevs_operational": 7, "base_bdevs_list": [{"name": null, "uuid": "00000000-0000-0000-0000-000000000000", "is_configured": false, "data_offset": 0, "data_size": 0}]}]"#,
+    )
+    .expect("w");
+    let (_, v) = analyze_json(&d, &[]);
+    let m = verdict(&v, "spdk-raid.raid5f-8.degraded")["measured"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        m.contains("array degraded (7 of 8 members operational)"),
+        "{m}"
+    );
+}
