@@ -78,6 +78,11 @@ pub fn analyze(input: &Path, opts: &Options) -> Result<Analysis, Unusable> {
     for r in &mut reports {
         r.charts = std::mem::take(&mut r.charts)
             .into_iter()
+            .map(|mut c| {
+                c.series.retain(|s| s.values.iter().any(Option::is_some));
+                c
+            })
+            .filter(crate::chart::Chart::has_data)
             .flat_map(crate::chart::Chart::split)
             .collect();
     }

@@ -8,7 +8,10 @@ use std::fs;
 use common::*;
 
 const SAMPLES: [(&str, &str); 5] = [
-    ("samples/spdk-raid-published", "7 pass, 2 fail, 7 not measured, 0 inconclusive"),
+    (
+        "samples/spdk-raid-published",
+        "7 pass, 2 fail, 7 not measured, 0 inconclusive",
+    ),
     (
         "samples/storage-published",
         "6 pass, 0 fail, 0 not measured, 0 inconclusive",

@@ -9,39 +9,31 @@ use crate::suites::kv_common::reference::KvReference;
 use crate::suites::kv_common::{self, ADP, LMCACHE};
 use crate::suites::kv_ladder::{gen, too_spread, Aggregate};
 use crate::suites::kv_restore::measured;
-use crate::suites::{Options, Suite, SuiteReport, Table};
+use crate::suites::{Options, Suite, SuiteInfo, SuiteReport, Table};
 use crate::verdict::{Observation, Status, Verdict};
 
 pub struct KvDram;
 
+const INFO: SuiteInfo = SuiteInfo {
+    name: "kv-dram",
+    title: "KV cache test 3: the connector alone vs LMCache with a DRAM tier",
+    procedure: "Reproducing the benchmarks, \"AI Key-Value Caching\", test 3 (optional)",
+    reads: &[
+        "dram/<variant>-warm.txt       ask lines: the prompt once, then reset_prefix_cache + ask, repeated",
+        "dram/<variant>-restart.txt    ask lines: test 1 (cold request, then restarts)",
+        "results/lmcache-<run>-L<n>.*  the ladder at 8, 16 and 32 clients, beside results/adp-*",
+        "variants: adp (connector alone) and lmcache",
+    ],
+    reproduce: &[
+        "warm: ask; then 3 x (until reset_prefix_cache succeeds; ask) | tee dram/<variant>-warm.txt (VLLM_SERVER_DEV_MODE=1)",
+        "after restart: test 1's ADP sequence | tee dram/<variant>-restart.txt",
+        "LEVELS=\"8 16 32\" ladder lmcache 1 (and run 2)",
+    ],
+};
+
 impl Suite for KvDram {
-    fn name(&self) -> &'static str {
-        "kv-dram"
-    }
-
-    fn title(&self) -> &'static str {
-        "KV cache test 3: the connector alone vs LMCache with a DRAM tier"
-    }
-
-    fn procedure(&self) -> &'static str {
-        "Reproducing the benchmarks, \"AI Key-Value Caching\", test 3 (optional)"
-    }
-
-    fn reads(&self) -> &'static [&'static str] {
-        &[
-            "dram/<variant>-warm.txt       ask lines: the prompt once, then reset_prefix_cache + ask, repeated",
-            "dram/<variant>-restart.txt    ask lines: test 1 (cold request, then restarts)",
-            "results/lmcache-<run>-L<n>.*  the ladder at 8, 16 and 32 clients, beside results/adp-*",
-            "variants: adp (connector alone) and lmcache",
-        ]
-    }
-
-    fn reproduce(&self) -> &'static [&'static str] {
-        &[
-            "warm: ask; then 3 x (until reset_prefix_cache succeeds; ask) | tee dram/<variant>-warm.txt (VLLM_SERVER_DEV_MODE=1)",
-            "after restart: test 1's ADP sequence | tee dram/<variant>-restart.txt",
-            "LEVELS=\"8 16 32\" ladder lmcache 1 (and run 2)",
-        ]
+    fn info(&self) -> &'static SuiteInfo {
+        &INFO
     }
 
     fn detect(&self, folder: &Folder) -> bool {
@@ -154,18 +146,12 @@ impl Suite for KvDram {
 }
 
 fn gen_verdict(agg: &Aggregate, n: u32, gap: f64, max_spread: f64) -> Verdict {
-    let mut v = Verdict {
-        id: format!("kv-dram.L{n}-gen"),
-        criterion: format!(
-            "{n} clients: LMCache and the connector alone generate at matching rates"
-        ),
-        status: Status::NotMeasured,
-        measured: "-".into(),
-        threshold: format!("within {:.0}%", gap * 100.0),
-        published: "matching generation rates under load".into(),
-        files: Vec::new(),
-        note: String::new(),
-    };
+    let mut v = Verdict::new(
+        format!("kv-dram.L{n}-gen"),
+        format!("{n} clients: LMCache and the connector alone generate at matching rates"),
+        format!("within {:.0}%", gap * 100.0),
+        "matching generation rates under load",
+    );
     for var in [ADP, LMCACHE] {
         v.files.extend(
             agg.runs(var, n)

@@ -9,43 +9,35 @@ use crate::suites::kv_common::ladder::{self, Level};
 use crate::suites::kv_common::reference::KvReference;
 use crate::suites::kv_common::stats::{median, spread};
 use crate::suites::kv_common::{self, ADP, PLAIN};
-use crate::suites::{Options, Preformatted, Suite, SuiteReport, Table};
+use crate::suites::{Options, Preformatted, Suite, SuiteInfo, SuiteReport, Table};
 use crate::verdict::{Observation, Status, Verdict};
 
 pub struct KvLadder;
 
+const INFO: SuiteInfo = SuiteInfo {
+    name: "kv-ladder",
+    title: "KV cache test 2: multi-turn agent load ladder",
+    procedure: "Reproducing the benchmarks, \"AI Key-Value Caching\", test 2",
+    reads: &[
+        "results/<variant>-<run>-L<clients>.json      the multi-turn client's --stats-json-output",
+        "results/<variant>-<run>-L<clients>.log       its console log (num_failures, runtime_sec)",
+        "results/<variant>-<run>-L<clients>.pre.prom  /metrics before and after the level",
+        "results/<variant>-<run>-L<clients>.post.prom",
+        "logs/adp-vllm.log                            the ADP vLLM log (External KV cache turned off?)",
+        "variants: adp and gpu-only (lmcache belongs to kv-dram)",
+    ],
+    reproduce: &[
+        "cd ~/bench/adp && docker compose up -d && ready && cd ~/bench/load && ladder adp 1",
+        "cd ~/bench/adp && docker compose down",
+        "cd ~/bench/gpu-only && docker compose up -d && ready && cd ~/bench/load && ladder gpu-only 1",
+        "cd ~/bench/gpu-only && docker compose down; repeat both for run 2",
+        "in ladder(), `2>&1 | tee` keeps the clients' failure counts in the .log",
+    ],
+};
+
 impl Suite for KvLadder {
-    fn name(&self) -> &'static str {
-        "kv-ladder"
-    }
-
-    fn title(&self) -> &'static str {
-        "KV cache test 2: multi-turn agent load ladder"
-    }
-
-    fn procedure(&self) -> &'static str {
-        "Reproducing the benchmarks, \"AI Key-Value Caching\", test 2"
-    }
-
-    fn reads(&self) -> &'static [&'static str] {
-        &[
-            "results/<variant>-<run>-L<clients>.json      the multi-turn client's --stats-json-output",
-            "results/<variant>-<run>-L<clients>.log       its console log (num_failures, runtime_sec)",
-            "results/<variant>-<run>-L<clients>.pre.prom  /metrics before and after the level",
-            "results/<variant>-<run>-L<clients>.post.prom",
-            "logs/adp-vllm.log                            the ADP vLLM log (External KV cache turned off?)",
-            "variants: adp and gpu-only (lmcache belongs to kv-dram)",
-        ]
-    }
-
-    fn reproduce(&self) -> &'static [&'static str] {
-        &[
-            "cd ~/bench/adp && docker compose up -d && ready && cd ~/bench/load && ladder adp 1",
-            "cd ~/bench/adp && docker compose down",
-            "cd ~/bench/gpu-only && docker compose up -d && ready && cd ~/bench/load && ladder gpu-only 1",
-            "cd ~/bench/gpu-only && docker compose down; repeat both for run 2",
-            "in ladder(), `2>&1 | tee` keeps the clients' failure counts in the .log",
-        ]
+    fn info(&self) -> &'static SuiteInfo {
+        &INFO
     }
 
     fn detect(&self, folder: &Folder) -> bool {
@@ -189,16 +181,12 @@ pub fn ttft(l: &Level) -> Option<f64> {
 }
 
 fn base(id: String, criterion: String) -> Verdict {
-    Verdict {
+    Verdict::new(
         id,
         criterion,
-        status: Status::NotMeasured,
-        measured: "-".into(),
-        threshold: "-".into(),
-        published: "pass criteria only (synthetic workload)".into(),
-        files: Vec::new(),
-        note: String::new(),
-    }
+        "-",
+        "pass criteria only (synthetic workload)",
+    )
 }
 
 /// Spreads above the limit, named, for an inconclusive verdict.
@@ -480,20 +468,11 @@ fn runs_table(levels: &[Level]) -> Table {
         .collect();
     Table {
         title: "Every run and level".into(),
-        columns: [
-            "variant-run",
-            "clients",
-            "requests",
-            "output tok/s",
-            "TTFT p50 s",
-            "gen tok/s",
-            "GPU hit",
-            "card hit",
-            "failures",
-            "problems",
-        ]
-        .map(String::from)
-        .to_vec(),
+        columns: ladder::SCRIPT_COLUMNS
+            .iter()
+            .chain(&["failures", "problems"])
+            .map(|c| c.to_string())
+            .collect(),
         rows,
         notes: Vec::new(),
     }

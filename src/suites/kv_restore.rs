@@ -7,41 +7,33 @@ use crate::parse::ask::Attempt;
 use crate::suites::kv_common::reference::KvReference;
 use crate::suites::kv_common::stats::median;
 use crate::suites::kv_common::{self, ServerLogs, ADP, PLAIN};
-use crate::suites::{Options, Suite, SuiteReport, Table};
+use crate::suites::{Options, Suite, SuiteInfo, SuiteReport, Table};
 use crate::verdict::{Observation, Status, Verdict};
 
 pub struct KvRestore;
 
+const INFO: SuiteInfo = SuiteInfo {
+    name: "kv-restore",
+    title: "KV cache test 1: long-context restore after a vLLM restart",
+    procedure: "Reproducing the benchmarks, \"AI Key-Value Caching\", test 1",
+    reads: &[
+        "restore/adp.txt, restore/gpu-only.txt  the ask helper's lines, in order: time 2.118532 s  {\"prompt_tokens\":196531,\"cached\":196480}",
+        "logs/<variant>-vllm.log                vLLM server logs (KV cache size line, XKV registration)",
+        "logs/adp-gateway.log                   the gateway's log",
+        "manifest.json                          optional {\"model\": \"glm-5.3\"}",
+    ],
+    reproduce: &[
+        "cd ~/bench/gpu-only && docker compose up -d && ready; new_prompt",
+        "for i in 1 2 3; do ask; docker compose restart vllm && ready; done | tee restore/gpu-only.txt",
+        "cd ~/bench/adp && docker compose up -d && ready; new_prompt; ask | tee restore/adp.txt",
+        "for i in 1 2 3; do docker compose restart vllm && ready; ask; done | tee -a restore/adp.txt",
+        "docker compose logs vllm > logs/<variant>-vllm.log; docker compose logs gateway > logs/adp-gateway.log",
+    ],
+};
+
 impl Suite for KvRestore {
-    fn name(&self) -> &'static str {
-        "kv-restore"
-    }
-
-    fn title(&self) -> &'static str {
-        "KV cache test 1: long-context restore after a vLLM restart"
-    }
-
-    fn procedure(&self) -> &'static str {
-        "Reproducing the benchmarks, \"AI Key-Value Caching\", test 1"
-    }
-
-    fn reads(&self) -> &'static [&'static str] {
-        &[
-            "restore/adp.txt, restore/gpu-only.txt  the ask helper's lines, in order: time 2.118532 s  {\"prompt_tokens\":196531,\"cached\":196480}",
-            "logs/<variant>-vllm.log                vLLM server logs (KV cache size line, XKV registration)",
-            "logs/adp-gateway.log                   the gateway's log",
-            "manifest.json                          optional {\"model\": \"glm-5.3\"}",
-        ]
-    }
-
-    fn reproduce(&self) -> &'static [&'static str] {
-        &[
-            "cd ~/bench/gpu-only && docker compose up -d && ready; new_prompt",
-            "for i in 1 2 3; do ask; docker compose restart vllm && ready; done | tee restore/gpu-only.txt",
-            "cd ~/bench/adp && docker compose up -d && ready; new_prompt; ask | tee restore/adp.txt",
-            "for i in 1 2 3; do docker compose restart vllm && ready; ask; done | tee -a restore/adp.txt",
-            "docker compose logs vllm > logs/<variant>-vllm.log; docker compose logs gateway > logs/adp-gateway.log",
-        ]
+    fn info(&self) -> &'static SuiteInfo {
+        &INFO
     }
 
     fn detect(&self, folder: &Folder) -> bool {
@@ -211,16 +203,7 @@ pub fn measured(file: &str, attempts: &[Attempt], skip: usize) -> Measured {
 }
 
 fn verdict(id: &str, criterion: &str) -> Verdict {
-    Verdict {
-        id: format!("kv-restore.{id}"),
-        criterion: criterion.into(),
-        status: Status::NotMeasured,
-        measured: "-".into(),
-        threshold: "-".into(),
-        published: "-".into(),
-        files: Vec::new(),
-        note: String::new(),
-    }
+    Verdict::new(format!("kv-restore.{id}"), criterion, "-", "-")
 }
 
 fn cached_verdict(adp: Option<&(String, Vec<Attempt>)>, reference: &KvReference) -> Verdict {

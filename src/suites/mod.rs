@@ -111,17 +111,37 @@ pub struct Preformatted {
     pub notes: Vec<String>,
 }
 
+/// What a suite is, for listings, reports and verdict ids.
+pub struct SuiteInfo {
+    /// Short name used on the command line and in verdict ids.
+    pub name: &'static str,
+    pub title: &'static str,
+    /// The procedure (and section) this suite implements.
+    pub procedure: &'static str,
+    /// The files the suite reads, in the procedure's layout, for `suites`.
+    pub reads: &'static [&'static str],
+    /// The procedure's commands that make the files this suite reads.
+    pub reproduce: &'static [&'static str],
+}
+
 /// One procedure's analysis.
 pub trait Suite: Sync {
-    /// Short name used on the command line and in verdict ids.
-    fn name(&self) -> &'static str;
-    fn title(&self) -> &'static str;
-    /// The procedure (and section) this suite implements.
-    fn procedure(&self) -> &'static str;
-    /// The files the suite reads, in the procedure's layout, for `suites`.
-    fn reads(&self) -> &'static [&'static str];
-    /// The procedure's commands that make the files this suite reads.
-    fn reproduce(&self) -> &'static [&'static str];
+    fn info(&self) -> &'static SuiteInfo;
+    fn name(&self) -> &'static str {
+        self.info().name
+    }
+    fn title(&self) -> &'static str {
+        self.info().title
+    }
+    fn procedure(&self) -> &'static str {
+        self.info().procedure
+    }
+    fn reads(&self) -> &'static [&'static str] {
+        self.info().reads
+    }
+    fn reproduce(&self) -> &'static [&'static str] {
+        self.info().reproduce
+    }
     /// Whether the folder holds anything for this suite.
     fn detect(&self, folder: &Folder) -> bool;
     /// Reads the folder and judges it. Files it could not use go into `skipped`.

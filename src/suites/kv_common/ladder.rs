@@ -306,18 +306,24 @@ fn script_rate(r: &Rate) -> String {
     }
 }
 
+/// The script's columns, in its order.
+pub const SCRIPT_COLUMNS: [&str; 8] = [
+    "variant-run",
+    "clients",
+    "requests",
+    "output tok/s",
+    "TTFT p50 s",
+    "gen tok/s",
+    "GPU hit",
+    "card hit",
+];
+
 /// The script's header line.
 pub fn script_header() -> String {
+    let c = SCRIPT_COLUMNS;
     format!(
         "{:<16} {:>7} {:>8} {:>12} {:>10} {:>9} {:>8} {:>8}",
-        "variant-run",
-        "clients",
-        "requests",
-        "output tok/s",
-        "TTFT p50 s",
-        "gen tok/s",
-        "GPU hit",
-        "card hit"
+        c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]
     )
 }
 

@@ -269,22 +269,17 @@ fn share_verdict(
 }
 
 fn degraded_verdict(a: &ArrayDir, name: &str, r: &SpdkReference) -> Verdict {
-    let mut v = Verdict {
-        id: format!("spdk-raid.{name}.degraded"),
-        criterion: format!(
+    let mut v = Verdict::new(
+        format!("spdk-raid.{name}.degraded"),
+        format!(
             "{name}: with one member removed, every job completes with no error and moves data"
         ),
-        status: Status::NotMeasured,
-        measured: "-".into(),
-        threshold: "all degraded jobs clean".into(),
-        published: r
-            .degraded
+        "all degraded jobs clean",
+        r.degraded
             .get(&a.array.to_ascii_lowercase())
             .cloned()
             .unwrap_or_else(|| "-".into()),
-        files: Vec::new(),
-        note: String::new(),
-    };
+    );
     let runs: Vec<&Run> = a
         .runs
         .iter()

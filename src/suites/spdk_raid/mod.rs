@@ -9,43 +9,35 @@ mod tables;
 pub mod theory;
 
 use crate::folder::{Folder, Skipped};
-use crate::suites::{Fact, Options, Suite, SuiteReport};
+use crate::suites::{Fact, Options, Suite, SuiteInfo, SuiteReport};
 
 pub use reference::{SpdkReference, SPDK_TOML};
 
 pub struct SpdkRaid;
 
+const INFO: SuiteInfo = SuiteInfo {
+    name: "spdk-raid",
+    title: "SPDK RAID: raid5f and Xinnor SPDK RAID against the raw drives",
+    procedure: "SPDK raid5f vs Xinnor SPDK RAID (fio spdk_bdev, 8 and 16 NVMe drives)",
+    reads: &[
+        "spdk/<array>-<drives>/<job>.json           fio JSON (ioengine=spdk_bdev) or bdevperf perform_tests JSON",
+        "spdk/<array>-<drives>/degraded/<job>.json  the same runs with one member removed",
+        "spdk/<array>-<drives>/config.json          the SPDK JSON config used",
+        "spdk/<array>-<drives>/bdev_raid_get_bdevs.json (and degraded/)  rpc.py bdev_raid_get_bdevs all",
+        "arrays: raw (baseline), raid5f, xinnor, or a user's own name (level from the config)",
+    ],
+    reproduce: &[
+        "reprobench spdk config --pcie <addr,...> --raid raid5f -o spdk/raid5f-8/config.json (or --raid xinnor:5, none)",
+        "reprobench spdk jobs --drives 8 --raid raid5f --spdk-conf spdk/raid5f-8/config.json -o jobs/raid5f-8",
+        "for j in jobs/raid5f-8/*.fio; do LD_PRELOAD=<spdk>/build/fio/spdk_bdev fio $j --output-format=json --output=spdk/raid5f-8/$(basename $j .fio).json; done",
+        "rpc.py bdev_raid_get_bdevs all > spdk/raid5f-8/bdev_raid_get_bdevs.json",
+        "degraded: rpc.py bdev_raid_remove_base_bdev nvme2n1, then the runs again into spdk/raid5f-8/degraded/",
+    ],
+};
+
 impl Suite for SpdkRaid {
-    fn name(&self) -> &'static str {
-        "spdk-raid"
-    }
-
-    fn title(&self) -> &'static str {
-        "SPDK RAID: raid5f and Xinnor SPDK RAID against the raw drives"
-    }
-
-    fn procedure(&self) -> &'static str {
-        "SPDK raid5f vs Xinnor SPDK RAID (fio spdk_bdev, 8 and 16 NVMe drives)"
-    }
-
-    fn reads(&self) -> &'static [&'static str] {
-        &[
-            "spdk/<array>-<drives>/<job>.json           fio JSON (ioengine=spdk_bdev) or bdevperf perform_tests JSON",
-            "spdk/<array>-<drives>/degraded/<job>.json  the same runs with one member removed",
-            "spdk/<array>-<drives>/config.json          the SPDK JSON config used",
-            "spdk/<array>-<drives>/bdev_raid_get_bdevs.json (and degraded/)  rpc.py bdev_raid_get_bdevs all",
-            "arrays: raw (baseline), raid5f, xinnor, or a user's own name (level from the config)",
-        ]
-    }
-
-    fn reproduce(&self) -> &'static [&'static str] {
-        &[
-            "reprobench spdk config --pcie <addr,...> --raid raid5f -o spdk/raid5f-8/config.json (or --raid xinnor:5, none)",
-            "reprobench spdk jobs --drives 8 --raid raid5f --spdk-conf spdk/raid5f-8/config.json -o jobs/raid5f-8",
-            "for j in jobs/raid5f-8/*.fio; do LD_PRELOAD=<spdk>/build/fio/spdk_bdev fio $j --output-format=json --output=spdk/raid5f-8/$(basename $j .fio).json; done",
-            "rpc.py bdev_raid_get_bdevs all > spdk/raid5f-8/bdev_raid_get_bdevs.json",
-            "degraded: rpc.py bdev_raid_remove_base_bdev nvme2n1, then the runs again into spdk/raid5f-8/degraded/",
-        ]
+    fn info(&self) -> &'static SuiteInfo {
+        &INFO
     }
 
     fn detect(&self, folder: &Folder) -> bool {

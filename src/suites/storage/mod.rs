@@ -12,45 +12,37 @@ mod script_table;
 mod tables;
 
 use crate::folder::{Folder, Skipped};
-use crate::suites::{Fact, Options, Suite, SuiteReport};
+use crate::suites::{Fact, Options, Suite, SuiteInfo, SuiteReport};
 use crate::verdict::Verdict;
 
 pub use reference::{Reference, STORAGE_TOML};
 
 pub struct Storage;
 
+const INFO: SuiteInfo = SuiteInfo {
+    name: "storage",
+    title: "Storage acceleration: fio on mdraid RAID10 vs ADP RAID5",
+    procedure: "Reproducing the benchmarks, \"Storage acceleration\"",
+    reads: &[
+        "<array>/<job>.json          fio --output-format=json (also json+, normal,json, --status-interval)",
+        "<array>/iostat/<job>.iostat iostat -xm 1 taken while the job ran",
+        "arrays: raid10 (baseline) and adp (candidate), or --baseline/--candidate",
+    ],
+    reproduce: &[
+        "sudo mdadm --create --verbose /dev/md126 --level=10 --raid-devices=4 <4 drives> --force --assume-clean",
+        "DEV=/dev/md126 OUT=results/raid10, then the procedure's run() helper (iostat -xm 1 beside fio --output-format=json)",
+        "run randread-8k-j32-d32 --readwrite=randread --bs=8k --numjobs=32 --iodepth=32 --size=3800000000000 --runtime=60",
+        "run randrw-8k-j128-d8 --readwrite=randrw --bs=8k --numjobs=128 --iodepth=8 --rwmixread=70 --size=3800000000000 --runtime=60",
+        "run randwrite-8k-j8-d8 --readwrite=randwrite --bs=8k --numjobs=8 --iodepth=8 --size=3800000000000 --runtime=60",
+        "run read-1m-j8-d4 --readwrite=read --bs=1m --numjobs=8 --iodepth=4 --size=3800000000000 --runtime=60",
+        "run write-1m-j8-d4 --readwrite=write --bs=1m --numjobs=8 --iodepth=4 --size=3800000000000 --runtime=60",
+        "then the same with DEV=<ADP block device> OUT=results/adp after installing the block bundle (--level=5)",
+    ],
+};
+
 impl Suite for Storage {
-    fn name(&self) -> &'static str {
-        "storage"
-    }
-
-    fn title(&self) -> &'static str {
-        "Storage acceleration: fio on mdraid RAID10 vs ADP RAID5"
-    }
-
-    fn procedure(&self) -> &'static str {
-        "Reproducing the benchmarks, \"Storage acceleration\""
-    }
-
-    fn reads(&self) -> &'static [&'static str] {
-        &[
-            "<array>/<job>.json          fio --output-format=json (also json+, normal,json, --status-interval)",
-            "<array>/iostat/<job>.iostat iostat -xm 1 taken while the job ran",
-            "arrays: raid10 (baseline) and adp (candidate), or --baseline/--candidate",
-        ]
-    }
-
-    fn reproduce(&self) -> &'static [&'static str] {
-        &[
-            "sudo mdadm --create --verbose /dev/md126 --level=10 --raid-devices=4 <4 drives> --force --assume-clean",
-            "DEV=/dev/md126 OUT=results/raid10, then the procedure's run() helper (iostat -xm 1 beside fio --output-format=json)",
-            "run randread-8k-j32-d32 --readwrite=randread --bs=8k --numjobs=32 --iodepth=32 --size=3800000000000 --runtime=60",
-            "run randrw-8k-j128-d8 --readwrite=randrw --bs=8k --numjobs=128 --iodepth=8 --rwmixread=70 --size=3800000000000 --runtime=60",
-            "run randwrite-8k-j8-d8 --readwrite=randwrite --bs=8k --numjobs=8 --iodepth=8 --size=3800000000000 --runtime=60",
-            "run read-1m-j8-d4 --readwrite=read --bs=1m --numjobs=8 --iodepth=4 --size=3800000000000 --runtime=60",
-            "run write-1m-j8-d4 --readwrite=write --bs=1m --numjobs=8 --iodepth=4 --size=3800000000000 --runtime=60",
-            "then the same with DEV=<ADP block device> OUT=results/adp after installing the block bundle (--level=5)",
-        ]
+    fn info(&self) -> &'static SuiteInfo {
+        &INFO
     }
 
     fn detect(&self, folder: &Folder) -> bool {

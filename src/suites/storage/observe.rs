@@ -61,28 +61,35 @@ fn pick<'a>(
         .find(|g| g.run.array.eq_ignore_ascii_case(array) && g.group.error == 0 && f(g))
 }
 
-fn qd1_read_latency(
+/// A latency both arrays report for a run picked by `is`, beside the published pair.
+struct LatencyPair {
+    id: &'static str,
+    what: &'static str,
+    reference_key: &'static str,
+    is: fn(&RunGroup) -> bool,
+    value_ns: fn(&RunGroup) -> Option<f64>,
+}
+
+fn latency_pair(
     groups: &[RunGroup],
     sides: &Sides,
     reference: &Reference,
+    spec: LatencyPair,
 ) -> Option<Observation> {
-    let is_qd1_read = |g: &RunGroup| {
-        g.signature.queue_depth() == 1 && g.signature.rw == "randread" && g.group.read.total_ios > 0
-    };
-    let b = pick(groups, &sides.baseline, is_qd1_read);
-    let c = pick(groups, &sides.candidate, is_qd1_read);
+    let b = pick(groups, &sides.baseline, spec.is);
+    let c = pick(groups, &sides.candidate, spec.is);
     if b.is_none() && c.is_none() {
         return None;
     }
-    let lat = |g: Option<&RunGroup>| {
-        g.and_then(|g| g.group.read.mean_lat_ns)
+    let us = |g: Option<&RunGroup>| {
+        g.and_then(spec.value_ns)
             .map(|ns| format!("{:.0} us", ns / 1000.0))
     };
-    let (published, source) = published_pair(reference, "qd1_read_latency_us", "us");
+    let (published, source) = published_pair(reference, spec.reference_key, "us");
     Some(Observation {
-        id: "storage.qd1-read-latency".into(),
-        what: "Queue depth 1 random read, mean latency (RAID10 can be faster: expected)".into(),
-        measured: pair(sides, lat(b), lat(c)),
+        id: spec.id.into(),
+        what: spec.what.into(),
+        measured: pair(sides, us(b), us(c)),
         published,
         files: [b, c]
             .iter()
@@ -91,6 +98,29 @@ fn qd1_read_latency(
             .collect(),
         note: source,
     })
+}
+
+fn qd1_read_latency(
+    groups: &[RunGroup],
+    sides: &Sides,
+    reference: &Reference,
+) -> Option<Observation> {
+    latency_pair(
+        groups,
+        sides,
+        reference,
+        LatencyPair {
+            id: "storage.qd1-read-latency",
+            what: "Queue depth 1 random read, mean latency (RAID10 can be faster: expected)",
+            reference_key: "qd1_read_latency_us",
+            is: |g| {
+                g.signature.queue_depth() == 1
+                    && g.signature.rw == "randread"
+                    && g.group.read.total_ios > 0
+            },
+            value_ns: |g| g.group.read.mean_lat_ns,
+        },
+    )
 }
 
 fn headline<'a>(
@@ -167,33 +197,22 @@ fn mixed_qd256_write_p99(
     sides: &Sides,
     reference: &Reference,
 ) -> Option<Observation> {
-    let is = |g: &RunGroup| {
-        g.signature.rw == "randrw"
-            && g.signature.queue_depth() == 256
-            && g.group.write.total_ios > 0
-    };
-    let b = pick(groups, &sides.baseline, is);
-    let c = pick(groups, &sides.candidate, is);
-    if b.is_none() && c.is_none() {
-        return None;
-    }
-    let p99 = |g: Option<&RunGroup>| {
-        g.and_then(|g| g.group.write.p99_ns)
-            .map(|ns| format!("{:.0} us", ns / 1000.0))
-    };
-    let (published, source) = published_pair(reference, "mixed_qd256_write_p99_us", "us");
-    Some(Observation {
-        id: "storage.mixed-qd256-write-p99".into(),
-        what: "Mixed 70/30 8 KB at queue depth 256, p99 write latency".into(),
-        measured: pair(sides, p99(b), p99(c)),
-        published,
-        files: [b, c]
-            .iter()
-            .flatten()
-            .map(|g| g.run.file.clone())
-            .collect(),
-        note: source,
-    })
+    latency_pair(
+        groups,
+        sides,
+        reference,
+        LatencyPair {
+            id: "storage.mixed-qd256-write-p99",
+            what: "Mixed 70/30 8 KB at queue depth 256, p99 write latency",
+            reference_key: "mixed_qd256_write_p99_us",
+            is: |g| {
+                g.signature.rw == "randrw"
+                    && g.signature.queue_depth() == 256
+                    && g.group.write.total_ios > 0
+            },
+            value_ns: |g| g.group.write.p99_ns,
+        },
+    )
 }
 
 fn random_write_wait(
