@@ -314,3 +314,77 @@ fn a_degraded_array_state_is_read_from_bdev_raid_get_bdevs() {
         "{m}"
     );
 }
+
+/// Rewrites a published run's bandwidth (GB/s) in place, keeping fio's structure.
+fn set_gbps(path: &Path, rw: &str, bs: &str, gbps: f64) {
+    let text = fs::read_to_string(path).expect("run");
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    v["global options"]["rw"] = rw.into();
+    v["global options"]["bs"] = bs.into();
+    let bytes = reprobench::fio::signature::parse_size(bs).expect("bs") as f64;
+    let job = &mut v["jobs"][0];
+    for d in ["read", "write"] {
+        job[d]["bw_bytes"] = 0.into();
+        job[d]["iops"] = 0.0.into();
+        job[d]["io_bytes"] = 0.into();
+        job[d]["total_ios"] = 0.into();
+        job[d]["runtime"] = 0.into();
+    }
+    let side = if rw.contains("write") {
+        "write"
+    } else {
+        "read"
+    };
+    job[side]["bw_bytes"] = ((gbps * 1e9) as u64).into();
+    job[side]["iops"] = (gbps * 1e9 / bytes).into();
+    job[side]["io_bytes"] = ((gbps * 1e9 * 60.0) as u64).into();
+    job[side]["total_ios"] = ((gbps * 1e9 * 60.0 / bytes) as u64).into();
+    job[side]["runtime"] = 60000.into();
+    fs::write(path, serde_json::to_string_pretty(&v).expect("json")).expect("w");
+}
+
+#[test]
+fn full_stripe_writes_are_judged_against_n_minus_one_raw_drives() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let d = copy_sample(tmp.path());
+    let raw_write = d.join("spdk/raw-8/write-64k-j4-d16.json");
+    fs::copy(d.join("spdk/raw-8/read-64k-j4-d16.json"), &raw_write).expect("cp");
+    // 8 raw drives writing 22.0 GB/s: raid5f at 8 drives may reach 7/8 of it, 19.25 GB/s;
+    // its best full-stripe write is 20.8 GB/s.
+    set_gbps(&raw_write, "write", "64k", 22.0);
+    let (_, v) = analyze_json(&d, &[]);
+    let w = verdict(&v, "spdk-raid.raid5f-8.full-stripe-write");
+    assert_eq!(w["status"], "pass", "{w}");
+    assert!(
+        w["measured"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("108.1% (20.8 GB/s of 19.2 GB/s)"),
+        "{w}"
+    );
+    // 28 GB/s raw: theory 24.5 GB/s, and 20.8 is 84.9% of it.
+    set_gbps(&raw_write, "write", "64k", 28.0);
+    let (_, v) = analyze_json(&d, &[]);
+    let w = verdict(&v, "spdk-raid.raid5f-8.full-stripe-write");
+    assert_eq!(w["status"], "fail", "{w}");
+    assert!(
+        w["measured"].as_str().unwrap_or("").starts_with("84.9%"),
+        "{w}"
+    );
+}
+
+#[test]
+fn full_stripe_reads_below_ninety_percent_fail() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let d = copy_sample(tmp.path());
+    for j in 2..=4 {
+        fs::remove_file(d.join(format!("spdk/raid5f-8/read-448k-j{j}-d16.json"))).expect("rm");
+    }
+    let (_, v) = analyze_json(&d, &[]);
+    let r = verdict(&v, "spdk-raid.raid5f-8.full-stripe-read");
+    assert_eq!(r["status"], "fail", "22.7 of 28.6 GB/s: {r}");
+    assert!(
+        r["measured"].as_str().unwrap_or("").starts_with("79.4%"),
+        "{r}"
+    );
+}
