@@ -23,6 +23,9 @@ pub enum Command {
     Report(ReportArgs),
     /// Make a support bundle: report, raw results, checklist, checksums; secrets redacted.
     Bundle(BundleArgs),
+    /// Run a procedure on the hardware through the collectors (checks the device first).
+    #[command(subcommand)]
+    Collect(CollectCommand),
     /// Generate SPDK RAID benchmark inputs: the JSON config and fio job files.
     #[command(subcommand)]
     Spdk(SpdkCommand),
@@ -191,4 +194,43 @@ pub struct SpdkJobsArgs {
     pub iodepth: u32,
     #[arg(long)]
     pub rwmixread: Option<u32>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CollectCommand {
+    /// The storage procedure's fio runs (and iostat) on one array: results/<array>/.
+    Storage(CollectStorageArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CollectStorageArgs {
+    /// The array's folder name: raid10 or adp in the procedure.
+    #[arg(long)]
+    pub array: String,
+    /// The device to benchmark (DEV): /dev/md126 or the ADP block device. Its contents
+    /// are destroyed.
+    #[arg(long, value_name = "DEV")]
+    pub dev: PathBuf,
+    /// The results folder; runs go to OUT/<array>/.
+    #[arg(short, long, value_name = "DIR", default_value = "results")]
+    pub out: PathBuf,
+    /// Print every command and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Write to DEV even though it looks in use (mounted, signature, member, partitions).
+    /// Must name exactly the same device as --dev.
+    #[arg(long, value_name = "DEV")]
+    pub confirm_device: Option<PathBuf>,
+    /// fio --size (the procedure: 3800000000000).
+    #[arg(long, default_value = "3800000000000")]
+    pub size: String,
+    /// fio --runtime in seconds (the procedure: 60).
+    #[arg(long, default_value_t = 60)]
+    pub runtime: u32,
+    /// Only these runs (by name), e.g. --only randwrite-8k-j8-d8.
+    #[arg(long, value_name = "NAME")]
+    pub only: Vec<String>,
+    /// Keep each run going for the whole runtime even on a small device (--time_based).
+    #[arg(long)]
+    pub time_based: bool,
 }

@@ -40,11 +40,11 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
                 serde_json::to_string_pretty(&results)
             }
             .context("failed to write the analysis as JSON")?;
-            println!("{value}");
+            crate::outln!("{value}");
         }
         Format::Text => {
             for a in &results {
-                print!("{}", terminal::render(a));
+                crate::out!("{}", terminal::render(a));
             }
         }
     }

@@ -30,9 +30,9 @@ pub fn run(args: &BundleArgs) -> anyhow::Result<i32> {
             return Ok(UNUSABLE);
         }
     };
-    print!("{}", checklist::markdown(&built.checklist));
+    crate::out!("{}", checklist::markdown(&built.checklist));
     let missing = built.checklist.iter().filter(|i| !i.present).count();
-    println!(
+    crate::outln!(
         "\nwrote {} ({} files; {} secrets redacted{}); {missing} of {} requested items missing",
         args.output.display(),
         built.files,
@@ -45,15 +45,18 @@ pub fn run(args: &BundleArgs) -> anyhow::Result<i32> {
         built.checklist.len()
     );
     if let Some(m) = &built.mapping {
-        println!(
+        crate::outln!(
             "pseudonym mapping: {} (keep it; it is not in the bundle)",
             m.display()
         );
     }
     let s = &built.analysis.summary;
-    println!(
+    crate::outln!(
         "{} pass, {} fail, {} not measured, {} inconclusive",
-        s.pass, s.fail, s.not_measured, s.inconclusive
+        s.pass,
+        s.fail,
+        s.not_measured,
+        s.inconclusive
     );
     Ok(0)
 }

@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod bundle;
+pub mod collect;
 pub mod report;
 pub mod spdk;
 pub mod suites;

@@ -21,13 +21,16 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<i32> {
     let written = write_report(&a, &args.output, &choice, &System)?;
     for f in &written.files {
         if f.extension().is_some_and(|e| e == "md" || e == "pdf") {
-            println!("wrote {}", f.display());
+            crate::outln!("wrote {}", f.display());
         }
     }
     let m = &a.summary;
-    println!(
+    crate::outln!(
         "{} pass, {} fail, {} not measured, {} inconclusive",
-        m.pass, m.fail, m.not_measured, m.inconclusive
+        m.pass,
+        m.fail,
+        m.not_measured,
+        m.inconclusive
     );
     Ok(a.exit_code())
 }

@@ -52,7 +52,7 @@ fn config_cmd(a: &SpdkConfigArgs) -> anyhow::Result<i32> {
                 spec.raid
             );
         }
-        None => print!("{text}"),
+        None => crate::out!("{text}"),
     }
     Ok(0)
 }
@@ -106,10 +106,10 @@ fn jobs_cmd(a: &SpdkJobsArgs) -> anyhow::Result<i32> {
         let path = a.output.join(format!("{}.fio", job.name()));
         std::fs::write(&path, text)
             .with_context(|| format!("failed to write `{}`", path.display()))?;
-        println!("wrote {}", path.display());
+        crate::outln!("wrote {}", path.display());
     }
     for why in refused {
-        println!("left out: {why}");
+        crate::outln!("left out: {why}");
     }
     Ok(0)
 }

@@ -4,10 +4,10 @@ use crate::suites::SUITES;
 
 pub fn run() -> anyhow::Result<i32> {
     for s in SUITES {
-        println!("{}  {}", s.name(), s.title());
-        println!("  procedure: {}", s.procedure());
+        crate::outln!("{}  {}", s.name(), s.title());
+        crate::outln!("  procedure: {}", s.procedure());
         for r in s.reads() {
-            println!("  reads: {r}");
+            crate::outln!("  reads: {r}");
         }
     }
     Ok(0)

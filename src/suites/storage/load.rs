@@ -138,7 +138,8 @@ pub fn load(folder: &Folder, skipped: &mut Vec<Skipped>) -> Loaded {
     }
     let mut failed: Vec<(&Entry, Skipped, bool)> = Vec::new();
     for e in folder.with_suffix(".json") {
-        if crate::suites::spdk_raid::load::claims(&e.rel) {
+        // Collectors' manifests describe a run; they are not fio results.
+        if crate::suites::spdk_raid::load::claims(&e.rel) || e.file_name() == "manifest.json" {
             continue;
         }
         match fio::parse_path(&e.path) {

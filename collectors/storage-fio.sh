@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The storage procedure's run() helper, as written in "Run fio": iostat -xm 1 beside one
+# fio job, results in $OUT/<name>.json and $OUT/iostat/<name>.iostat. Kept thin: reprobench
+# checks the device, builds the job list and reads the results.
+# Usage: storage-fio.sh OUT DEV NAME [fio options...]
+set -u
+OUT=$1 DEV=$2 name=$3
+shift 3
+mkdir -p "$OUT/iostat"
+iostat -xm 1 > "$OUT/iostat/$name.iostat" &
+mon=$!
+fio \
+  --random_generator=tausworthe64 --per_job_logs=0 \
+  --buffer_compress_chunk=4096 --buffer_compress_percentage=67 --refill_buffers=1 \
+  --direct=1 --group_reporting=1 --randrepeat=0 --norandommap=1 \
+  --ioengine=libaio \
+  "$@" \
+  --filename="$DEV" --name="$name" \
+  --output-format=json --output="$OUT/$name.json"
+status=$?
+kill "$mon" 2>/dev/null
+wait "$mon" 2>/dev/null
+exit $status

@@ -1,0 +1,235 @@
+//! End to end: the storage collector on stand-ins for the hardware (files and loop
+//! devices; md RAID and the ADP card cannot exist here), its device checks and dry run.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::*;
+
+/// A loop device over a fresh file, detached when dropped; None where loop devices
+/// cannot be made (not root, no loop support).
+struct Loop(PathBuf);
+
+impl Loop {
+    fn new(file: &Path, mb: u64) -> Option<Loop> {
+        fs::write(file, vec![0u8; (mb << 20) as usize]).ok()?;
+        let out = Command::new("losetup")
+            .args(["-f", "--show"])
+            .arg(file)
+            .output()
+            .ok()?;
+        out.status
+            .success()
+            .then(|| Loop(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())))
+    }
+}
+
+impl Drop for Loop {
+    fn drop(&mut self) {
+        let _ = Command::new("losetup").arg("-d").arg(&self.0).status();
+    }
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap_or("")
+}
+
+#[test]
+fn dry_run_prints_every_command_and_writes_nothing() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dev = tmp.path().join("dev.img");
+    fs::write(&dev, b"").expect("w");
+    let out = tmp.path().join("results");
+    let r = run(&[
+        "collect",
+        "storage",
+        "--array",
+        "raid10",
+        "--dev",
+        s(&dev),
+        "-o",
+        s(&out),
+        "--dry-run",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("# dry run: nothing is written"));
+    for name in [
+        "precondition",
+        "randread-8k-j32-d32",
+        "randrw-8k-j128-d8",
+        "randwrite-8k-j8-d8",
+        "read-1m-j8-d4",
+        "write-1m-j8-d4",
+    ] {
+        assert!(
+            r.stdout.contains(&format!(" {name} --readwrite=")),
+            "{name}: {}",
+            r.stdout
+        );
+    }
+    assert!(
+        r.stdout.contains("--size=3800000000000 --runtime=60"),
+        "the procedure's defaults"
+    );
+    assert!(!out.exists(), "a dry run creates nothing");
+}
+
+fn root_device() -> Option<String> {
+    fs::read_to_string("/proc/self/mountinfo")
+        .ok()?
+        .lines()
+        .find_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let sep = f.iter().position(|x| *x == "-")?;
+            (f.get(4) == Some(&"/"))
+                .then(|| f.get(sep + 2).map(|d| d.to_string()))
+                .flatten()
+        })
+        .filter(|d| d.starts_with("/dev/"))
+}
+
+#[test]
+fn the_root_filesystem_device_is_refused_even_in_a_dry_run() {
+    let Some(root) = root_device() else {
+        eprintln!("/ is not on a block device here: nothing to refuse");
+        return;
+    };
+    let tmp = tempfile::tempdir().expect("tmp");
+    let out = tmp.path().join("results");
+    let r = run(&[
+        "collect",
+        "storage",
+        "--array",
+        "adp",
+        "--dev",
+        &root,
+        "-o",
+        s(&out),
+        "--dry-run",
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("mounted at / (the root filesystem)"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains(&format!("--confirm-device {root}")));
+    assert!(!out.exists());
+}
+
+#[test]
+fn a_device_with_a_filesystem_signature_needs_exact_confirmation() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let Some(dev) = Loop::new(&tmp.path().join("fs.img"), 16) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI runs as root with loop devices"
+        );
+        eprintln!("no loop devices here: skipped");
+        return;
+    };
+    let mkfs = Command::new("mkfs.ext4").arg("-q").arg(&dev.0).status();
+    if !mkfs.is_ok_and(|s| s.success()) {
+        eprintln!("no mkfs.ext4 here: skipped");
+        return;
+    }
+    let d = s(&dev.0).to_string();
+    let r = run(&[
+        "collect",
+        "storage",
+        "--array",
+        "raid10",
+        "--dev",
+        &d,
+        "--dry-run",
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("carries a ext4 signature"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&[
+        "collect",
+        "storage",
+        "--array",
+        "raid10",
+        "--dev",
+        &d,
+        "--dry-run",
+        "--confirm-device",
+        "/dev/other",
+    ]);
+    assert_eq!(r.code, 2, "confirming another device confirms nothing");
+    let r = run(&[
+        "collect",
+        "storage",
+        "--array",
+        "raid10",
+        "--dev",
+        &d,
+        "--dry-run",
+        "--confirm-device",
+        &d,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("warning: `loop"));
+}
+
+#[test]
+fn a_real_collection_on_a_loop_device_is_read_by_analyze() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let loopdev = Loop::new(&tmp.path().join("dev.img"), 64);
+    let dev = match &loopdev {
+        Some(l) => l.0.clone(),
+        None => {
+            let f = tmp.path().join("file-dev.img");
+            fs::write(&f, vec![0u8; 64 << 20]).expect("w");
+            f
+        }
+    };
+    let out = tmp.path().join("results");
+    let r = run(&[
+        "collect",
+        "storage",
+        "--array",
+        "raid10",
+        "--dev",
+        s(&dev),
+        "-o",
+        s(&out),
+        "--size",
+        "32m",
+        "--runtime",
+        "1",
+        "--time-based",
+        "--only",
+        "randwrite-8k-j8-d8",
+        "--only",
+        "read-1m-j8-d4",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for f in [
+        "raid10/randwrite-8k-j8-d8.json",
+        "raid10/read-1m-j8-d4.json",
+        "raid10/iostat/read-1m-j8-d4.iostat",
+        "raid10/manifest.json",
+    ] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("raid10/manifest.json")).expect("m"))
+            .expect("json");
+    assert_eq!(manifest["dev"], s(&dev));
+    assert_eq!(manifest["commands"].as_array().map(Vec::len), Some(2));
+    let (_, v) = analyze_json(&out, &[]);
+    assert_eq!(statuses(&v)["storage.exit-status"], "pass");
+    let files = v["suites"][0]["files_read"].to_string();
+    assert!(
+        files.contains("raid10/iostat/read-1m-j8-d4.iostat"),
+        "{files}"
+    );
+}
