@@ -60,7 +60,7 @@ impl Suite for KvDram {
         let d = &reference.dram;
         let transcripts = kv_common::transcripts(folder, "dram", skipped);
         // The ladder files were already checked (and skipped) by kv-ladder when present.
-        let levels = ladder::load(folder, &mut Vec::new());
+        let levels = kv_common::levels(folder, skipped);
         let agg = Aggregate::of(&levels);
         report.files_read = transcripts.values().map(|(f, _)| f.clone()).collect();
         report.files_read.extend(

@@ -67,8 +67,8 @@ impl Suite for KvLadder {
         let r = &reference.ladder;
         let sla = opts.sla_gen_tok_s.unwrap_or(r.sla_gen_tok_s);
         let max_spread = opts.max_spread.unwrap_or(r.max_spread);
-        let levels = ladder::load(folder, skipped);
-        let logs = kv_common::server_logs(folder, &mut Vec::new());
+        let levels = kv_common::levels(folder, skipped);
+        let logs = kv_common::server_logs(folder, skipped);
         report.files_read = levels.iter().flat_map(|l| l.files.clone()).collect();
         report
             .files_read

@@ -46,7 +46,18 @@ fn log_variant(e: &Entry) -> String {
     v.to_string()
 }
 
-pub fn server_logs(folder: &Folder, skipped: &mut Vec<Skipped>) -> ServerLogs {
+/// The server logs, read once per folder; files that cannot be read are reported in
+/// `skipped` the first time.
+pub fn server_logs(folder: &Folder, skipped: &mut Vec<Skipped>) -> std::rc::Rc<ServerLogs> {
+    folder.memo("kv-server-logs", || read_server_logs(folder, skipped))
+}
+
+/// The ladder's levels, read once per folder (see [`server_logs`]).
+pub fn levels(folder: &Folder, skipped: &mut Vec<Skipped>) -> std::rc::Rc<Vec<ladder::Level>> {
+    folder.memo("kv-ladder-levels", || ladder::load(folder, skipped))
+}
+
+fn read_server_logs(folder: &Folder, skipped: &mut Vec<Skipped>) -> ServerLogs {
     let mut logs = ServerLogs::default();
     for e in &folder.files {
         let lower = e.file_name().to_ascii_lowercase();
