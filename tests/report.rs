@@ -169,3 +169,39 @@ fn a_broken_typst_is_a_clear_error() {
         "the Markdown is still written"
     );
 }
+
+#[test]
+fn a_report_or_bundle_inside_the_results_folder_is_refused() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let input = tmp.path().join("run");
+    copy_dir(&root().join("samples/storage-published"), &input);
+    let before = snapshot(&input);
+    let inside = input.join("report-out");
+    let r = run(&[
+        "report",
+        input.to_str().unwrap_or(""),
+        "-o",
+        inside.to_str().unwrap_or(""),
+        "--no-pdf",
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("inside the results folder"),
+        "{}",
+        r.stderr
+    );
+    let b = input.join("results/support.tar.gz");
+    let r = run(&[
+        "bundle",
+        input.to_str().unwrap_or(""),
+        "-o",
+        b.to_str().unwrap_or(""),
+        "--no-pdf",
+    ]);
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        before,
+        snapshot(&input),
+        "nothing was written into the results folder"
+    );
+}

@@ -13,6 +13,10 @@ pub fn run(args: &BundleArgs) -> anyhow::Result<i32> {
         eprintln!("error: `{}` is not a results folder", args.input.display());
         return Ok(UNUSABLE);
     }
+    if let Err(why) = super::outside_input(&args.input, &args.output) {
+        eprintln!("error: {why}");
+        return Ok(UNUSABLE);
+    }
     let opts = BundleOptions {
         redact: !args.no_redact,
         pseudonymize: args.pseudonymize,

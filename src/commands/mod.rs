@@ -35,3 +35,35 @@ pub fn analyze_input(
 
 /// An input was unusable: print why and exit 2.
 pub const UNUSABLE: i32 = 2;
+
+/// Refuses an output path inside the input folder: a results folder is evidence and is
+/// never written to.
+pub fn outside_input(input: &std::path::Path, output: &std::path::Path) -> Result<(), String> {
+    let canon = |p: &std::path::Path| -> Option<std::path::PathBuf> {
+        // The output may not exist yet: resolve its nearest existing ancestor.
+        let mut probe = p.to_path_buf();
+        let mut rest = Vec::new();
+        loop {
+            if let Ok(c) = probe.canonicalize() {
+                let mut c = c;
+                for r in rest.iter().rev() {
+                    c.push(r);
+                }
+                return Some(c);
+            }
+            let name = probe.file_name()?.to_os_string();
+            rest.push(name);
+            if !probe.pop() || probe.as_os_str().is_empty() {
+                probe = std::path::PathBuf::from(".");
+            }
+        }
+    };
+    match (input.is_dir().then(|| canon(input)).flatten(), canon(output)) {
+        (Some(i), Some(o)) if o.starts_with(&i) => Err(format!(
+            "`{}` is inside the results folder `{}`; write it elsewhere (the results folder is never modified)",
+            output.display(),
+            input.display()
+        )),
+        _ => Ok(()),
+    }
+}

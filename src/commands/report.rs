@@ -4,9 +4,13 @@ use crate::cli::ReportArgs;
 use crate::process::System;
 use crate::render::report::{write_report, PdfChoice};
 
-use super::{analyze_input, options, UNUSABLE};
+use super::{analyze_input, options, outside_input, UNUSABLE};
 
 pub fn run(args: &ReportArgs) -> anyhow::Result<i32> {
+    if let Err(why) = outside_input(&args.input, &args.output) {
+        eprintln!("error: {why}");
+        return Ok(UNUSABLE);
+    }
     let a = match analyze_input(&args.input, &options(&args.judging)) {
         Ok(a) => a,
         Err(e) => {
