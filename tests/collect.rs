@@ -37,23 +37,29 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap_or("")
 }
 
+/// `reprobench collect storage --array raid10 --dev DEV -o OUT` plus `extra`.
+fn collect(dev: &str, out: &Path, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "collect",
+        "storage",
+        "--array",
+        "raid10",
+        "--dev",
+        dev,
+        "-o",
+        s(out),
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
 #[test]
 fn dry_run_prints_every_command_and_writes_nothing() {
     let tmp = tempfile::tempdir().expect("tmp");
     let dev = tmp.path().join("dev.img");
     fs::write(&dev, b"").expect("w");
     let out = tmp.path().join("results");
-    let r = run(&[
-        "collect",
-        "storage",
-        "--array",
-        "raid10",
-        "--dev",
-        s(&dev),
-        "-o",
-        s(&out),
-        "--dry-run",
-    ]);
+    let r = collect(s(&dev), &out, &["--dry-run"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("# dry run: nothing is written"));
     for name in [
@@ -99,17 +105,7 @@ fn the_root_filesystem_device_is_refused_even_in_a_dry_run() {
     };
     let tmp = tempfile::tempdir().expect("tmp");
     let out = tmp.path().join("results");
-    let r = run(&[
-        "collect",
-        "storage",
-        "--array",
-        "adp",
-        "--dev",
-        &root,
-        "-o",
-        s(&out),
-        "--dry-run",
-    ]);
+    let r = collect(&root, &out, &["--dry-run"]);
     assert_eq!(r.code, 2);
     assert!(
         r.stderr.contains("mounted at / (the root filesystem)"),
@@ -137,44 +133,17 @@ fn a_device_with_a_filesystem_signature_needs_exact_confirmation() {
         return;
     }
     let d = s(&dev.0).to_string();
-    let r = run(&[
-        "collect",
-        "storage",
-        "--array",
-        "raid10",
-        "--dev",
-        &d,
-        "--dry-run",
-    ]);
+    let out = tmp.path().join("results");
+    let r = collect(&d, &out, &["--dry-run"]);
     assert_eq!(r.code, 2);
     assert!(
         r.stderr.contains("carries a ext4 signature"),
         "{}",
         r.stderr
     );
-    let r = run(&[
-        "collect",
-        "storage",
-        "--array",
-        "raid10",
-        "--dev",
-        &d,
-        "--dry-run",
-        "--confirm-device",
-        "/dev/other",
-    ]);
+    let r = collect(&d, &out, &["--dry-run", "--confirm-device", "/dev/other"]);
     assert_eq!(r.code, 2, "confirming another device confirms nothing");
-    let r = run(&[
-        "collect",
-        "storage",
-        "--array",
-        "raid10",
-        "--dev",
-        &d,
-        "--dry-run",
-        "--confirm-device",
-        &d,
-    ]);
+    let r = collect(&d, &out, &["--dry-run", "--confirm-device", &d]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("warning: `loop"));
 }
@@ -192,25 +161,21 @@ fn a_real_collection_on_a_loop_device_is_read_by_analyze() {
         }
     };
     let out = tmp.path().join("results");
-    let r = run(&[
-        "collect",
-        "storage",
-        "--array",
-        "raid10",
-        "--dev",
+    let r = collect(
         s(&dev),
-        "-o",
-        s(&out),
-        "--size",
-        "32m",
-        "--runtime",
-        "1",
-        "--time-based",
-        "--only",
-        "randwrite-8k-j8-d8",
-        "--only",
-        "read-1m-j8-d4",
-    ]);
+        &out,
+        &[
+            "--size",
+            "32m",
+            "--runtime",
+            "1",
+            "--time-based",
+            "--only",
+            "randwrite-8k-j8-d8",
+            "--only",
+            "read-1m-j8-d4",
+        ],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     for f in [
         "raid10/randwrite-8k-j8-d8.json",

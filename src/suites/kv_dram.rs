@@ -48,14 +48,8 @@ impl Suite for KvDram {
 
     fn analyze(&self, folder: &Folder, opts: &Options, skipped: &mut Vec<Skipped>) -> SuiteReport {
         let mut report = SuiteReport::for_suite(self);
-        let reference = match KvReference::load() {
-            Ok(r) => r,
-            Err(e) => {
-                report.notes.push(format!(
-                    "failed to read the embedded reports/kv-cache.toml: {e}"
-                ));
-                return report;
-            }
+        let Some(reference) = KvReference::load_or_note(&mut report) else {
+            return report;
         };
         let d = &reference.dram;
         let transcripts = kv_common::transcripts(folder, "dram", skipped);

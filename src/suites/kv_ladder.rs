@@ -55,14 +55,8 @@ impl Suite for KvLadder {
 
     fn analyze(&self, folder: &Folder, opts: &Options, skipped: &mut Vec<Skipped>) -> SuiteReport {
         let mut report = SuiteReport::for_suite(self);
-        let reference = match KvReference::load() {
-            Ok(r) => r,
-            Err(e) => {
-                report.notes.push(format!(
-                    "failed to read the embedded reports/kv-cache.toml: {e}"
-                ));
-                return report;
-            }
+        let Some(reference) = KvReference::load_or_note(&mut report) else {
+            return report;
         };
         let r = &reference.ladder;
         let sla = opts.sla_gen_tok_s.unwrap_or(r.sla_gen_tok_s);

@@ -45,14 +45,8 @@ impl Suite for KvRestore {
 
     fn analyze(&self, folder: &Folder, _opts: &Options, skipped: &mut Vec<Skipped>) -> SuiteReport {
         let mut report = SuiteReport::for_suite(self);
-        let reference = match KvReference::load() {
-            Ok(r) => r,
-            Err(e) => {
-                report.notes.push(format!(
-                    "failed to read the embedded reports/kv-cache.toml: {e}"
-                ));
-                return report;
-            }
+        let Some(reference) = KvReference::load_or_note(&mut report) else {
+            return report;
         };
         let logs = kv_common::server_logs(folder, skipped);
         let transcripts = kv_common::transcripts(folder, "restore", skipped);

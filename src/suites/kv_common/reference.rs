@@ -59,6 +59,20 @@ impl KvReference {
         toml::from_str(KV_TOML)
     }
 
+    /// The reference, or a note in `report` saying why it could not be read (a build
+    /// defect: the file is embedded and tested).
+    pub fn load_or_note(report: &mut crate::suites::SuiteReport) -> Option<KvReference> {
+        match KvReference::load() {
+            Ok(r) => Some(r),
+            Err(e) => {
+                report.notes.push(format!(
+                    "failed to read the embedded reports/kv-cache.toml: {e}"
+                ));
+                None
+            }
+        }
+    }
+
     /// The published model a name refers to (`glm-5.3`, `/models/GLM-5.3-FP8`, ...).
     pub fn model(&self, name: &str) -> Option<&ModelRef> {
         let n = name.trim().to_ascii_lowercase();
