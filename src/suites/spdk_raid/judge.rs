@@ -190,12 +190,13 @@ pub fn judge(arrays: &[ArrayDir], r: &SpdkReference) -> Judged {
                 &mut out.shares,
             ));
         }
-        if let (Some(w), Some(pd)) = (
-            best(a, Op::RandomWrite, r, false),
+        // Random writes have no pass mark; their share of theory is shown when the raw
+        // drives were measured writing at random.
+        if let (true, Some(pd)) = (
+            best(a, Op::RandomWrite, r, false).is_some(),
             per_drive(arrays, a.drives, Op::RandomWrite, r),
         ) {
             if let Some(t) = drives_worth(lvl, Op::RandomWrite, a.drives) {
-                let _ = w;
                 out.shares
                     .insert((a.dir.clone(), Op::RandomWrite), pd.0 * t);
             }
