@@ -200,6 +200,37 @@ pub struct SpdkJobsArgs {
 pub enum CollectCommand {
     /// The storage procedure's fio runs (and iostat) on one array: results/<array>/.
     Storage(CollectStorageArgs),
+    /// KV test 2: the concurrency ladder for one variant and run, against a running server.
+    KvLadder(CollectKvLadderArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CollectKvLadderArgs {
+    /// The variant: adp, gpu-only (or lmcache for test 3).
+    #[arg(long)]
+    pub variant: String,
+    /// The run number (the procedure asks for at least two per variant).
+    #[arg(long, default_value = "1")]
+    pub run: String,
+    /// The load folder with agents.json (the procedure's ~/bench/load); results go to
+    /// its results/ folder.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub workdir: PathBuf,
+    #[arg(long, default_value = "http://127.0.0.1:8000")]
+    pub url: String,
+    #[arg(long, default_value = "/models/GLM-5.3-FP8")]
+    pub model: String,
+    #[arg(long, default_value = "glm-5.3")]
+    pub served_model_name: String,
+    /// Client counts, comma separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16,32")]
+    pub levels: Vec<u32>,
+    /// Seconds between levels (the procedure: 15).
+    #[arg(long, default_value_t = 15)]
+    pub pause: u32,
+    /// Print the command and run nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Args)]

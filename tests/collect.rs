@@ -198,3 +198,146 @@ fn a_real_collection_on_a_loop_device_is_read_by_analyze() {
         "{files}"
     );
 }
+
+/// The stand-in vLLM server (tests/stand-ins/openai_server.py) on a loopback port; killed
+/// when dropped, and it stops by itself after a minute anyway.
+struct StandInServer {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl StandInServer {
+    fn start(external: bool) -> Option<StandInServer> {
+        use std::io::BufRead;
+        let mut cmd = Command::new("python3");
+        cmd.arg(root().join("tests/stand-ins/openai_server.py"))
+            .args(["--seconds", "60"]);
+        if external {
+            cmd.arg("--external");
+        }
+        let mut child = cmd.stdout(std::process::Stdio::piped()).spawn().ok()?;
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take()?)
+            .read_line(&mut line)
+            .ok()?;
+        let port = line.trim().parse().ok()?;
+        Some(StandInServer { child, port })
+    }
+}
+
+impl Drop for StandInServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn kv_ladder_collector_against_a_stand_in_server_and_a_fake_docker() {
+    let Some(server) = StandInServer::start(true) else {
+        assert!(std::env::var_os("CI").is_none(), "CI has python3");
+        eprintln!("no python3: skipped");
+        return;
+    };
+    let tmp = tempfile::tempdir().expect("tmp");
+    let work = tmp.path().join("load");
+    fs::create_dir_all(&work).expect("mkdir");
+    fs::write(
+        work.join("agents.json"),
+        r#"{"filetype": "generate_conversations", "num_conversations": 96}"#,
+    )
+    .expect("w");
+    let path = format!(
+        "{}:{}",
+        root().join("tests/stand-ins").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let url = format!("http://127.0.0.1:{}", server.port);
+    let out = bin()
+        .env("PATH", &path)
+        .args([
+            "collect",
+            "kv-ladder",
+            "--variant",
+            "adp",
+            "--run",
+            "1",
+            "--levels",
+            "1,2",
+            "--pause",
+            "0",
+        ])
+        .args(["--workdir", s(&work), "--url", &url])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The procedure's own steps ran: run.txt tagged, level.json scaled by jq.
+    let level: serde_json::Value =
+        serde_json::from_slice(&fs::read(work.join("level.json")).expect("level.json"))
+            .expect("json");
+    assert_eq!(
+        level["num_conversations"], 6,
+        "3 x 2 clients at the last level"
+    );
+    assert_eq!(
+        fs::read_to_string(work.join("run.txt"))
+            .expect("run.txt")
+            .trim(),
+        "Benchmark adp, run 1, 2 clients."
+    );
+    let (_, v) = analyze_json(&work.join("results"), &[]);
+    let ladder = v["suites"]
+        .as_array()
+        .and_then(|s| s.iter().find(|x| x["name"] == "kv-ladder"))
+        .expect("kv-ladder");
+    let table = ladder["preformatted"][0]["text"].as_str().unwrap_or("");
+    let rows: Vec<&str> = table.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{table}");
+    assert!(
+        rows[0].starts_with("adp-1                  1        3"),
+        "{table}"
+    );
+    let tail: Vec<&str> = rows[1].split_whitespace().collect();
+    assert_eq!(
+        tail[tail.len() - 4..],
+        ["75", "%", "50", "%"],
+        "hit rates from the stand-in's counters: {table}"
+    );
+    let failures = ladder["tables"][0]["rows"][1][8].as_str().unwrap_or("");
+    assert_eq!(
+        failures, "0",
+        "failure counts come from stderr, kept by 2>&1"
+    );
+    assert!(work.join("results/adp-1.manifest.json").is_file());
+}
+
+#[test]
+fn kv_ladder_collector_dry_run_and_missing_inputs() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let r = run(&[
+        "collect",
+        "kv-ladder",
+        "--variant",
+        "adp",
+        "--workdir",
+        s(tmp.path()),
+        "--dry-run",
+    ]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("adp 1 15 1 2 4 8 16 32"), "{}", r.stdout);
+    let r = run(&[
+        "collect",
+        "kv-ladder",
+        "--variant",
+        "adp",
+        "--workdir",
+        s(tmp.path()),
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("agents.json"), "{}", r.stderr);
+    assert!(!tmp.path().join("results").exists(), "nothing ran");
+}

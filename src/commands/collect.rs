@@ -1,6 +1,7 @@
 //! `reprobench collect`: the procedures' runs through the shell collectors.
 
-use crate::cli::{CollectCommand, CollectStorageArgs};
+use crate::cli::{CollectCommand, CollectKvLadderArgs, CollectStorageArgs};
+use crate::collect::kv_ladder;
 use crate::collect::storage::{collect, headline, Plan};
 use crate::process::System;
 
@@ -9,7 +10,23 @@ use super::UNUSABLE;
 pub fn run(cmd: &CollectCommand) -> anyhow::Result<i32> {
     match cmd {
         CollectCommand::Storage(a) => storage(a),
+        CollectCommand::KvLadder(a) => ladder(a),
     }
+}
+
+fn ladder(a: &CollectKvLadderArgs) -> anyhow::Result<i32> {
+    let plan = kv_ladder::Plan {
+        workdir: a.workdir.clone(),
+        url: a.url.clone(),
+        model: a.model.clone(),
+        served_name: a.served_model_name.clone(),
+        variant: a.variant.clone(),
+        run: a.run.clone(),
+        levels: a.levels.clone(),
+        pause_s: a.pause,
+        dry_run: a.dry_run,
+    };
+    kv_ladder::collect(&plan, &System)
 }
 
 fn storage(a: &CollectStorageArgs) -> anyhow::Result<i32> {
