@@ -81,6 +81,15 @@ impl Latency {
 }
 
 impl FioOutput {
+    /// Whether any job ran with this ioengine (`spdk_bdev` runs belong to the SPDK suite).
+    pub fn uses_ioengine(&self, engine: &str) -> bool {
+        self.jobs.iter().any(|j| {
+            self.options_for(j)
+                .get("ioengine")
+                .is_some_and(|i| i == engine)
+        })
+    }
+
     /// A job's effective options: `global options` overridden by its `job options`.
     pub fn options_for(&self, job: &FioJob) -> BTreeMap<String, String> {
         let mut all = self.global_options.clone();

@@ -2,13 +2,14 @@
 //! `<array>/iostat/<job>.iostat`. Anything unreadable is skipped with a reason.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
+use crate::error::ParseError;
+use crate::fio::groups::{groups, Group};
+use crate::fio::signature::Signature;
 use crate::folder::{Entry, Folder, Skipped};
 use crate::parse::fio::{self, FioOutput};
 use crate::parse::iostat::{self, IostatLog};
-
-use crate::fio::groups::{groups, Group};
-use crate::fio::signature::Signature;
 
 /// One fio output file.
 #[derive(Debug, Clone)]
@@ -108,6 +109,21 @@ fn is_other_json(bytes: &[u8]) -> bool {
     }
 }
 
+/// The JSON files this suite may own, each read as fio once per folder: detection and
+/// loading share it. SPDK's layout, spdk_bdev runs and collectors' manifests are left out.
+pub fn fio_files(folder: &Folder) -> Rc<Vec<(Entry, Result<FioOutput, ParseError>)>> {
+    folder.memo("storage-fio-files", || {
+        folder
+            .with_suffix(".json")
+            .filter(|e| {
+                !crate::suites::spdk_raid::load::claims(&e.rel) && e.file_name() != "manifest.json"
+            })
+            .map(|e| (e.clone(), fio::parse_path(&e.path)))
+            .filter(|(_, r)| !r.as_ref().is_ok_and(|o| o.uses_ioengine("spdk_bdev")))
+            .collect()
+    })
+}
+
 pub fn load(folder: &Folder, skipped: &mut Vec<Skipped>) -> Loaded {
     let mut loaded = Loaded::default();
     // Files at the top of the input belong to the input folder itself, as the
@@ -137,19 +153,9 @@ pub fn load(folder: &Folder, skipped: &mut Vec<Skipped>) -> Loaded {
         array_dirs.insert(array_dir.to_string());
     }
     let mut failed: Vec<(&Entry, Skipped, bool)> = Vec::new();
-    for e in folder.with_suffix(".json") {
-        // Collectors' manifests describe a run; they are not fio results.
-        if crate::suites::spdk_raid::load::claims(&e.rel) || e.file_name() == "manifest.json" {
-            continue;
-        }
-        match fio::parse_path(&e.path) {
-            Ok(output)
-                if output.jobs.iter().any(|j| {
-                    output
-                        .options_for(j)
-                        .get("ioengine")
-                        .is_some_and(|i| i == "spdk_bdev")
-                }) => {}
+    let parsed = fio_files(folder);
+    for (e, result) in parsed.iter() {
+        match result {
             Ok(output) => {
                 let array_dir = dir_of(&e.rel).to_string();
                 array_dirs.insert(array_dir.clone());
@@ -158,13 +164,13 @@ pub fn load(folder: &Folder, skipped: &mut Vec<Skipped>) -> Loaded {
                     array: array_name(&array_dir),
                     array_dir,
                     stem: e.stem().to_string(),
-                    groups: groups(&output),
-                    output,
+                    groups: groups(output),
+                    output: output.clone(),
                 });
             }
             Err(err) => {
                 let other = std::fs::read(&e.path).is_ok_and(|b| is_other_json(&b));
-                failed.push((e, folder.skipped(e, err.line, err.reason), other));
+                failed.push((e, folder.skipped(e, err.line, err.reason.clone()), other));
             }
         }
     }

@@ -47,14 +47,7 @@ impl Suite for Storage {
 
     fn detect(&self, folder: &Folder) -> bool {
         folder.with_suffix(".iostat").next().is_some()
-            || folder.with_suffix(".json").any(|e| {
-                !crate::suites::spdk_raid::load::claims(&e.rel)
-                    && crate::parse::fio::parse_path(&e.path).is_ok_and(|o| {
-                        o.global_options
-                            .get("ioengine")
-                            .is_none_or(|i| i != "spdk_bdev")
-                    })
-            })
+            || load::fio_files(folder).iter().any(|(_, r)| r.is_ok())
     }
 
     fn analyze(&self, folder: &Folder, opts: &Options, skipped: &mut Vec<Skipped>) -> SuiteReport {
