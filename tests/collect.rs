@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::*;
+use reprobench::collect::safety::root_device;
 
 /// A loop device over a fresh file, detached when dropped; None where loop devices
 /// cannot be made (not root, no loop support).
@@ -81,20 +82,6 @@ fn dry_run_prints_every_command_and_writes_nothing() {
         "the procedure's defaults"
     );
     assert!(!out.exists(), "a dry run creates nothing");
-}
-
-fn root_device() -> Option<String> {
-    fs::read_to_string("/proc/self/mountinfo")
-        .ok()?
-        .lines()
-        .find_map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            let sep = f.iter().position(|x| *x == "-")?;
-            (f.get(4) == Some(&"/"))
-                .then(|| f.get(sep + 2).map(|d| d.to_string()))
-                .flatten()
-        })
-        .filter(|d| d.starts_with("/dev/"))
 }
 
 #[test]

@@ -32,20 +32,8 @@ for array in raid10 adp; do
   rm -rf "$OUT"
   mkdir -p "$OUT/iostat"
   echo "$array: DEV=$DEV" >> "$here/results/devices.txt"
-  run() {                              # the procedure's helper; only --size/--runtime differ
-    local name=$1
-    shift
-    iostat -xm 1 > "$OUT/iostat/$name.iostat" &
-    local mon=$!
-    fio \
-      --random_generator=tausworthe64 --per_job_logs=0 \
-      --buffer_compress_chunk=4096 --buffer_compress_percentage=67 --refill_buffers=1 \
-      --direct=1 --group_reporting=1 --randrepeat=0 --norandommap=1 \
-      --ioengine=libaio \
-      "$@" \
-      --filename="$DEV" --name="$name" \
-      --output-format=json --output="$OUT/$name.json" || true
-    kill "$mon"; wait "$mon" 2>/dev/null || true
+  run() {                              # the procedure's helper, as collectors/storage-fio.sh runs it
+    bash "$here/../../collectors/storage-fio.sh" "$OUT" "$DEV" "$@" || true
   }
   run precondition --readwrite=write --bs=128k --numjobs=8 --iodepth=8 --size=1g --runtime=3
   run randread-8k-j32-d32  --readwrite=randread  --bs=8k --numjobs=32  --iodepth=32 --size=1g --runtime=4 --time_based=1

@@ -53,6 +53,80 @@ fn item(
     }
 }
 
+/// A system command's saved output: what it is, a key its file name contains (after
+/// lowercasing and `_` -> `-`), a key it must not contain, and where to save it.
+type SystemOutput = (
+    &'static str,
+    &'static str,
+    Option<&'static str>,
+    &'static str,
+);
+
+const KV_SYSTEM: &[SystemOutput] = &[
+    (
+        "pliocli system get_status (storage server)",
+        "get-status",
+        None,
+        "system/pliocli-system-get_status.txt",
+    ),
+    (
+        "pliocli system get_disk_usage -x 0 (storage server)",
+        "get-disk-usage",
+        None,
+        "system/pliocli-system-get_disk_usage.txt",
+    ),
+    (
+        "nvme list-subsys (GPU server)",
+        "list-subsys",
+        None,
+        "system/nvme-list-subsys.txt",
+    ),
+    (
+        "ib_read_bw output (check the fabric)",
+        "ib-read-bw",
+        None,
+        "system/ib_read_bw.txt",
+    ),
+];
+
+const STORAGE_SYSTEM: &[SystemOutput] = &[
+    (
+        "nvme list",
+        "nvme-list",
+        Some("subsys"),
+        "system/nvme-list.txt",
+    ),
+    (
+        "cat /proc/mdstat (RAID10)",
+        "mdstat",
+        None,
+        "system/mdstat.txt",
+    ),
+    (
+        "pliocli system get_status (ADP)",
+        "get-status",
+        None,
+        "system/pliocli-system-get_status.txt",
+    ),
+    (
+        "pliocli raid get_raid_info -x 1 (ADP)",
+        "get-raid-info",
+        None,
+        "system/pliocli-raid-get_raid_info.txt",
+    ),
+];
+
+fn system_outputs(folder: &Folder, procedure: &'static str, list: &[SystemOutput]) -> Vec<Item> {
+    list.iter()
+        .map(|&(what, key, not, hint)| {
+            let found = files_where(folder, |_, n| {
+                n.contains(key) && not.is_none_or(|x| !n.contains(x))
+            });
+            item(procedure, what, found, hint)
+        })
+        .collect()
+}
+
 const KV: &str = "AI Key-Value Caching";
 const ST: &str = "Storage acceleration";
 
@@ -60,7 +134,6 @@ pub fn checklist(folder: &Folder, a: &Analysis) -> Vec<Item> {
     let suites: Vec<&str> = a.suites.iter().map(|s| s.name).collect();
     let kv = suites.iter().any(|s| s.starts_with("kv-"));
     let storage = suites.contains(&"storage");
-    let named = |key: &'static str| move |_: &str, n: &str| n.contains(key);
     let mut out = Vec::new();
     if kv {
         out.push(item(
@@ -117,30 +190,7 @@ pub fn checklist(folder: &Folder, a: &Analysis) -> Vec<Item> {
             fact_sources(a, "gateway log"),
             "logs/adp-gateway.log (docker compose logs gateway)",
         ));
-        out.push(item(
-            KV,
-            "pliocli system get_status (storage server)",
-            files_where(folder, named("get-status")),
-            "system/pliocli-system-get_status.txt",
-        ));
-        out.push(item(
-            KV,
-            "pliocli system get_disk_usage -x 0 (storage server)",
-            files_where(folder, named("get-disk-usage")),
-            "system/pliocli-system-get_disk_usage.txt",
-        ));
-        out.push(item(
-            KV,
-            "nvme list-subsys (GPU server)",
-            files_where(folder, named("list-subsys")),
-            "system/nvme-list-subsys.txt",
-        ));
-        out.push(item(
-            KV,
-            "ib_read_bw output (check the fabric)",
-            files_where(folder, named("ib-read-bw")),
-            "system/ib_read_bw.txt",
-        ));
+        out.extend(system_outputs(folder, KV, KV_SYSTEM));
     }
     if storage {
         for (what, array, hint) in [
@@ -183,32 +233,7 @@ pub fn checklist(folder: &Folder, a: &Analysis) -> Vec<Item> {
             found: dev.into_iter().take(2).collect(),
             hint: "the fio JSON of both arrays records every option and the DEV path",
         });
-        out.push(item(
-            ST,
-            "nvme list",
-            files_where(folder, |_, n| {
-                n.contains("nvme-list") && !n.contains("subsys")
-            }),
-            "system/nvme-list.txt",
-        ));
-        out.push(item(
-            ST,
-            "cat /proc/mdstat (RAID10)",
-            files_where(folder, named("mdstat")),
-            "system/mdstat.txt",
-        ));
-        out.push(item(
-            ST,
-            "pliocli system get_status (ADP)",
-            files_where(folder, named("get-status")),
-            "system/pliocli-system-get_status.txt",
-        ));
-        out.push(item(
-            ST,
-            "pliocli raid get_raid_info -x 1 (ADP)",
-            files_where(folder, named("get-raid-info")),
-            "system/pliocli-raid-get_raid_info.txt",
-        ));
+        out.extend(system_outputs(folder, ST, STORAGE_SYSTEM));
     }
     out
 }

@@ -49,6 +49,20 @@ fn partitions(sys: &Path) -> Vec<String> {
     parts
 }
 
+/// The block device mounted at `/`, from mountinfo's source field, if `/` is on one.
+pub fn root_device() -> Option<String> {
+    read("/proc/self/mountinfo")
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let sep = f.iter().position(|x| *x == "-")?;
+            (f.get(4) == Some(&"/"))
+                .then(|| f.get(sep + 2).map(|s| s.to_string()))
+                .flatten()
+        })
+        .find(|s| s.starts_with("/dev/"))
+}
+
 pub fn check(dev: &Path, runner: &dyn Runner) -> Findings {
     use std::os::unix::fs::FileTypeExt;
     let mut f = Findings {
@@ -165,16 +179,7 @@ mod tests {
 
     #[test]
     fn the_root_filesystem_device_is_refused() {
-        let root = read("/proc/self/mountinfo")
-            .lines()
-            .filter_map(|l| {
-                let f: Vec<&str> = l.split_whitespace().collect();
-                let sep = f.iter().position(|x| *x == "-")?;
-                (f.get(4) == Some(&"/"))
-                    .then(|| f.get(sep + 2).map(|s| s.to_string()))
-                    .flatten()
-            })
-            .find(|s| s.starts_with("/dev/"));
+        let root = root_device();
         let Some(root) = root else {
             eprintln!("no block device holds / here (overlay?): nothing to check");
             return;

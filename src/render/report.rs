@@ -6,7 +6,7 @@ use anyhow::Context;
 
 use crate::analysis::Analysis;
 use crate::process::Runner;
-use crate::render::{markdown, pdf, svg};
+use crate::render::{pdf, svg, templates};
 
 /// How the PDF is to be made.
 pub struct PdfChoice<'a> {
@@ -42,7 +42,7 @@ pub fn write_report(
     let md = dir.join("report.md");
     write(
         &md,
-        markdown::render_markdown(a)
+        templates::render_markdown(a)
             .context("failed to render report.md")?
             .as_bytes(),
     )?;
@@ -53,7 +53,7 @@ pub fn write_report(
     let typ = dir.join("report.typ");
     write(
         &typ,
-        markdown::render_typst(a)
+        templates::render_typst(a)
             .context("failed to render report.typ")?
             .as_bytes(),
     )?;
