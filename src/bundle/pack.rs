@@ -73,20 +73,22 @@ pub fn build(
     let folder =
         Folder::scan(input).with_context(|| format!("cannot read `{}`", input.display()))?;
     // 1. The results as they will leave the machine: redacted, pseudonymized.
+    let mut raw = Vec::with_capacity(folder.files.len());
+    for e in &folder.files {
+        let bytes = std::fs::read(&e.path)
+            .with_context(|| format!("cannot read `{}`", e.path.display()))?;
+        raw.push((e, bytes));
+    }
     let mut pseudo = opts.pseudonymize.then(|| {
         let mut hosts = opts.hosts.clone();
-        for e in &folder.files {
-            if let Ok(text) = std::fs::read_to_string(&e.path) {
-                hosts.extend(redact::find_hosts(&text));
-            }
+        for (_, bytes) in raw.iter().filter(|(_, b)| is_text(b)) {
+            hosts.extend(redact::find_hosts(&String::from_utf8_lossy(bytes)));
         }
         Pseudonyms::with_hosts(hosts)
     });
     let mut entries: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     let mut redactions = 0;
-    for e in &folder.files {
-        let bytes = std::fs::read(&e.path)
-            .with_context(|| format!("cannot read `{}`", e.path.display()))?;
+    for (e, bytes) in raw {
         let bytes = if is_text(&bytes) {
             let mut text = String::from_utf8_lossy(&bytes).into_owned();
             if opts.redact {
