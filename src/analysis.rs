@@ -26,6 +26,17 @@ pub struct Summary {
     pub fail: usize,
     pub not_measured: usize,
     pub inconclusive: usize,
+    pub not_comparable: usize,
+}
+
+impl Summary {
+    /// `6 pass, 0 fail, 0 not measured, 0 inconclusive, 0 not comparable`.
+    pub fn line(&self) -> String {
+        format!(
+            "{} pass, {} fail, {} not measured, {} inconclusive, {} not comparable",
+            self.pass, self.fail, self.not_measured, self.inconclusive, self.not_comparable
+        )
+    }
 }
 
 /// Why an input could not be analyzed at all (exit code 2).
@@ -116,6 +127,7 @@ fn summarize<'a>(verdicts: impl Iterator<Item = &'a Verdict>) -> Summary {
             Status::Fail => s.fail += 1,
             Status::NotMeasured => s.not_measured += 1,
             Status::Inconclusive => s.inconclusive += 1,
+            Status::NotComparable => s.not_comparable += 1,
         }
     }
     s

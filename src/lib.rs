@@ -6,6 +6,7 @@ pub mod chart;
 pub mod cli;
 pub mod collect;
 pub mod commands;
+pub mod deviation;
 pub mod error;
 pub mod fio;
 pub mod folder;

@@ -1,4 +1,5 @@
-//! The verdict model every suite shares: pass, fail, not measured, inconclusive.
+//! The verdict model every suite shares: pass, fail, not measured, inconclusive, not
+//! comparable.
 
 use std::fmt;
 
@@ -11,6 +12,9 @@ pub enum Status {
     Fail,
     NotMeasured,
     Inconclusive,
+    /// The run deviates from the procedure in a way that changes the comparison: judging
+    /// it as if it had not would mislead.
+    NotComparable,
 }
 
 impl Status {
@@ -20,6 +24,7 @@ impl Status {
             Status::Fail => "FAIL",
             Status::NotMeasured => "not measured",
             Status::Inconclusive => "inconclusive",
+            Status::NotComparable => "not comparable",
         }
     }
 }

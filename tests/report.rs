@@ -10,23 +10,23 @@ use common::*;
 const SAMPLES: [(&str, &str); 5] = [
     (
         "samples/spdk-raid-published",
-        "7 pass, 2 fail, 7 not measured, 0 inconclusive",
+        "7 pass, 2 fail, 7 not measured, 0 inconclusive, 0 not comparable",
     ),
     (
         "samples/storage-published",
-        "6 pass, 0 fail, 0 not measured, 0 inconclusive",
+        "6 pass, 0 fail, 0 not measured, 0 inconclusive, 0 not comparable",
     ),
     (
         "samples/storage-loopback",
-        "3 pass, 3 fail, 0 not measured, 0 inconclusive",
+        "1 pass, 0 fail, 0 not measured, 0 inconclusive, 5 not comparable",
     ),
     (
         "samples/kv-cache-published",
-        "16 pass, 0 fail, 0 not measured, 0 inconclusive",
+        "16 pass, 0 fail, 0 not measured, 0 inconclusive, 0 not comparable",
     ),
     (
         "samples/kv-cache-failing",
-        "11 pass, 5 fail, 0 not measured, 0 inconclusive",
+        "8 pass, 8 fail, 0 not measured, 0 inconclusive, 0 not comparable",
     ),
 ];
 

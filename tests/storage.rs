@@ -59,14 +59,38 @@ fn missing_adp_side_is_not_measured_not_pass() {
 }
 
 #[test]
-fn loopback_sample_shows_honest_failures() {
+fn loopback_sample_is_not_comparable_and_says_why() {
+    // 4 s runs on four loop devices striped by fio itself: every headline verdict is
+    // "not comparable", with the runtime and the devices as the reasons.
     let (code, v) = analyze_json(&root().join("samples/storage-loopback"), &[]);
     let st = statuses(&v);
-    // Four loop devices on both sides: no card, so the write gains cannot appear.
-    assert_eq!(st["storage.randwrite-8k-qd64"], "fail");
-    assert_eq!(st["storage.randrw-8k-qd1024"], "fail");
+    for id in HEADLINES {
+        assert_eq!(st[id], "not-comparable", "{id}");
+    }
     assert_eq!(st["storage.exit-status"], "pass");
-    assert_eq!(code, 1);
+    assert_eq!(code, 1, "not comparable is not a pass");
+    let verdict = v["suites"][0]["verdicts"][0]["note"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(verdict.contains("would have been FAIL"), "{verdict}");
+    assert!(
+        verdict.contains("runtime 4 s (procedure: 60 s)"),
+        "{verdict}"
+    );
+    let devs = v["suites"][0]["deviations"]
+        .as_array()
+        .expect("deviations as data")
+        .clone();
+    let runtime = devs
+        .iter()
+        .find(|d| d["parameter"] == "runtime" && d["ran"] == "4")
+        .expect("the runtime deviation");
+    assert_eq!(runtime["procedure"], "60");
+    assert_eq!(runtime["unit"], "s");
+    assert_eq!(runtime["changes_comparison"], true);
+    assert!(runtime["files"].as_array().is_some_and(|f| !f.is_empty()));
+    assert_eq!(v["summary"]["not_comparable"], 5);
 }
 
 #[test]
@@ -178,23 +202,39 @@ fn real_fio_field_cases_are_read_and_explained() {
     ] {
         assert!(notes.contains(expect), "missing `{expect}` in {notes}");
     }
-    let exit = &v["suites"][0]["verdicts"]
-        .as_array()
-        .expect("verdicts")
-        .iter()
-        .find(|x| x["id"] == "storage.exit-status")
-        .expect("exit verdict")
-        .clone();
-    assert_eq!(exit["status"], "fail");
-    let note = exit["note"].as_str().unwrap_or_default();
-    assert!(note.contains("job `badio` error 22"), "{note}");
+    let exit = |v: &serde_json::Value| {
+        v["suites"][0]["verdicts"]
+            .as_array()
+            .expect("verdicts")
+            .iter()
+            .find(|x| x["id"] == "storage.exit-status")
+            .expect("exit verdict")
+            .clone()
+    };
+    // The criterion covers the compared arrays (raid10, adp) only, and says which
+    // folders it left alone.
+    let e = exit(&v);
+    assert_eq!(e["status"], "fail");
+    let note = e["note"].as_str().unwrap_or_default();
     assert!(
         note.contains("refused/adp/randread-bogus.json"),
         "missing JSON is named: {note}"
     );
-    assert!(note.contains("zerosize` moved no data"), "{note}");
+    assert!(
+        !note.contains("badio"),
+        "another folder's job is not judged: {note}"
+    );
+    assert!(note.contains("not judged here: fio"), "{note}");
     let skipped = v["skipped"].to_string();
     assert!(skipped.contains("numjobs-zero.json"), "{skipped}");
+    // Named as a side, the top folder's failures are judged.
+    let (_, v) = analyze_json(
+        &root().join("tests/fixtures/fio"),
+        &["--baseline", "fio", "--candidate", "adp"],
+    );
+    let note = exit(&v)["note"].as_str().unwrap_or_default().to_string();
+    assert!(note.contains("job `badio` error 22"), "{note}");
+    assert!(note.contains("zerosize` moved no data"), "{note}");
 }
 
 #[test]
@@ -351,7 +391,14 @@ fn report_writes_markdown_with_verdicts_tables_and_skipped_files() {
     assert_eq!(r.code, 1, "the broken file fails the exit-status criterion");
     let md = fs::read_to_string(out.join("report.md")).expect("report.md");
     assert!(md.contains("| ✅ pass | Random write, 8 KB"), "{md}");
-    assert!(md.contains("| ❌ **FAIL** | Both arrays: every fio job exits with status 0"));
+    assert!(md.contains(
+        "| ❌ **FAIL** | Both arrays (raid10 and adp): every fio job exits with status 0"
+    ));
+    assert!(md.contains("None found: every parameter the files record matches the procedure."));
+    assert!(
+        md.contains("fio --random_generator=tausworthe64 --per_job_logs=0"),
+        "the commands that ran: {md}"
+    );
     assert!(md.contains("adp/randrw-8k-j128-d8                   13224   1614.3"));
     assert!(
         md.contains("| `results/adp/broken.json` | 1 | truncated JSON"),
@@ -410,12 +457,17 @@ fn a_live_fio_run_with_the_procedure_helper_options_is_read_like_the_script() {
     let (_, v) = analyze_json(tmp.path(), &[]);
     let st = statuses(&v);
     assert_eq!(st["storage.exit-status"], "pass");
-    // Matched by name; shape differs from the procedure's, and the note says so.
+    // Matched by name, run with another shape and runtime: not comparable, with both
+    // values in the note and in the deviations.
     let verdict = v["suites"][0]["verdicts"][0].clone();
-    assert!(verdict["note"]
-        .as_str()
-        .unwrap_or("")
-        .contains("where the procedure runs randwrite 8k 8x8"));
+    assert_eq!(verdict["status"], "not-comparable");
+    let note = verdict["note"].as_str().unwrap_or("").to_string();
+    assert!(note.contains("numjobs 2 (procedure: 8)"), "{note}");
+    assert!(
+        note.contains("iodepth (effective) 1 (procedure: 8)"),
+        "{note}"
+    );
+    assert!(note.contains("runtime 1 s (procedure: 60 s)"), "{note}");
     if let Ok(out) = Process::new("python3")
         .arg(root().join("tests/fixtures/procedure-storage-table.py"))
         .args([

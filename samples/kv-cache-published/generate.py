@@ -68,7 +68,21 @@ def prom(counters):
 
 
 def client_log(path_json, p, recs, failures, fatal):
-    lines = [f"30-11-2026 00:28:01 [INFO] - Namespace(num_clients={p}, max_active_conversations={2 * p}, stats_json_output='{path_json}')",
+    # The client's own argument lines, as vLLM 0.33's client logs them for the procedure's
+    # ladder() command (see tests/fixtures/kv-ladder-client for a real run).
+    namespace = (f"Namespace(input_file='level.json', output_file=None, seed=520052, model='/models/GLM-5.3-FP8', "
+                 f"served_model_name='{MODEL}', url='http://127.0.0.1:8000', api_key=None, header=None, num_clients={p}, "
+                 f"max_active_conversations={2 * p}, max_num_requests=None, warmup_step=False, max_turns=None, no_early_stop=True, "
+                 f"limit_max_tokens=400, limit_min_tokens=400, request_rate=0, max_retries=0, "
+                 f"conversation_sampling=<ConversationSampling.ROUND_ROBIN: 'round_robin'>, verify_output=False, "
+                 f"request_timeout_sec=3600, no_stream=False, send_conversation_id=False, excel_output=False, "
+                 f"stats_json_output='{path_json}', verbose=False, print_content=False, warmup_percentages='0%', trust_remote_code=False)")
+    gen = (f"GenConvArgs(num_conversations={3 * p}, text_files=['run.txt', 'pg1184.txt', 'pg2600.txt', 'pg135.txt'], "
+           f"input_num_turns=UniformDistribution[12, 16], input_common_prefix_num_tokens=Constant[12000], "
+           f"input_prefix_num_tokens=UniformDistribution[12000, 20000], input_num_tokens=UniformDistribution[1000, 2000], "
+           f"output_num_tokens=Constant[400], print_stats=True)")
+    lines = [f"30-11-2026 00:28:01 [INFO] - {namespace}",
+             f"30-11-2026 00:28:01 [INFO] - {gen}",
              f"30-11-2026 00:28:02 [INFO] - {ansi(f'Starting {p} clients', '92')}"]
     if fatal:
         lines += ["Traceback (most recent call last):",
@@ -120,8 +134,19 @@ def ask_lines(times, prompt, cached):
 
 
 def server_log(variant, kv_tokens, turned_off=False):
+    args = (f"'model': '/models/GLM-5.3-FP8', 'served_model_name': ['{MODEL}'], 'tensor_parallel_size': 8, "
+            f"'max_model_len': 256000, 'gpu_memory_utilization': 0.92, 'max_num_seqs': 256, "
+            f"'max_num_batched_tokens': 8192, 'kv_cache_dtype': 'fp8', 'enable_prefix_caching': True, "
+            f"'enable_prompt_tokens_details': True")
+    if variant == "adp":
+        args += (", 'kv_transfer_config': KVTransferConfig(kv_connector='FusIOnXConnector', "
+                 "kv_connector_module_path='xkv_vllm_connector.fusionx_connector', kv_role='kv_both', "
+                 "kv_connector_extra_config={'xkv_gateway_port': 5557, 'chunk_size': 128, "
+                 "'slot_alignment_bytes': 4096, 'nvlink_fanout': True})")
+    if variant == "lmcache":
+        args += ", 'kv_transfer_config': KVTransferConfig(kv_connector='LMCacheMPConnector', kv_role='kv_both')"
     lines = [f"INFO 11-29 10:00:01 [api_server.py:1831] vLLM API server version 0.28.0",
-             f"INFO 11-29 10:00:01 [utils.py:326] non-default args: {{'model': '/models/GLM-5.3-FP8', 'served_model_name': ['{MODEL}'], 'tensor_parallel_size': 8, 'max_model_len': 256000}}",
+             f"INFO 11-29 10:00:01 [utils.py:326] non-default args: {{{args}}}",
              f"(EngineCore pid=412) INFO 11-29 10:02:11 [kv_cache_utils.py:1147] GPU KV cache size: {kv_tokens:,} tokens, Maximum concurrency for 256,000 tokens per request: {kv_tokens / 256000:.2f}x"]
     if variant != "gpu-only":
         lines.append("(EngineCore pid=412) INFO 11-29 10:02:12 [fusionx_connector.py:211] XKV: 312 cache tensors registered for exchange")

@@ -17,7 +17,8 @@ ADDRS = ["0000:02:00.0", "0000:45:00.0", "0000:03:00.0", "0000:81:00.0", "0000:8
          "0000:46:00.0", "0000:44:00.0", "0000:43:00.0", "0000:82:00.0", "0000:48:00.0", "0000:47:00.0",
          "0000:83:00.0", "0000:42:00.0", "0000:01:00.0", "0000:04:00.0"]
 BIN = os.environ.get("REPROBENCH", os.path.join(ROOT, "target", "debug", "reprobench"))
-RUNTIME_MS = 60000
+# The article's job files: small random I/O runs 900 s, full-stripe runs 60 s.
+SMALL_RUNTIME_MS, STRIPE_RUNTIME_MS = 900000, 60000
 
 
 def size(bs):
@@ -45,14 +46,15 @@ def fio_doc(t, array, drives, rw, bs, nj, qd, mix, sides, error=0):
     j["jobname"] = name
     j["job options"] = {"filename": filename}
     j["error"] = error
-    j["job_runtime"] = RUNTIME_MS * nj
+    runtime_ms = SMALL_RUNTIME_MS if rw.startswith("rand") else STRIPE_RUNTIME_MS
+    j["job_runtime"] = runtime_ms * nj
     for ddir in ("read", "write"):
         d = j[ddir]
         iops, avg_us, p999_us = sides.get(ddir, (0, None, None))
-        ios = round(iops * RUNTIME_MS / 1000)
+        ios = round(iops * runtime_ms / 1000)
         d.update({"io_bytes": ios * size(bs), "io_kbytes": ios * size(bs) // 1024,
                   "bw_bytes": round(iops * size(bs)), "bw": round(iops * size(bs)) // 1024,
-                  "iops": float(iops), "runtime": RUNTIME_MS if iops else 0, "total_ios": ios,
+                  "iops": float(iops), "runtime": runtime_ms if iops else 0, "total_ios": ios,
                   "short_ios": 0, "drop_ios": 0})
         for key in ("slat_ns", "clat_ns", "lat_ns"):
             blk = d[key]

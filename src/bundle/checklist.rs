@@ -222,16 +222,27 @@ pub fn checklist(folder: &Folder, a: &Analysis) -> Vec<Item> {
                 hint,
             });
         }
-        let mut dev = fact_sources(a, "raid10 device (DEV)");
-        let adp = fact_sources(a, "adp device (DEV)");
-        let both = !dev.is_empty() && !adp.is_empty();
-        dev.extend(adp);
+        // The commands as they ran, rebuilt from what each fio JSON records: present
+        // only when every run of both arrays records its options.
+        let ran: Vec<&crate::suites::RanCommand> = a
+            .suites
+            .iter()
+            .filter(|s| s.name == "storage")
+            .flat_map(|s| &s.commands_ran)
+            .collect();
+        let side = |array: &str| {
+            let mine: Vec<_> = ran
+                .iter()
+                .filter(|c| c.subject.starts_with(&format!("{array}/")))
+                .collect();
+            !mine.is_empty() && mine.iter().all(|c| c.command.starts_with("fio "))
+        };
         out.push(Item {
             procedure: ST,
-            what: "the run commands and DEV paths (read from the fio JSON options)",
-            present: both,
-            found: dev.into_iter().take(2).collect(),
-            hint: "the fio JSON of both arrays records every option and the DEV path",
+            what: "the run commands and DEV paths (rebuilt from the options each fio JSON records)",
+            present: side("raid10") && side("adp"),
+            found: ran.iter().take(2).map(|c| c.source.clone()).collect(),
+            hint: "fio JSON written with the procedure's helper records every option and the DEV path; files without `global options` do not",
         });
         out.extend(system_outputs(folder, ST, STORAGE_SYSTEM));
     }

@@ -55,12 +55,6 @@ pub fn run(args: &BundleArgs) -> anyhow::Result<i32> {
         );
     }
     let s = &built.analysis.summary;
-    crate::outln!(
-        "{} pass, {} fail, {} not measured, {} inconclusive",
-        s.pass,
-        s.fail,
-        s.not_measured,
-        s.inconclusive
-    );
+    crate::outln!("{}", s.line());
     Ok(0)
 }

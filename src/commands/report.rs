@@ -29,12 +29,6 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<i32> {
         }
     }
     let m = &a.summary;
-    crate::outln!(
-        "{} pass, {} fail, {} not measured, {} inconclusive",
-        m.pass,
-        m.fail,
-        m.not_measured,
-        m.inconclusive
-    );
+    crate::outln!("{}", m.line());
     Ok(a.exit_code())
 }

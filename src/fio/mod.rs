@@ -2,4 +2,5 @@
 //! `group_reporting` would, and a run's shape read from its options.
 
 pub mod groups;
+pub mod params;
 pub mod signature;

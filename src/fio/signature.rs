@@ -40,9 +40,8 @@ impl Signature {
             numjobs: get(&["numjobs"])
                 .and_then(|v| v.trim().parse().ok())
                 .unwrap_or(1),
-            iodepth: get(&["iodepth"])
-                .and_then(|v| v.trim().parse().ok())
-                .unwrap_or(1),
+            // What each job really queued: a synchronous engine ignores iodepth.
+            iodepth: super::params::effective_iodepth(opts),
             rwmixread,
         }
     }

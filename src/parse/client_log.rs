@@ -1,11 +1,13 @@
 //! The multi-turn client's console log (`| tee results/<variant>-<run>-L<p>.log`):
 //! per-client failure counts, the runtime, and how the client ended.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Serialize;
 
 use crate::error::ParseError;
+use crate::parse::pyrepr;
 use crate::parse::text::{read_capped, TextCheck};
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
@@ -20,7 +22,33 @@ pub struct ClientLog {
     pub fatal: Option<String>,
     /// `Received HTTP status ...` / `Request rejected ...` lines.
     pub error_lines: usize,
+    /// The client's arguments as it logged them, by the names the procedure passes
+    /// (`num_clients`, `max_active_conversations`, `limit_max_tokens`, `no_early_stop`,
+    /// ...) and the generated workload's (`num_conversations`, `input_num_tokens`, ...):
+    /// from its `Namespace(...)` and `GenConvArgs(...)` lines (stderr) or its
+    /// `Parameters:` block (stdout). Absent when the log does not say.
+    pub args: BTreeMap<String, String>,
+    /// The client stopped every client once the first one finished (`early_stop`).
+    pub stopped_early: bool,
 }
+
+/// The `Parameters:` block's names for the arguments, and the names used here.
+const STDOUT_NAMES: &[(&str, &str)] = &[
+    ("num_clients", "num_clients"),
+    ("num_conversations", "num_conversations"),
+    ("active_conversations", "max_active_conversations"),
+    ("seed", "seed"),
+    ("min_tokens", "limit_min_tokens"),
+    ("max_tokens", "limit_max_tokens"),
+    ("input_num_turns", "input_num_turns"),
+    (
+        "input_common_prefix_num_tokens",
+        "input_common_prefix_num_tokens",
+    ),
+    ("input_prefix_num_tokens", "input_prefix_num_tokens"),
+    ("input_num_tokens", "input_num_tokens"),
+    ("output_num_tokens", "output_num_tokens"),
+];
 
 pub fn parse_path(path: &Path) -> Result<ClientLog, ParseError> {
     let bytes = read_capped(path)?;
@@ -87,6 +115,21 @@ pub fn parse_text(text: &str) -> ClientLog {
         {
             log.error_lines += 1;
         }
+        for name in ["Namespace", "GenConvArgs"] {
+            if let Some(fields) = pyrepr::call_fields(t, name) {
+                log.args.extend(fields);
+            }
+        }
+        if t.contains("Sending termination signal to clients") {
+            log.stopped_early = true;
+        }
+        if let Some((k, v)) = t.split_once('=') {
+            if let Some((_, ours)) = STDOUT_NAMES.iter().find(|(theirs, _)| *theirs == k) {
+                log.args
+                    .entry(ours.to_string())
+                    .or_insert_with(|| v.trim().to_string());
+            }
+        }
         last_nonempty = t.to_string();
     }
     if in_traceback {
@@ -128,5 +171,22 @@ mod tests {
         let log = parse_path(&p).expect("reads");
         assert_eq!((log.clients_done, log.successes, log.failures), (1, 40, 0));
         assert_eq!(log.runtime_sec, Some(17.124));
+        assert_eq!(log.args["num_clients"], "1");
+        assert_eq!(log.args["max_active_conversations"], "2");
+        assert_eq!(log.args["no_early_stop"], "True");
+        assert_eq!(log.args["limit_max_tokens"], "40");
+        assert_eq!(log.args["num_conversations"], "16");
+        assert_eq!(log.args["output_num_tokens"], "Constant[40]");
+        assert!(!log.stopped_early);
+    }
+
+    #[test]
+    fn reads_the_parameters_block_of_stdout_and_an_early_stop() {
+        let text = "Parameters:\nnum_clients=8\nnum_conversations=24\nactive_conversations=16\nmax_tokens=400\n\
+                    x [INFO] - Sending termination signal to clients\n";
+        let log = parse_text(text);
+        assert_eq!(log.args["max_active_conversations"], "16");
+        assert_eq!(log.args["limit_max_tokens"], "400");
+        assert!(log.stopped_early);
     }
 }

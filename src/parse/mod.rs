@@ -7,5 +7,6 @@ pub mod fio;
 pub mod iostat;
 pub mod mt_records;
 pub mod prom;
+pub mod pyrepr;
 pub mod text;
 pub mod vllm_log;

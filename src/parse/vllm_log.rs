@@ -1,12 +1,14 @@
 //! vLLM server logs (and the gateway's and LMCache's lines in them): the startup facts
 //! the procedure asks for and the lines that mean trouble.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Serialize;
 
 use crate::error::ParseError;
 use crate::parse::client_log::strip_ansi;
+use crate::parse::pyrepr;
 use crate::parse::text::{read_capped, TextCheck};
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
@@ -28,6 +30,11 @@ pub struct ServerLog {
     pub lmcache_retrievals: Vec<(u64, u64, f64)>,
     /// LMCache adapter `LMCache hit tokens: N` values.
     pub lmcache_hits: Vec<u64>,
+    /// The server's arguments as it logged them at start: `non-default args: {...}`
+    /// (recent releases) or `args: Namespace(...)` (older ones). Empty when not logged.
+    pub args: BTreeMap<String, String>,
+    /// Line of the arguments.
+    pub args_line: Option<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -112,6 +119,14 @@ pub fn parse_text(text: &str) -> ServerLog {
                 }
             }
         }
+        if log.args_line.is_none() {
+            let found = pyrepr::dict_after(t, "non-default args:")
+                .or_else(|| pyrepr::call_fields(t, "Namespace"));
+            if let Some(pairs) = found {
+                log.args.extend(pairs);
+                log.args_line = Some(i + 1);
+            }
+        }
         if log.model.is_none() {
             log.model = quoted_after(t, "'served_model_name': [")
                 .or_else(|| quoted_after(t, "served_model_name="))
@@ -181,6 +196,8 @@ mod tests {
         let log = parse_text(text);
         assert_eq!(log.vllm_version.as_deref(), Some("0.28.0"));
         assert_eq!(log.model.as_deref(), Some("glm-5.3"));
+        assert_eq!(log.args["model"], "/models/GLM-5.3-FP8");
+        assert_eq!(log.args_line, Some(2));
         assert_eq!(log.xkv_tensors, Some(312));
         assert_eq!(log.turned_off, vec![5]);
         let e = &log.engine_stats[0];

@@ -20,6 +20,7 @@ fn status(s: String) -> String {
         "fail" => "❌ **FAIL**".into(),
         "not-measured" => "⚪ not measured".into(),
         "inconclusive" => "⚠️ inconclusive".into(),
+        "not-comparable" => "🟣 not comparable".into(),
         _ => s,
     }
 }
@@ -48,13 +49,21 @@ fn environment() -> Environment<'static> {
     env.add_filter("cell", cell);
     env.add_filter("status", status);
     env.add_filter("t", typst_str);
+    env.add_filter("few", |v: Vec<String>| crate::render::few(&v));
     env
 }
 
 fn render(name: &str, source: &'static str, a: &Analysis) -> anyhow::Result<String> {
     let mut env = environment();
     env.add_template(name, source)?;
-    let ctx = context! { typst_version => TYPST_VERSION, ..Value::from_serialize(a) };
+    let deviations: Vec<&crate::deviation::Deviation> =
+        a.suites.iter().flat_map(|s| &s.deviations).collect();
+    let ctx = context! {
+        typst_version => TYPST_VERSION,
+        summary_line => a.summary.line(),
+        deviations => deviations,
+        ..Value::from_serialize(a)
+    };
     Ok(env.get_template(name)?.render(ctx)?)
 }
 

@@ -3,6 +3,7 @@
 use std::fmt::Write;
 
 use crate::analysis::Analysis;
+use crate::render::few;
 use crate::suites::Table;
 
 /// Lays out rows under a header with columns padded to their widest cell.
@@ -77,12 +78,32 @@ pub fn render(a: &Analysis) -> String {
         for v in s.verdicts.iter().filter(|v| !v.note.is_empty()) {
             let _ = writeln!(out, "  {} {}: {}", v.status.label(), v.id, v.note);
         }
+        if !s.deviations.is_empty() {
+            out.push_str("\nDeviations from the procedure\n");
+            for d in &s.deviations {
+                let _ = writeln!(
+                    out,
+                    "  {}{}: {} [{}]",
+                    if d.changes_comparison {
+                        "changes the comparison: "
+                    } else {
+                        ""
+                    },
+                    d.short(),
+                    d.effect,
+                    few(&d.subjects)
+                );
+            }
+        }
         if !s.observations.is_empty() {
             out.push_str("\nObservations (no pass mark)\n");
             for o in &s.observations {
                 let _ = writeln!(out, "  {}: {}", o.what, o.measured);
                 if o.published != "-" {
                     let _ = writeln!(out, "    published: {}", o.published);
+                }
+                if !o.note.is_empty() {
+                    let _ = writeln!(out, "    note: {}", o.note);
                 }
             }
         }
@@ -107,11 +128,7 @@ pub fn render(a: &Analysis) -> String {
         }
     }
     let m = &a.summary;
-    let _ = writeln!(
-        out,
-        "\n{} pass, {} fail, {} not measured, {} inconclusive",
-        m.pass, m.fail, m.not_measured, m.inconclusive
-    );
+    let _ = writeln!(out, "\n{}", m.line());
     out
 }
 

@@ -100,30 +100,37 @@ pub fn render(job: &Job, t: &Target) -> Result<String, String> {
     Ok(s)
 }
 
-/// The article's runs for a target: 8k random read, write and 70/30 mixed at QD32 with
-/// 1, 16, 32 and 64 jobs; full-stripe (or, on raw drives, 64k) reads and writes at QD16
-/// with 1-4 jobs. Jobs the target refuses are returned apart, with the reason.
+/// The article's runs for a target, so every published number has a run to compare with.
+/// Arrays: 8k random read at 1 job QD1 (the published line) and 1, 16, 32, 64 jobs at
+/// QD32 (the job file), random write and 70/30 mixed at 1, 16, 32, 64 jobs QD32, and
+/// full-stripe reads and writes at QD16 with 1-4 jobs. Raw drives (the baseline): 8k
+/// random read at 1 job QD1 and 1-4 jobs QD32 (published), random write at 1-4 jobs QD32,
+/// and 64k (one strip) reads (published) and writes at QD16 with 1-4 jobs; the writes
+/// give the theoretical maxima of random and full-stripe writes. Jobs the target refuses
+/// are returned apart, with the reason.
 pub fn article_suite(t: &Target, small_runtime: u32, seq_runtime: u32) -> (Vec<Job>, Vec<String>) {
-    let mut jobs = Vec::new();
+    let raw = t.raid == Raid::None;
+    let small = |rw: &str, numjobs: u32, iodepth: u32, mix: Option<u32>| Job {
+        rw: rw.into(),
+        bs: 8 * 1024,
+        numjobs,
+        iodepth,
+        rwmixread: mix,
+        runtime_s: small_runtime,
+        spread: false,
+    };
+    let counts: &[u32] = if raw { &[1, 2, 3, 4] } else { &[1, 16, 32, 64] };
+    let mut jobs = vec![small("randread", 1, 1, None)];
     for (rw, mix) in [
         ("randread", None),
         ("randwrite", None),
         ("randrw", Some(70)),
     ] {
-        for numjobs in [1, 16, 32, 64] {
-            jobs.push(Job {
-                rw: rw.into(),
-                bs: 8 * 1024,
-                numjobs,
-                iodepth: if numjobs == 1 && rw == "randread" {
-                    1
-                } else {
-                    32
-                },
-                rwmixread: mix,
-                runtime_s: small_runtime,
-                spread: false,
-            });
+        if raw && rw == "randrw" {
+            continue;
+        }
+        for &n in counts {
+            jobs.push(small(rw, n, 32, mix));
         }
     }
     let seq_bs = stripe_bytes(&t.raid, t.drives, t.strip_kb).unwrap_or(t.strip_kb as u64 * 1024);
@@ -214,7 +221,31 @@ mod tests {
         assert!(jobs.iter().any(|j| j.name() == "write-960k-j4-d16"));
         let (jobs, refused) = article_suite(&target(Raid::Xinnor(5), 8), 900, 60);
         assert!(refused.is_empty());
-        assert_eq!(jobs.len(), 20);
-        assert!(jobs.iter().any(|j| j.name() == "randrw70-8k-j64-d32"));
+        assert_eq!(jobs.len(), 21);
+        for name in [
+            "randrw70-8k-j64-d32",
+            "randread-8k-j1-d1",
+            "randread-8k-j1-d32",
+        ] {
+            assert!(jobs.iter().any(|j| j.name() == name), "{name}");
+        }
+        // Every shape the article publishes for the raw drives has a run.
+        let mut raw = target(Raid::None, 8);
+        raw.filename = "nvme0n1:nvme1n1".into();
+        let (jobs, refused) = article_suite(&raw, 900, 60);
+        assert!(refused.is_empty());
+        for name in [
+            "randread-8k-j1-d1",
+            "randread-8k-j1-d32",
+            "randread-8k-j2-d32",
+            "randread-8k-j3-d32",
+            "randread-8k-j4-d32",
+            "read-64k-j1-d16",
+            "read-64k-j4-d16",
+            "randwrite-8k-j4-d32",
+            "write-64k-j2-d16",
+        ] {
+            assert!(jobs.iter().any(|j| j.name() == name), "raw {name}");
+        }
     }
 }

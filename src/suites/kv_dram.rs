@@ -7,7 +7,7 @@ use crate::parse::ask::Attempt;
 use crate::suites::kv_common::ladder;
 use crate::suites::kv_common::reference::KvReference;
 use crate::suites::kv_common::{self, ADP, LMCACHE};
-use crate::suites::kv_ladder::{gen, too_spread, Aggregate};
+use crate::suites::kv_ladder::{failing_runs, fed_by, gen, too_spread, Aggregate};
 use crate::suites::kv_restore::measured;
 use crate::suites::{Options, Suite, SuiteInfo, SuiteReport, Table};
 use crate::verdict::{Observation, Status, Verdict};
@@ -86,6 +86,16 @@ impl Suite for KvDram {
         report
             .verdicts
             .push(hits_verdict(&all, reference.restore.min_cached_share));
+        let devs =
+            kv_common::deviations::ladder(&levels, &[ADP, LMCACHE], &reference.ladder, |n| {
+                vec![format!("kv-dram.L{n}-gen")]
+            });
+        crate::deviation::apply(&mut report.verdicts, &devs);
+        // The connector's own levels are kv-ladder's to list; here, what LMCache ran.
+        report.deviations = crate::deviation::merge(devs)
+            .into_iter()
+            .filter(|d| d.subjects.iter().any(|s| s.starts_with(LMCACHE)))
+            .collect();
         let mut chart_values: Vec<[Option<f64>; 4]> = Vec::new();
         for (kind, adp_pub, lm_pub, what) in [
             (
@@ -159,14 +169,23 @@ fn gen_verdict(agg: &Aggregate, n: u32, gap: f64, max_spread: f64) -> Verdict {
     };
     let diff = l / a - 1.0;
     v.measured = format!("lmcache {l:.1} vs adp {a:.1} tok/s ({:+.1}%)", diff * 100.0);
-    let spread = too_spread(agg, &[ADP, LMCACHE], n, max_spread);
-    v.status = if !spread.is_empty() {
-        v.note = spread.join("; ");
-        Status::Inconclusive
+    let fed = format!("medians of {}", fed_by(agg, &[ADP, LMCACHE], n));
+    let failing = failing_runs(agg, &[ADP, LMCACHE], n);
+    let spread = too_spread(agg, &[ADP, LMCACHE], n, max_spread, &[("gen tok/s", gen)]);
+    (v.status, v.note) = if !failing.is_empty() {
+        (
+            Status::Fail,
+            format!("a run of this level failed: {}; {fed}", failing.join("; ")),
+        )
+    } else if !spread.is_empty() {
+        (
+            Status::Inconclusive,
+            format!("{}; {fed}", spread.join("; ")),
+        )
     } else if diff.abs() <= gap {
-        Status::Pass
+        (Status::Pass, fed)
     } else {
-        Status::Fail
+        (Status::Fail, fed)
     };
     v
 }
@@ -189,10 +208,15 @@ fn hits_verdict(all: &[(String, (String, Vec<Attempt>))], share: f64) -> Verdict
         return v;
     }
     let mut misses = Vec::new();
+    let mut failed = Vec::new();
     let mut count = 0;
     for (name, (file, attempts)) in all {
         for a in attempts.iter().skip(1) {
             count += 1;
+            if let Some(why) = &a.failed {
+                failed.push(format!("{name} `{file}` line {}: {why}", a.line));
+                continue;
+            }
             let ok = matches!((a.prompt_tokens, a.cached), (Some(p), Some(c)) if p > 0 && c as f64 >= share * p as f64);
             if !ok {
                 misses.push(format!(
@@ -204,15 +228,32 @@ fn hits_verdict(all: &[(String, (String, Vec<Attempt>))], share: f64) -> Verdict
             }
         }
     }
-    v.measured = format!("{} of {count} restores hit", count - misses.len());
+    v.measured = format!(
+        "{} of {count} restores hit{}",
+        count - misses.len() - failed.len(),
+        if failed.is_empty() {
+            String::new()
+        } else {
+            format!(", {} failed", failed.len())
+        }
+    );
     v.status = if count == 0 {
         Status::NotMeasured
-    } else if misses.is_empty() {
-        Status::Pass
-    } else {
+    } else if !misses.is_empty() {
         Status::Fail
+    } else if !failed.is_empty() {
+        Status::Inconclusive
+    } else {
+        Status::Pass
     };
-    v.note = misses.join("; ");
+    let mut note = misses;
+    if !failed.is_empty() {
+        note.push(format!(
+            "failed requests measure nothing: {}",
+            failed.join("; ")
+        ));
+    }
+    v.note = note.join("; ");
     v
 }
 

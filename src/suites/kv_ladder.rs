@@ -87,6 +87,15 @@ impl Suite for KvLadder {
         }
         report.verdicts.push(failures_verdict(&levels));
         report.verdicts.push(turned_off_verdict(&logs));
+        let devs = kv_common::deviations::ladder(&levels, &[ADP, PLAIN], r, |n| {
+            vec![
+                format!("kv-ladder.L{n}-parity"),
+                format!("kv-ladder.L{n}-advantage"),
+            ]
+        });
+        crate::deviation::apply(&mut report.verdicts, &devs);
+        report.deviations = crate::deviation::merge(devs);
+        report.commands_ran = kv_common::deviations::commands_ran(&levels, &[ADP, PLAIN]);
         report
             .observations
             .extend(fill_observation(&agg, r.fill_level));
@@ -183,16 +192,29 @@ fn base(id: String, criterion: String) -> Verdict {
     )
 }
 
-/// Spreads above the limit, named, for an inconclusive verdict.
-pub fn too_spread(agg: &Aggregate, variants: &[&str], clients: u32, max: f64) -> Vec<String> {
+/// The metrics a criterion reads, by name.
+pub type Metrics<'m> = &'m [(&'static str, fn(&Level) -> Option<f64>)];
+
+pub const RATES: Metrics<'static> = &[("output tok/s", output), ("gen tok/s", gen)];
+pub const RATES_AND_TTFT: Metrics<'static> = &[
+    ("output tok/s", output),
+    ("gen tok/s", gen),
+    ("TTFT p50", ttft),
+];
+
+/// Spreads above the limit in the metrics a criterion reads, named, for an inconclusive
+/// verdict.
+pub fn too_spread(
+    agg: &Aggregate,
+    variants: &[&str],
+    clients: u32,
+    max: f64,
+    metrics: Metrics,
+) -> Vec<String> {
     let mut out = Vec::new();
     for v in variants {
-        for (name, f) in [
-            ("output tok/s", output as fn(&Level) -> Option<f64>),
-            ("gen tok/s", gen),
-            ("TTFT p50", ttft),
-        ] {
-            if let (_, Some(s)) = agg.metric(v, clients, f) {
+        for (name, f) in metrics {
+            if let (_, Some(s)) = agg.metric(v, clients, *f) {
                 if s > max {
                     out.push(format!("{v} runs differ by {:.0}% in {name}", s * 100.0));
                 }
@@ -200,6 +222,36 @@ pub fn too_spread(agg: &Aggregate, variants: &[&str], clients: u32, max: f64) ->
         }
     }
     out
+}
+
+/// Runs of the level that failed (failed requests, a dead client): a level with one is
+/// failed, never averaged away.
+pub fn failing_runs(agg: &Aggregate, variants: &[&str], clients: u32) -> Vec<String> {
+    variants
+        .iter()
+        .flat_map(|v| agg.runs(v, clients))
+        .filter_map(|l| l.failed())
+        .collect()
+}
+
+/// Which runs feed each variant's median at a level, e.g. `adp-1, adp-2 vs gpu-only-1`.
+pub fn fed_by(agg: &Aggregate, variants: &[&str], clients: u32) -> String {
+    variants
+        .iter()
+        .map(|v| {
+            let runs: Vec<String> = agg
+                .runs(v, clients)
+                .iter()
+                .map(|l| format!("{}-{}", l.variant, l.run))
+                .collect();
+            if runs.is_empty() {
+                format!("no {v} run")
+            } else {
+                runs.join(", ")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" vs ")
 }
 
 fn parity_verdict(agg: &Aggregate, n: u32, min_ratio: f64, max_spread: f64) -> Verdict {
@@ -219,14 +271,23 @@ fn parity_verdict(agg: &Aggregate, n: u32, min_ratio: f64, max_spread: f64) -> V
     };
     let (ro, rg) = (ao / po, ag / pg);
     v.measured = format!("output {ro:.2}x ({ao:.1} vs {po:.1}), gen {rg:.2}x ({ag:.1} vs {pg:.1})");
-    let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread);
-    v.status = if !spread.is_empty() {
-        v.note = spread.join("; ");
-        Status::Inconclusive
+    let fed = format!("medians of {}", fed_by(agg, &[ADP, PLAIN], n));
+    let failing = failing_runs(agg, &[ADP, PLAIN], n);
+    let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread, RATES);
+    (v.status, v.note) = if !failing.is_empty() {
+        (
+            Status::Fail,
+            format!("a run of this level failed: {}; {fed}", failing.join("; ")),
+        )
+    } else if !spread.is_empty() {
+        (
+            Status::Inconclusive,
+            format!("{}; {fed}", spread.join("; ")),
+        )
     } else if ro >= min_ratio && rg >= min_ratio {
-        Status::Pass
+        (Status::Pass, fed)
     } else {
-        Status::Fail
+        (Status::Fail, fed)
     };
     v
 }
@@ -280,19 +341,25 @@ fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Verdict {
     } else if card.iter().any(|&c| c <= 0.0) {
         missed.push("no card hits in a run");
     }
-    let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread);
-    v.status = if !spread.is_empty() {
-        v.note = spread.join("; ");
-        Status::Inconclusive
+    let fed = format!("medians of {}", fed_by(agg, &[ADP, PLAIN], n));
+    let failing = failing_runs(agg, &[ADP, PLAIN], n);
+    let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread, RATES_AND_TTFT);
+    (v.status, v.note) = if !failing.is_empty() {
+        (
+            Status::Fail,
+            format!("a run of this level failed: {}; {fed}", failing.join("; ")),
+        )
+    } else if !spread.is_empty() {
+        (
+            Status::Inconclusive,
+            format!("{}; {fed}", spread.join("; ")),
+        )
     } else if missed.is_empty() {
-        Status::Pass
+        (Status::Pass, fed)
+    } else if card.is_empty() && missed.len() == 1 {
+        (Status::NotMeasured, format!("{}; {fed}", missed.join("; ")))
     } else {
-        v.note = missed.join("; ");
-        if card.is_empty() && missed.len() == 1 {
-            Status::NotMeasured
-        } else {
-            Status::Fail
-        }
+        (Status::Fail, format!("{}; {fed}", missed.join("; ")))
     };
     v
 }
@@ -312,9 +379,9 @@ fn failures_verdict(levels: &[Level]) -> Verdict {
         .filter(|l| l.variant == ADP || l.variant == PLAIN)
     {
         let name = format!("{}-L{}", l.prefix, l.clients);
-        let died = l.problems.iter().find(|p| p.starts_with("the client died"));
+        let died = l.died.as_ref();
         match (l.failures, died) {
-            (_, Some(d)) => bad.push(format!("{name}: {d}")),
+            (_, Some(d)) => bad.push(format!("{name}: the client died: {d}")),
             (Some(0), None) => checked += 1,
             (Some(f), None) => bad.push(format!("{name}: {f} failed requests")),
             (None, None) => unknown.push(name.clone()),
@@ -374,47 +441,84 @@ fn turned_off_verdict(logs: &kv_common::ServerLogs) -> Verdict {
 }
 
 fn fill_observation(agg: &Aggregate, fill: u32) -> Option<Observation> {
-    let before = agg.metric(PLAIN, fill / 2, |l| l.gpu_hit_pct).0;
+    let half = fill / 2;
+    let before = agg.metric(PLAIN, half, |l| l.gpu_hit_pct).0;
     let at = agg.metric(PLAIN, fill, |l| l.gpu_hit_pct).0;
-    if before.is_none() && at.is_none() {
+    let has = |n: u32| !agg.runs(PLAIN, n).is_empty();
+    if !has(half) && !has(fill) {
         return None;
     }
     let f = |x: Option<f64>| x.map_or("-".into(), |p| format!("{p:.0} %"));
-    let dropped = matches!((before, at), (Some(b), Some(a)) if a < b);
-    Some(Observation {
-        id: "kv-ladder.gpu-fill".into(),
-        what: format!(
-            "{fill} clients: the GPU cache fills and plain vLLM's GPU hit rate begins to drop"
-        ),
-        measured: format!(
-            "gpu-only GPU hit {} at {} clients, {} at {fill}{}",
-            f(before),
-            fill / 2,
-            f(at),
-            if dropped {
+    let measured = match (before, at) {
+        (Some(b), Some(a)) => format!(
+            "gpu-only GPU hit {} at {half} clients, {} at {fill}{}",
+            f(Some(b)),
+            f(Some(a)),
+            if a < b {
                 " (dropped)"
             } else {
                 " (did not drop)"
             }
         ),
+        _ => {
+            let missing: Vec<String> = [half, fill]
+                .into_iter()
+                .filter(|&n| agg.metric(PLAIN, n, |l| l.gpu_hit_pct).0.is_none())
+                .map(|n| {
+                    if has(n) {
+                        format!("no GPU hit rate at {n} clients (no .prom snapshots?)")
+                    } else {
+                        format!("no {n}-client level of gpu-only")
+                    }
+                })
+                .collect();
+            format!("not measured: {}", missing.join("; "))
+        }
+    };
+    let mut files = agg.files(&[PLAIN], half);
+    files.extend(agg.files(&[PLAIN], fill));
+    Some(Observation {
+        id: "kv-ladder.gpu-fill".into(),
+        what: format!(
+            "{fill} clients: the GPU cache fills and plain vLLM's GPU hit rate begins to drop"
+        ),
+        measured,
         published: "begins to drop at 8 clients on the reference setup".into(),
-        files: agg.files(&[PLAIN], fill),
+        files,
         note: String::new(),
     })
 }
 
 fn sla_observation(agg: &Aggregate, sla: f64) -> Observation {
-    let highest = |variant: &str| {
-        agg.levels_of(variant)
+    let describe = |variant: &str| -> String {
+        let levels: Vec<(u32, f64)> = agg
+            .levels_of(variant)
             .into_iter()
-            .filter(|&n| agg.metric(variant, n, gen).0.is_some_and(|g| g >= sla))
-            .max()
+            .filter_map(|n| agg.metric(variant, n, gen).0.map(|g| (n, g)))
+            .collect();
+        let Some(&(top, _)) = levels.last() else {
+            return "no data".into();
+        };
+        let meeting: Vec<u32> = levels
+            .iter()
+            .filter(|(_, g)| *g >= sla)
+            .map(|(n, _)| *n)
+            .collect();
+        match meeting.iter().max() {
+            None => format!(
+                "below the SLA at every level measured (from {} clients)",
+                levels[0].0
+            ),
+            Some(&n) if n == top => {
+                format!("at least {n} clients (the highest level measured still meets it)")
+            }
+            Some(&n) => format!("{n} clients"),
+        }
     };
-    let f = |x: Option<u32>| x.map_or("none".to_string(), |n| format!("{n} clients"));
     Observation {
         id: "kv-ladder.sla".into(),
         what: format!("Highest client count keeping gen tok/s >= {sla} per request (SLA)"),
-        measured: format!("adp: {} · gpu-only: {}", f(highest(ADP)), f(highest(PLAIN))),
+        measured: format!("adp: {} · gpu-only: {}", describe(ADP), describe(PLAIN)),
         published: "20 tok/s per request (50 ms/token) in published comparisons".into(),
         files: Vec::new(),
         note: "compare the two variants, not absolute numbers: the workload is synthetic".into(),
@@ -483,7 +587,7 @@ fn median_table(agg: &Aggregate, max_spread: f64) -> Table {
             (Some(a), Some(b)) if b > 0.0 => format!("{:.2}x", a / b),
             _ => "-".into(),
         };
-        let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread);
+        let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread, RATES_AND_TTFT);
         rows.push(vec![
             n.to_string(),
             opt(m(ADP, output), 1),

@@ -65,12 +65,31 @@ impl Suite for KvRestore {
         report.files_read.extend(logs.gateway.clone());
 
         let model = kv_common::model_name(folder, &logs);
-        let published = model
-            .as_ref()
-            .and_then(|(m, _)| reference.model(m))
-            .or_else(|| reference.model(&reference.restore.default_model));
+        // A named model has published numbers only if the procedure publishes it; with
+        // no model named, the procedure's main model is assumed, and said.
+        let published = match &model {
+            Some((m, _)) => reference.model(m),
+            None => reference.model(&reference.restore.default_model),
+        };
+        let mut model_devs = Vec::new();
         if let Some((m, from)) = &model {
             report.notes.push(format!("model `{m}` (from `{from}`)"));
+            if published.is_none() {
+                model_devs.push(
+                    crate::deviation::Deviation::new(
+                        "model",
+                        "GLM-5.3, DeepSeek-V4-Flash, MiniMax M3 or Kimi-Linear",
+                        m.clone(),
+                    )
+                    .subject("test 1")
+                    .file(from.clone())
+                    .effect(
+                        "no published numbers for this model: the criteria still apply, published times are not shown",
+                        false,
+                    )
+                    .source(reference.restore.source.clone()),
+                );
+            }
         } else {
             report.notes.push(format!(
                 "no model named in manifest.json or the server logs; published numbers are {}'s",
@@ -126,7 +145,11 @@ impl Suite for KvRestore {
                     "restore {:.2} s · recompute {:.2} s",
                     m.restore_s, m.recompute_s
                 ),
-                files: Vec::new(),
+                files: [&restore, &recompute]
+                    .into_iter()
+                    .flatten()
+                    .map(|r| r.file.clone())
+                    .collect(),
                 note: m.source.clone(),
             });
         }
@@ -139,6 +162,22 @@ impl Suite for KvRestore {
             .tables
             .push(attempts_table(plain.as_ref(), adp.as_ref()));
         report.facts = kv_common::facts(&logs, model.as_ref());
+        let timed: Vec<(&str, &str, &[Attempt])> = [(PLAIN, &plain), (ADP, &adp)]
+            .into_iter()
+            .filter_map(|(v, t)| t.as_ref().map(|(f, a)| (v, f.as_str(), a.as_slice())))
+            .collect();
+        model_devs.extend(kv_common::deviations::restore(
+            &logs,
+            &timed,
+            published,
+            &reference,
+            "kv-restore.time",
+        ));
+        let devs = model_devs;
+        crate::deviation::apply(&mut report.verdicts, &devs);
+        crate::deviation::annotate(&mut report.observations, &devs);
+        report.deviations = crate::deviation::merge(devs);
+        report.commands_ran = kv_common::deviations::server_commands(&logs);
         report
             .charts
             .extend(chart(recompute.as_ref(), restore.as_ref(), published));
@@ -168,16 +207,25 @@ pub struct Measured {
     pub used: Vec<f64>,
     pub median: Option<f64>,
     pub warmup_note: Option<String>,
+    /// Requests that failed, by line, with why: they are left out of the times.
+    pub failed: Vec<String>,
 }
 
 /// How much slower a first run must be to count as warm-up (kernels compiling), not noise.
 const WARMUP_SLOWER: f64 = 1.10;
 
 pub fn measured(file: &str, attempts: &[Attempt], skip: usize) -> Measured {
+    // A failed request returns at once: its time is not a restore or a recompute.
     let times: Vec<f64> = attempts
         .iter()
         .skip(skip)
+        .filter(|a| a.failed.is_none())
         .filter_map(|a| a.seconds)
+        .collect();
+    let failed: Vec<String> = attempts
+        .iter()
+        .skip(skip)
+        .filter_map(|a| a.failed.as_ref().map(|f| format!("line {}: {f}", a.line)))
         .collect();
     let mut used = times.clone();
     let mut warmup_note = None;
@@ -193,6 +241,7 @@ pub fn measured(file: &str, attempts: &[Attempt], skip: usize) -> Measured {
         median: median(&used),
         used,
         warmup_note,
+        failed,
     }
 }
 
@@ -221,7 +270,13 @@ fn cached_verdict(adp: Option<&(String, Vec<Attempt>)>, reference: &KvReference)
     }
     let mut worst: Option<f64> = None;
     let mut misses = Vec::new();
+    let mut failed = Vec::new();
+    let mut unreported = Vec::new();
     for a in &restores {
+        if let Some(why) = &a.failed {
+            failed.push(format!("line {}: the request failed ({why})", a.line));
+            continue;
+        }
         match (a.prompt_tokens, a.cached) {
             (Some(p), Some(c)) if p > 0 => {
                 let s = c as f64 / p as f64;
@@ -230,24 +285,49 @@ fn cached_verdict(adp: Option<&(String, Vec<Attempt>)>, reference: &KvReference)
                     misses.push(format!("line {}: {c} of {p} cached", a.line));
                 }
             }
-            (_, None) => misses.push(format!(
-                "line {}: cached is null (start vLLM with --enable-prompt-tokens-details)",
-                a.line
-            )),
-            _ => misses.push(format!("line {}: no prompt_tokens", a.line)),
+            (Some(_), None) => unreported.push(format!("line {}", a.line)),
+            _ => failed.push(format!("line {}: no prompt tokens", a.line)),
         }
     }
+    let measured_n = restores.len() - failed.len() - unreported.len();
     v.measured = worst.map_or("-".into(), |w| {
-        format!("lowest {:.2}% ({} restores)", w * 100.0, restores.len())
+        format!(
+            "lowest {:.2}% ({measured_n} of {} restores measured)",
+            w * 100.0,
+            restores.len()
+        )
     });
-    v.status = if misses.is_empty() {
-        Status::Pass
-    } else {
-        Status::Fail
-    };
+    let mut note = Vec::new();
     if !misses.is_empty() {
-        v.note = format!("restores that missed the cache: {}", misses.join("; "));
+        note.push(format!(
+            "restores that missed the cache: {}",
+            misses.join("; ")
+        ));
     }
+    if !failed.is_empty() {
+        note.push(format!(
+            "failed requests measure nothing: {}",
+            failed.join("; ")
+        ));
+    }
+    if !unreported.is_empty() {
+        note.push(format!(
+            "cached is null at {}: the server does not report cached tokens (start vLLM with --enable-prompt-tokens-details)",
+            unreported.join(", ")
+        ));
+    }
+    v.note = note.join("; ");
+    // Pass needs every restore measured and hitting; one real miss is a failure; failed
+    // or unreported requests leave the rest unknown.
+    v.status = if !misses.is_empty() {
+        Status::Fail
+    } else if !failed.is_empty() {
+        Status::Inconclusive
+    } else if !unreported.is_empty() {
+        Status::NotMeasured
+    } else {
+        Status::Pass
+    };
     v
 }
 
@@ -274,6 +354,11 @@ fn time_verdict(
     }
     v.files.extend(recompute.map(|m| m.file.clone()));
     v.files.extend(restore.map(|m| m.file.clone()));
+    let failed: Vec<String> = [recompute, restore]
+        .into_iter()
+        .flatten()
+        .flat_map(|m| m.failed.iter().map(move |f| format!("`{}` {f}", m.file)))
+        .collect();
     // Every restore must be fast: the slowest one is judged (the median is shown too).
     let slowest = restore.and_then(|m| m.used.iter().copied().reduce(f64::max));
     let (Some(rc), Some(rs)) = (recompute.and_then(|m| m.median), slowest) else {
@@ -285,10 +370,17 @@ fn time_verdict(
     v.measured = format!(
         "slowest restore {rs:.2} s (median {typical:.2} s) vs recompute {rc:.2} s (limit {limit:.2} s)"
     );
-    v.status = if rs <= limit {
-        Status::Pass
-    } else {
+    v.status = if rs > limit {
         Status::Fail
+    } else if !failed.is_empty() {
+        // A failed restore may have been the slow one: the criterion cannot pass.
+        v.note = format!(
+            "failed requests left out of the times, so every restore cannot be judged: {}",
+            failed.join("; ")
+        );
+        Status::Inconclusive
+    } else {
+        Status::Pass
     };
     v
 }
@@ -305,27 +397,46 @@ fn plain_cold_verdict(plain: Option<&(String, Vec<Attempt>)>) -> Verdict {
         return v;
     };
     v.files.push(file.clone());
+    let failed: Vec<String> = attempts
+        .iter()
+        .filter_map(|a| a.failed.as_ref().map(|f| format!("line {}: {f}", a.line)))
+        .collect();
+    let unreported: Vec<String> = attempts
+        .iter()
+        .filter(|a| a.failed.is_none() && a.cached.is_none())
+        .map(|a| format!("line {}", a.line))
+        .collect();
     let hits: Vec<String> = attempts
         .iter()
-        .filter(|a| a.cached.unwrap_or(0) > 0)
+        .filter(|a| a.cached.is_some_and(|c| c > 0))
         .map(|a| format!("line {}: {} cached", a.line, a.cached.unwrap_or(0)))
         .collect();
-    v.measured = format!(
-        "{} of {} requests with cached = 0",
-        attempts.len() - hits.len(),
-        attempts.len()
-    );
-    v.status = if hits.is_empty() {
-        Status::Pass
+    let zero = attempts.iter().filter(|a| a.cached == Some(0)).count();
+    v.measured = format!("{zero} of {} requests with cached = 0", attempts.len());
+    (v.status, v.note) = if !hits.is_empty() {
+        (
+            Status::Fail,
+            format!(
+                "the restart did not clear GPU memory (or another cache answered): {}",
+                hits.join("; ")
+            ),
+        )
+    } else if !failed.is_empty() {
+        (
+            Status::Inconclusive,
+            format!("failed requests measure nothing: {}", failed.join("; ")),
+        )
+    } else if !unreported.is_empty() {
+        (
+            Status::NotMeasured,
+            format!(
+                "cached is null at {}: the server does not report cached tokens, so \"cached is 0\" cannot be checked (start vLLM with --enable-prompt-tokens-details)",
+                unreported.join(", ")
+            ),
+        )
     } else {
-        Status::Fail
+        (Status::Pass, String::new())
     };
-    if !hits.is_empty() {
-        v.note = format!(
-            "the restart did not clear GPU memory (or another cache answered): {}",
-            hits.join("; ")
-        );
-    }
     v
 }
 
@@ -408,15 +519,16 @@ fn attempts_table(
             continue;
         };
         for (i, a) in attempts.iter().enumerate() {
-            let role = match (variant, i) {
-                (ADP, 0) => "cold: computed and written to the card",
-                (ADP, _) => "after restart: restored",
-                _ => "recompute",
+            let role = match (variant, i, &a.failed) {
+                (_, _, Some(why)) => format!("FAILED: {why}"),
+                (ADP, 0, _) => "cold: computed and written to the card".into(),
+                (ADP, _, _) => "after restart: restored".into(),
+                _ => "recompute".into(),
             };
             rows.push(vec![
                 variant.to_string(),
                 (i + 1).to_string(),
-                role.to_string(),
+                role,
                 a.seconds.map_or("-".into(), |s| format!("{s:.3}")),
                 a.prompt_tokens.map_or("-".into(), |p| p.to_string()),
                 a.cached.map_or("null".into(), |c| c.to_string()),

@@ -10,6 +10,7 @@ pub mod storage;
 use serde::Serialize;
 
 use crate::chart::Chart;
+use crate::deviation::Deviation;
 use crate::folder::{Folder, Skipped};
 use crate::frames::Frame;
 use crate::verdict::{Observation, Verdict};
@@ -57,6 +58,10 @@ pub struct SuiteReport {
     pub facts: Vec<Fact>,
     /// The procedure's commands that produce this suite's files.
     pub reproduce: Vec<String>,
+    /// The commands that actually ran, rebuilt from the files.
+    pub commands_ran: Vec<RanCommand>,
+    /// Where the runs depart from the procedure, and what that does to the comparison.
+    pub deviations: Vec<Deviation>,
     #[serde(skip)]
     pub frames: Vec<Frame>,
 }
@@ -99,9 +104,21 @@ impl SuiteReport {
             charts: Vec::new(),
             facts: Vec::new(),
             reproduce: suite.reproduce().iter().map(|s| s.to_string()).collect(),
+            commands_ran: Vec::new(),
+            deviations: Vec::new(),
             frames: Vec::new(),
         }
     }
+}
+
+/// One command as it ran, rebuilt from what a results file records.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RanCommand {
+    /// What ran: `adp/randrw-8k-j128-d8`, `adp-1-L8`.
+    pub subject: String,
+    pub command: String,
+    /// The file it was rebuilt from.
+    pub source: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -28,11 +28,37 @@ pub struct Level {
     /// Summed num_failures over the clients, from the .log.
     pub failures: Option<u64>,
     pub runtime_sec: Option<f64>,
+    /// The client's arguments as its log records them (see [`client_log::ClientLog::args`]).
+    pub args: BTreeMap<String, String>,
+    /// The client stopped all clients when the first finished (no `--no-early-stop`).
+    pub stopped_early: bool,
+    /// The client's log, when there is one.
+    pub log_file: Option<String>,
+    /// The last line of the client's traceback, when it died.
+    pub died: Option<String>,
     /// Why a number is missing or untrustworthy, one reason each.
     pub problems: Vec<String>,
     pub files: Vec<String>,
     /// The line the procedure's script prints for this level, or why it cannot.
     pub script_line: Result<String, String>,
+}
+
+impl Level {
+    /// `adp-1-L8`.
+    pub fn name(&self) -> String {
+        format!("{}-{}-L{}", self.variant, self.run, self.clients)
+    }
+
+    /// Why this run of the level failed, if it did: failed requests or a dead client.
+    pub fn failed(&self) -> Option<String> {
+        if let Some(d) = &self.died {
+            return Some(format!("{}: the client died ({d})", self.name()));
+        }
+        match self.failures {
+            Some(f) if f > 0 => Some(format!("{}: {f} failed requests", self.name())),
+            _ => None,
+        }
+    }
 }
 
 /// `name-L8.json` -> (`name`, 8)
@@ -109,6 +135,10 @@ fn read_level(
         card_hits: None,
         failures: None,
         runtime_sec: None,
+        args: BTreeMap::new(),
+        stopped_early: false,
+        log_file: log.map(|e| e.rel.clone()),
+        died: None,
         problems: Vec::new(),
         files: files.iter().flatten().map(|e| e.rel.clone()).collect(),
         script_line: Err(String::new()),
@@ -120,10 +150,13 @@ fn read_level(
         Some(e) => match client_log::parse_path(&e.path) {
             Ok(l) => {
                 level.runtime_sec = l.runtime_sec;
+                level.args = l.args.clone();
+                level.stopped_early = l.stopped_early;
                 if l.clients_done > 0 {
                     level.failures = Some(l.failures);
                 }
                 if let Some(f) = &l.fatal {
+                    level.died = Some(f.clone());
                     level.problems.push(format!("the client died: {f}"));
                 } else if l.clients_done == 0 {
                     level.problems.push(format!(

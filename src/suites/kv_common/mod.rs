@@ -1,6 +1,7 @@
 //! What the three KV-cache suites share: the published numbers, the ladder's files, the
 //! servers' logs and the `ask` transcripts, each read once per analysis.
 
+pub mod deviations;
 pub mod ladder;
 pub mod reference;
 pub mod stats;

@@ -18,6 +18,9 @@ pub struct RestoreRef {
     pub restore_vs_recompute: f64,
     pub restore_floor_s: f64,
     pub default_model: String,
+    pub max_prompt_gap: f64,
+    pub source: String,
+    pub tp_source: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -28,6 +31,14 @@ pub struct ModelRef {
     pub prompt_tokens: u64,
     pub restore_s: f64,
     pub recompute_s: f64,
+    /// The connector's chunk_size for this model, when the procedure fixes one.
+    pub chunk_size: Option<u64>,
+    /// Or the multiple it must be of.
+    pub chunk_multiple: Option<u64>,
+    pub max_model_len: u64,
+    pub tensor_parallel_size: u64,
+    /// The vLLM image tag of the "Other models" table.
+    pub image: String,
     pub source: String,
 }
 
@@ -40,6 +51,26 @@ pub struct LadderRef {
     pub sla_gen_tok_s: f64,
     pub max_spread: f64,
     pub min_runs: usize,
+    pub source: String,
+    pub procedure: LadderProcedure,
+    pub param: Vec<ParamRef>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct LadderProcedure {
+    pub levels: Vec<u32>,
+    pub source: String,
+    pub level_source: String,
+    pub level_effect: String,
+}
+
+/// One argument the procedure fixes, and what another value does to the comparison.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ParamRef {
+    pub name: String,
+    pub value: String,
+    pub changes: bool,
+    pub effect: String,
     pub source: String,
 }
 

@@ -291,6 +291,8 @@ fn degraded_verdict(a: &ArrayDir, name: &str, r: &SpdkReference) -> Verdict {
         return v;
     }
     v.files = runs.iter().map(|x| x.file.clone()).collect();
+    v.files
+        .extend(a.degraded_state.iter().map(|s| s.file.clone()));
     let bad: Vec<String> = runs
         .iter()
         .filter(|x| !x.clean())
@@ -308,20 +310,56 @@ fn degraded_verdict(a: &ArrayDir, name: &str, r: &SpdkReference) -> Verdict {
             )
         })
         .collect();
-    let state = a.degraded_state.as_ref().map(|s| s.label());
+    let state = a.degraded_state.as_ref();
     v.measured = format!(
         "{} of {} jobs clean{}",
         runs.len() - bad.len(),
         runs.len(),
-        state.map(|s| format!("; array {s}")).unwrap_or_default()
+        state
+            .map(|s| format!("; array {}", s.label()))
+            .unwrap_or_default()
     );
-    v.status = if bad.is_empty() {
-        Status::Pass
-    } else {
-        Status::Fail
+    let survives = level(a).map(survivable);
+    let missing = state.map(|s| s.members.saturating_sub(s.operational));
+    (v.status, v.note) = match (state, missing, survives) {
+        // The array the runs hit could not have served them: never a pass.
+        (Some(s), Some(m), Some(k)) if s.state != "online" || m > k => (
+            Status::Fail,
+            format!(
+                "`{}`: the array is {} with {m} member(s) missing; {} survives {k}: it is down, not degraded{}",
+                s.file,
+                s.state,
+                level(a).unwrap_or("this level"),
+                if bad.is_empty() { String::new() } else { format!("; {}", bad.join("; ")) }
+            ),
+        ),
+        _ if !bad.is_empty() => (Status::Fail, bad.join("; ")),
+        (Some(s), Some(0), _) => (
+            Status::NotComparable,
+            format!(
+                "`{}` shows all {} members operational: the runs in degraded/ did not run degraded",
+                s.file, s.members
+            ),
+        ),
+        (Some(_), _, _) => (Status::Pass, String::new()),
+        (None, _, _) => (
+            Status::Inconclusive,
+            format!(
+                "every job is clean, but no `{}/degraded/bdev_raid_get_bdevs.json` shows that a member was removed",
+                a.dir
+            ),
+        ),
     };
-    v.note = bad.join("; ");
     v
+}
+
+/// How many members a level can lose and still serve I/O.
+fn survivable(level: &str) -> u64 {
+    match level {
+        "raid5" | "raid5f" | "raid10" => 1,
+        "raid6" => 2,
+        _ => 0,
+    }
 }
 
 /// The config and raid state must describe the array the folder name says.

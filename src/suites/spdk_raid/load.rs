@@ -33,6 +33,12 @@ pub struct Run {
     /// I/Os that failed (bdevperf io_failed, or fio's error with nothing moved).
     pub failed_ios: u64,
     pub io_bytes: u64,
+    /// The options in effect, as the file records them (fio's; bdevperf's job fields).
+    pub options: BTreeMap<String, String>,
+    /// Whether the file records the options at all.
+    pub recorded: bool,
+    /// How long the run lasted by the tool's own account, in ms.
+    pub runtime_ms: u64,
     pub notes: Vec<String>,
 }
 
@@ -83,9 +89,12 @@ impl RaidState {
 #[derive(Debug, Clone)]
 pub struct ConfigFacts {
     pub file: String,
+    /// Member bdevs: the array's base bdevs, or every attached or created bdev.
     pub drives: usize,
     pub raid_level: Option<String>,
     pub strip_kb: Option<u32>,
+    /// What the members are: `nvme`, `malloc` (RAM), `mixed` or `unknown`.
+    pub members: &'static str,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -243,10 +252,18 @@ fn from_fio(e: &Entry, degraded: bool, out: &fio::FioOutput) -> Run {
         });
     }
     let io_bytes = g.read.io_bytes + g.write.io_bytes;
+    let recorded = out
+        .jobs
+        .iter()
+        .find(|j| j.jobname == g.jobname)
+        .is_some_and(|j| crate::fio::params::recorded(out, j));
     Run {
         file: e.rel.clone(),
         degraded,
         tool: "fio",
+        options: g.options.clone(),
+        recorded,
+        runtime_ms: g.read.runtime_ms.max(g.write.runtime_ms),
         sig: Signature::from_options(&g.options),
         read: side(&g.read, first.map(|j| &j.read).filter(|_| g.entries == 1)),
         write: side(&g.write, first.map(|j| &j.write).filter(|_| g.entries == 1)),
@@ -277,6 +294,7 @@ fn from_bdevperf(e: &Entry, degraded: bool, b: &bdevperf::Bdevperf) -> Run {
     opts.insert("bs".to_string(), first.io_size.to_string());
     opts.insert("iodepth".to_string(), first.queue_depth.to_string());
     opts.insert("numjobs".to_string(), b.results.len().to_string());
+    opts.insert("ioengine".to_string(), "bdevperf".to_string());
     let failed: u64 = b.results.iter().map(|r| r.io_failed).sum();
     let runtime: f64 = b.results.iter().map(|r| r.runtime).fold(0.0, f64::max);
     let mut notes = vec!["bdevperf: no percentiles; read and write are not split".to_string()];
@@ -300,6 +318,7 @@ fn from_bdevperf(e: &Entry, degraded: bool, b: &bdevperf::Bdevperf) -> Run {
         degraded,
         tool: "bdevperf",
         sig: Signature::from_options(&opts),
+        options: opts.clone(),
         read: if writes_only {
             Side::default()
         } else {
@@ -309,38 +328,88 @@ fn from_bdevperf(e: &Entry, degraded: bool, b: &bdevperf::Bdevperf) -> Run {
         error: if failed > 0 { 5 } else { 0 },
         failed_ios: failed,
         io_bytes: (bytes * runtime) as u64,
+        recorded: true,
+        runtime_ms: (runtime * 1000.0).round() as u64,
         notes,
     }
 }
 
 fn config_facts(e: &Entry, v: &Value) -> ConfigFacts {
-    let mut attached = 0;
+    let mut controllers: Vec<String> = Vec::new();
+    let mut malloc: Vec<String> = Vec::new();
     let mut level = None;
     let mut strip = None;
-    let mut base = None;
+    let mut base: Option<Vec<String>> = None;
     for sub in v["subsystems"].as_array().into_iter().flatten() {
         for m in sub["config"].as_array().into_iter().flatten() {
+            let p = &m["params"];
             match m["method"].as_str() {
-                Some("bdev_nvme_attach_controller") => attached += 1,
+                Some("bdev_nvme_attach_controller") => {
+                    controllers.push(p["name"].as_str().unwrap_or("").to_string())
+                }
+                Some("bdev_malloc_create") => {
+                    malloc.push(p["name"].as_str().unwrap_or("").to_string())
+                }
                 Some("bdev_raid_create") | Some("bdev_rdx_raid_create") => {
-                    let p = &m["params"];
                     level = match &p["raid_level"] {
                         Value::String(s) => Some(s.clone()),
                         Value::Number(n) => Some(format!("raid{n}")),
                         _ => None,
                     };
-                    strip = p["strip_size_kb"].as_u64().map(|s| s as u32);
-                    base = p["base_bdevs"].as_array().map(|b| b.len());
+                    strip = p["strip_size_kb"]
+                        .as_u64()
+                        .and_then(|s| u32::try_from(s).ok());
+                    base = match &p["base_bdevs"] {
+                        Value::Array(b) => Some(
+                            b.iter()
+                                .map(|x| x.as_str().unwrap_or("").to_string())
+                                .collect(),
+                        ),
+                        // rpc.py takes "a b c" as one string.
+                        Value::String(s) => Some(s.split_whitespace().map(String::from).collect()),
+                        _ => None,
+                    };
                 }
                 _ => {}
             }
         }
     }
+    let kind = |name: &str| -> &'static str {
+        if malloc.iter().any(|m| m == name) {
+            "malloc"
+        } else if controllers
+            .iter()
+            .any(|c| !c.is_empty() && name.starts_with(c.as_str()))
+        {
+            "nvme"
+        } else {
+            "unknown"
+        }
+    };
+    let kinds: Vec<&'static str> = match &base {
+        Some(b) => b.iter().map(|n| kind(n)).collect(),
+        None => controllers
+            .iter()
+            .map(|_| "nvme")
+            .chain(malloc.iter().map(|_| "malloc"))
+            .collect(),
+    };
+    let members = match (
+        kinds.iter().all(|k| *k == "nvme"),
+        kinds.iter().all(|k| *k == "malloc"),
+    ) {
+        _ if kinds.is_empty() => "unknown",
+        (true, _) => "nvme",
+        (_, true) => "malloc",
+        _ if kinds.contains(&"malloc") => "mixed",
+        _ => "unknown",
+    };
     ConfigFacts {
         file: e.rel.clone(),
-        drives: base.unwrap_or(attached),
+        drives: kinds.len(),
         raid_level: level,
         strip_kb: strip,
+        members,
     }
 }
 

@@ -2,6 +2,7 @@
 //! each result as a share of its level's theoretical maximum, degraded mode, and the
 //! article's published tables beside the measured ones.
 
+mod deviations;
 mod judge;
 pub mod load;
 mod reference;
@@ -80,7 +81,11 @@ impl Suite for SpdkRaid {
                 ));
             }
         }
-        let judged = judge::judge(&arrays, &reference);
+        let mut judged = judge::judge(&arrays, &reference);
+        let devs = deviations::deviations(&arrays, &reference);
+        crate::deviation::apply(&mut judged.verdicts, &devs);
+        report.deviations = crate::deviation::merge(devs);
+        report.commands_ran = deviations::commands_ran(&arrays);
         report.verdicts = judged.verdicts;
         report.observations = judged.observations;
         report.notes = judged.notes;

@@ -10,6 +10,7 @@ pub const SPDK_TOML: &str = include_str!("../../../reports/spdk-raid.toml");
 pub struct SpdkReference {
     pub source: BTreeMap<String, toml::Value>,
     pub criteria: Criteria,
+    pub procedure: Procedure,
     pub row: Vec<Row>,
     pub degraded: BTreeMap<String, String>,
 }
@@ -19,6 +20,16 @@ pub struct Criteria {
     pub random_read_share: f64,
     pub stripe_read_share: f64,
     pub stripe_write_share: f64,
+}
+
+/// What the article's job files set for every run.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Procedure {
+    pub source: String,
+    pub small_runtime_s: u64,
+    pub stripe_runtime_s: u64,
+    pub runtime_floor_share: f64,
+    pub ioengine: String,
 }
 
 /// One published line: a run on an array of `drives` drives.

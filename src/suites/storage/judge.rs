@@ -131,10 +131,11 @@ pub fn headline_verdict(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Ver
         return v;
     };
     let (bm, cm) = (mb_s(b), mb_s(c));
-    v.measured = format!(
-        "{:.2}x ({cm:.0} vs {bm:.0} MB/s)",
-        if bm > 0.0 { cm / bm } else { 0.0 }
-    );
+    v.measured = if bm > 0.0 {
+        format!("{:.2}x ({cm:.0} vs {bm:.0} MB/s)", cm / bm)
+    } else {
+        format!("- ({cm:.0} vs {bm:.0} MB/s)")
+    };
     for g in [b, c] {
         if g.group.error != 0 {
             v.status = Status::Inconclusive;
@@ -147,11 +148,19 @@ pub fn headline_verdict(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Ver
             );
             return v;
         }
-    }
-    if bm <= 0.0 {
-        v.status = Status::Inconclusive;
-        v.note = join(&format!("`{}` moved no data", b.run.file), &v.note);
-        return v;
+        let ios = g.group.read.total_ios + g.group.write.total_ios;
+        let runtime = g.group.read.runtime_ms.max(g.group.write.runtime_ms);
+        if ios == 0 || runtime == 0 {
+            v.status = Status::Inconclusive;
+            v.note = join(
+                &format!(
+                    "`{}` moved no data ({ios} I/Os in {runtime} ms): the job did not run, so there is nothing to compare",
+                    g.run.file
+                ),
+                &v.note,
+            );
+            return v;
+        }
     }
     let ratio = cm / bm;
     let ok = if w.strict {
@@ -163,11 +172,14 @@ pub fn headline_verdict(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Ver
     v
 }
 
-/// "Both arrays: every fio job exits with status 0."
-pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup]) -> Verdict {
+/// "Both arrays: every fio job exits with status 0", over the two compared arrays only.
+pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -> Verdict {
+    let compared = |array: &str| {
+        array.eq_ignore_ascii_case(&sides.baseline) || array.eq_ignore_ascii_case(&sides.candidate)
+    };
     let mut problems: Vec<String> = Vec::new();
     let mut files: Vec<String> = Vec::new();
-    for g in groups {
+    for g in groups.iter().filter(|g| compared(&g.run.array)) {
         if g.group.error != 0 {
             problems.push(format!(
                 "`{}`: job `{}` error {}",
@@ -191,7 +203,7 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup]) -> Verdict {
             files.push(g.run.file.clone());
         }
     }
-    for run in &loaded.runs {
+    for run in loaded.runs.iter().filter(|r| compared(&r.array)) {
         let fio_errors: Vec<&String> = run
             .output
             .text_before
@@ -205,13 +217,19 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup]) -> Verdict {
             }
         }
     }
-    for n in &loaded.no_result {
+    let no_result: Vec<_> = loaded
+        .no_result
+        .iter()
+        .filter(|n| compared(&n.array))
+        .collect();
+    for n in &no_result {
         problems.push(format!("`{}`: {}", n.evidence, n.reason));
         files.push(n.evidence.clone());
     }
     files.sort();
     files.dedup();
-    let total = loaded.runs.len() + loaded.no_result.len();
+    let runs = loaded.runs.iter().filter(|r| compared(&r.array)).count();
+    let total = runs + no_result.len();
     let clean = total.saturating_sub(files.len());
     let status = if total == 0 {
         Status::NotMeasured
@@ -220,9 +238,26 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup]) -> Verdict {
     } else {
         Status::Fail
     };
+    let others: std::collections::BTreeSet<&str> = loaded
+        .runs
+        .iter()
+        .filter(|r| !compared(&r.array))
+        .map(|r| r.array.as_str())
+        .collect();
+    if !others.is_empty() {
+        problems.push(format!(
+            "not judged here: {} (not one of the compared arrays `{}` and `{}`)",
+            others.into_iter().collect::<Vec<_>>().join(", "),
+            sides.baseline,
+            sides.candidate
+        ));
+    }
     Verdict {
         id: "storage.exit-status".into(),
-        criterion: "Both arrays: every fio job exits with status 0".into(),
+        criterion: format!(
+            "Both arrays ({} and {}): every fio job exits with status 0",
+            sides.baseline, sides.candidate
+        ),
         status,
         measured: format!("{clean} of {total} result files clean"),
         threshold: "all".into(),

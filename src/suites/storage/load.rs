@@ -46,6 +46,8 @@ pub struct IostatFile {
 #[derive(Debug, Clone)]
 pub struct NoResult {
     pub array_dir: String,
+    /// The array the folder is (its name, or the input's at the top).
+    pub array: String,
     pub job: String,
     pub evidence: String,
     pub reason: String,
@@ -182,6 +184,7 @@ pub fn load(folder: &Folder, skipped: &mut Vec<Skipped>) -> Loaded {
         if array_dirs.contains(dir) {
             loaded.no_result.push(NoResult {
                 array_dir: dir.to_string(),
+                array: array_name(dir),
                 job: e.stem().to_string(),
                 evidence: e.rel.clone(),
                 reason: skip.reason.clone(),
@@ -225,6 +228,7 @@ pub fn load(folder: &Folder, skipped: &mut Vec<Skipped>) -> Loaded {
             };
             loaded.no_result.push(NoResult {
                 array_dir: key.0.clone(),
+                array: array_name(&key.0),
                 job: key.1.clone(),
                 evidence: e.rel.clone(),
                 reason: format!(

@@ -2,6 +2,7 @@
 //! acceleration" in the procedure).
 
 mod charts;
+mod deviations;
 mod drives;
 mod frames;
 mod judge;
@@ -75,7 +76,9 @@ impl Suite for Storage {
             .iter()
             .map(|w| judge::headline_verdict(&groups, &sides, w))
             .collect();
-        verdicts.push(judge::clean_exit_verdict(&loaded, &groups));
+        verdicts.push(judge::clean_exit_verdict(&loaded, &groups, &sides));
+        let devs = deviations::deviations(&groups, &sides, &reference);
+        crate::deviation::apply(&mut verdicts, &devs);
 
         let mut report = SuiteReport::for_suite(self);
         report.files_read = loaded
@@ -87,6 +90,9 @@ impl Suite for Storage {
         report.files_read.sort();
         report.verdicts = verdicts;
         report.observations = observe::observations(&loaded, &groups, &sides, &reference);
+        crate::deviation::annotate(&mut report.observations, &devs);
+        report.deviations = crate::deviation::merge(devs);
+        report.commands_ran = deviations::commands_ran(&groups, &sides);
         report.preformatted.push(tables::script_output(&loaded));
         report.tables.push(tables::results_table(&groups));
         report.tables.extend(tables::matched_table(&groups, &sides));

@@ -306,40 +306,57 @@ fn drive_balance(
     out
 }
 
+/// The procedure's capacity arithmetic. Only the member count is read from the files;
+/// the capacities are derived from it and the reference drive size, never measured.
 fn usable_capacity(
     loaded: &Loaded,
     groups: &[RunGroup],
     sides: &Sides,
     reference: &Reference,
 ) -> Observation {
-    // Member count from iostat when a headline job shows it, else the reference setup's.
+    let mut files = Vec::new();
     let counted = groups
         .iter()
         .filter(|g| g.run.array.eq_ignore_ascii_case(&sides.baseline))
-        .filter_map(|g| loaded.iostat_for(g.run).map(|f| members(g, f).len()))
-        .max()
-        .filter(|&n| n >= 2);
-    let n = counted.unwrap_or(reference.arrays.drives as usize) as f64;
-    let raid10 = 0.5;
-    let raid5 = (n - 1.0) / n;
+        .filter_map(|g| {
+            let f = loaded.iostat_for(g.run)?;
+            Some((members(g, f).len(), f.file.clone()))
+        })
+        .filter(|(n, _)| *n >= 2)
+        .max_by_key(|(n, _)| *n);
+    if let Some((_, f)) = &counted {
+        files.push(f.clone());
+    }
     let tb = reference.arrays.drive_tb;
+    let derive = |n: f64| {
+        format!(
+            "derived, not measured: {n:.0} drives of {tb} TB (the reference's size; the files do not give drive sizes): RAID10 {:.1} TB (50%), RAID5 {:.1} TB ({:.0}%) before compression",
+            n * tb * 0.5,
+            n * tb * (n - 1.0) / n,
+            100.0 * (n - 1.0) / n
+        )
+    };
+    let (measured, note) = match &counted {
+        Some((n, _)) => (
+            format!("{n} member drives active in the RAID10 iostat logs"),
+            derive(*n as f64),
+        ),
+        None => (
+            "-".to_string(),
+            format!(
+                "no iostat log shows the members; the procedure's arithmetic for its {} drives: {}",
+                reference.arrays.drives,
+                derive(reference.arrays.drives as f64)
+            ),
+        ),
+    };
     Observation {
         id: "storage.usable-capacity".into(),
-        what: "Usable capacity before compression".into(),
-        measured: format!(
-            "{n:.0} drives: RAID10 {:.0}% ({:.1} TB of {tb} TB drives), RAID5 {:.0}% ({:.1} TB)",
-            raid10 * 100.0,
-            n * tb * raid10,
-            raid5 * 100.0,
-            n * tb * raid5
-        ),
+        what: "Usable capacity before compression (the procedure's arithmetic)".into(),
+        measured,
         published: "RAID10 7.7 TB (50%), ADP RAID5 11.5 TB (75%) of 15.4 TB; 15.4 TB exposed with compression".into(),
-        files: Vec::new(),
-        note: if counted.is_some() {
-            "drive count from the RAID10 iostat logs".into()
-        } else {
-            "drive count from the reference setup (no iostat logs with members)".into()
-        },
+        files,
+        note,
     }
 }
 

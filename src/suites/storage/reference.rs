@@ -10,6 +10,7 @@ pub const STORAGE_TOML: &str = include_str!("../../../reports/storage.toml");
 pub struct Reference {
     pub source: BTreeMap<String, String>,
     pub arrays: Arrays,
+    pub procedure: Procedure,
     pub workload: Vec<Workload>,
     pub observations: BTreeMap<String, ObservationRef>,
 }
@@ -22,6 +23,32 @@ pub struct Arrays {
     pub candidate_label: String,
     pub drives: u32,
     pub drive_tb: f64,
+}
+
+/// What the procedure's helper fixes for every run, and the headline runs' span and time.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Procedure {
+    pub source: String,
+    pub runtime_s: u64,
+    pub runtime_floor_s: f64,
+    pub size: String,
+    pub size_source: String,
+    pub baseline_dev: String,
+    pub dev_source: String,
+    pub qd1_ioengine: String,
+    pub qd1_source: String,
+    pub option: Vec<OptionRef>,
+}
+
+/// One fio option the helper sets, and what another value does to the comparison.
+#[derive(Debug, Clone, Deserialize)]
+pub struct OptionRef {
+    pub name: String,
+    /// The helper's value; `not set` when the helper leaves it out.
+    pub value: String,
+    pub changes: bool,
+    pub effect: String,
+    pub source: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -41,6 +68,8 @@ pub struct Workload {
     pub min_ratio: f64,
     #[serde(default)]
     pub strict: bool,
+    /// The procedure's own line for this run.
+    pub command: String,
     pub source: String,
 }
 
@@ -75,5 +104,18 @@ mod tests {
         }
         let write = r.workload.iter().find(|w| w.id == "write-1m-qd32");
         assert!(write.is_some_and(|w| w.strict));
+        for w in &r.workload {
+            assert!(
+                w.command.starts_with(&format!("run {} ", w.name)),
+                "{}",
+                w.id
+            );
+        }
+        assert_eq!(r.procedure.runtime_s, 60);
+        assert!(r
+            .procedure
+            .option
+            .iter()
+            .any(|o| o.name == "direct" && o.changes));
     }
 }

@@ -1,0 +1,468 @@
+//! What the KV tests actually ran, from the client's and the server's own logs, against
+//! what the procedure runs: the ladder client's arguments and workload per level, and
+//! the server's model and tensor parallelism.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::deviation::Deviation;
+use crate::suites::RanCommand;
+
+use super::ladder::Level;
+use super::reference::{KvReference, LadderRef, ModelRef};
+use super::ServerLogs;
+use crate::parse::ask::Attempt;
+
+fn subject(l: &Level) -> String {
+    format!("{}-{}-L{}", l.variant, l.run, l.clients)
+}
+
+/// The client argument `name` as logged, with the served model falling back to `model`.
+pub fn arg<'a>(l: &'a Level, name: &str) -> Option<&'a str> {
+    let get = |k: &str| {
+        l.args
+            .get(k)
+            .map(String::as_str)
+            .filter(|v| *v != "None" && !v.is_empty())
+    };
+    match name {
+        "served_model_name" => get("served_model_name").or_else(|| get("model")),
+        _ => get(name),
+    }
+}
+
+fn same(a: &str, b: &str) -> bool {
+    a.trim().eq_ignore_ascii_case(b.trim())
+}
+
+/// The arguments a level of `n` clients must have: (name, value, source).
+fn level_params(n: u32, r: &LadderRef) -> [(&'static str, String, &str); 3] {
+    let s = r.procedure.level_source.as_str();
+    [
+        ("num_clients", n.to_string(), s),
+        ("max_active_conversations", (2 * n).to_string(), s),
+        ("num_conversations", (3 * n).to_string(), s),
+    ]
+}
+
+/// Every deviation of the levels of `variants`; `ids(n)` names the verdicts a level of
+/// `n` clients feeds.
+pub fn ladder(
+    levels: &[Level],
+    variants: &[&str],
+    r: &LadderRef,
+    ids: impl Fn(u32) -> Vec<String>,
+) -> Vec<Deviation> {
+    let mut out = Vec::new();
+    let ours: Vec<&Level> = levels
+        .iter()
+        .filter(|l| variants.contains(&l.variant.as_str()))
+        .collect();
+    for l in &ours {
+        let with = |mut d: Deviation| {
+            d = d.subject(subject(l));
+            if let Some(f) = &l.log_file {
+                d = d.file(f.clone());
+            }
+            for id in ids(l.clients) {
+                d = d.verdict(id);
+            }
+            d
+        };
+        if l.args.is_empty() {
+            out.push(with(
+                Deviation::new("client arguments", "logged by the client", "unknown").effect(
+                    "the level's log records neither the client's Namespace line nor its Parameters block: its load cannot be checked",
+                    false,
+                ).source(r.procedure.source.clone()),
+            ));
+        } else {
+            let mut missing: Vec<&str> = Vec::new();
+            for (name, want, source) in level_params(l.clients, r) {
+                match arg(l, name) {
+                    Some(v) if !same(v, &want) => out.push(with(
+                        Deviation::new(name, want, v)
+                            .effect(r.procedure.level_effect.clone(), true)
+                            .source(source),
+                    )),
+                    Some(_) => {}
+                    None => missing.push(name),
+                }
+            }
+            for p in &r.param {
+                match arg(l, &p.name) {
+                    Some(v) if !same(v, &p.value) => out.push(with(
+                        Deviation::new(p.name.clone(), p.value.clone(), v)
+                            .effect(p.effect.clone(), p.changes)
+                            .source(p.source.clone()),
+                    )),
+                    Some(_) => {}
+                    None => missing.push(&p.name),
+                }
+            }
+            if !missing.is_empty() {
+                out.push(with(
+                    Deviation::new(missing.join(", "), "the procedure's values", "unknown")
+                        .effect(
+                            "the log does not record these arguments (stdout only, or an older client): they cannot be checked",
+                            false,
+                        )
+                        .source(r.procedure.source.clone()),
+                ));
+            }
+        }
+        if l.stopped_early {
+            out.push(with(
+                Deviation::new("early stop", "never (--no-early-stop)", "stopped early")
+                    .effect(
+                        "the log shows `Sending termination signal to clients`: the level ended when its first client finished",
+                        true,
+                    )
+                    .source("ladder(): --no-early-stop"),
+            ));
+        }
+    }
+    out.extend(between_variants(&ours, variants, r, &ids));
+    out
+}
+
+/// Arguments that differ between the variants at one level: their ratio would compare
+/// unlike loads, whatever the procedure says.
+fn between_variants(
+    levels: &[&Level],
+    variants: &[&str],
+    r: &LadderRef,
+    ids: &impl Fn(u32) -> Vec<String>,
+) -> Vec<Deviation> {
+    let mut out = Vec::new();
+    let clients: BTreeSet<u32> = levels.iter().map(|l| l.clients).collect();
+    let names: Vec<&str> = [
+        "num_clients",
+        "max_active_conversations",
+        "num_conversations",
+    ]
+    .into_iter()
+    .chain(r.param.iter().map(|p| p.name.as_str()))
+    .collect();
+    for n in clients {
+        let at: Vec<&&Level> = levels.iter().filter(|l| l.clients == n).collect();
+        for name in &names {
+            let mut by: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+            for l in &at {
+                if let Some(v) = arg(l, name) {
+                    by.entry(l.variant.as_str())
+                        .or_default()
+                        .insert(v.trim().to_string());
+                }
+            }
+            let present: Vec<&&str> = variants.iter().filter(|v| by.contains_key(**v)).collect();
+            if present.len() < 2 {
+                continue;
+            }
+            let first = &by[*present[0]];
+            if let Some(other) = present[1..].iter().find(|v| &by[***v] != first) {
+                let show = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(" / ");
+                let mut d = Deviation::new(
+                    format!("{name} ({} vs {})", present[0], other),
+                    show(first),
+                    show(&by[**other]),
+                )
+                .effect(
+                    format!(
+                        "the two variants ran different loads at {n} clients: their ratio compares unlike with unlike"
+                    ),
+                    true,
+                )
+                .source("test 2: \"the same hardware, model and load\" for both variants");
+                for l in &at {
+                    d = d.subject(subject(l));
+                    if let Some(f) = &l.log_file {
+                        d = d.file(f.clone());
+                    }
+                }
+                for id in ids(n) {
+                    d = d.verdict(id);
+                }
+                out.push(d);
+            }
+        }
+    }
+    out
+}
+
+/// The client command each level ran, rebuilt from its logged arguments.
+pub fn commands_ran(levels: &[Level], variants: &[&str]) -> Vec<RanCommand> {
+    const FLAGS: &[&str] = &[
+        "model",
+        "served_model_name",
+        "url",
+        "input_file",
+        "seed",
+        "num_clients",
+        "max_active_conversations",
+        "limit_min_tokens",
+        "limit_max_tokens",
+        "request_timeout_sec",
+        "stats_json_output",
+    ];
+    levels
+        .iter()
+        .filter(|l| variants.contains(&l.variant.as_str()))
+        .filter(|l| l.args.contains_key("num_clients"))
+        .map(|l| {
+            let mut cmd = String::from("benchmark_serving_multi_turn.py");
+            for k in FLAGS {
+                if let Some(v) = l.args.get(*k).filter(|v| *v != "None") {
+                    cmd.push_str(&format!(" --{} {v}", k.replace('_', "-")));
+                }
+            }
+            if l.args.get("no_early_stop").is_some_and(|v| v == "True") {
+                cmd.push_str(" --no-early-stop");
+            }
+            RanCommand {
+                subject: subject(l),
+                command: cmd,
+                source: l.log_file.clone().unwrap_or_default(),
+            }
+        })
+        .collect()
+}
+
+/// The chunk size in a logged `kv_transfer_config`, if it names one.
+fn chunk_size(config: &str) -> Option<u64> {
+    let at = config.find("chunk_size")? + "chunk_size".len();
+    let rest = config[at..].trim_start_matches(['"', '\'', ':', ' ', '=']);
+    let end = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    rest[..end].parse().ok()
+}
+
+/// Test 1's servers and prompt against the procedure's for `model`: tensor parallelism,
+/// max-model-len, the connector's chunk_size, the prompt's length, and the two variants
+/// against each other. `time` is the verdict they feed.
+pub fn restore(
+    logs: &ServerLogs,
+    transcripts: &[(&str, &str, &[Attempt])],
+    model: Option<&ModelRef>,
+    reference: &KvReference,
+    time: &str,
+) -> Vec<Deviation> {
+    let r = &reference.restore;
+    let mut out = Vec::new();
+    let mut seen: BTreeMap<&str, Vec<(String, String, String)>> = BTreeMap::new();
+    for (variant, (file, log)) in &logs.by_variant {
+        if !["adp", "gpu-only"].contains(&variant.as_str()) {
+            continue;
+        }
+        let with = |d: Deviation| d.subject(format!("{variant} vLLM")).file(file.clone());
+        if log.args_line.is_none() {
+            out.push(with(
+                Deviation::new("server arguments", "logged at start", "unknown")
+                    .effect(
+                        "the log has no `non-default args` line: model, tensor parallelism and max-model-len are unknown",
+                        false,
+                    )
+                    .source(r.source.clone()),
+            ));
+            continue;
+        }
+        let arg = |k: &str| log.args.get(k).map(String::as_str).filter(|v| *v != "None");
+        // Absent from `non-default args` means vLLM's default.
+        let tp = arg("tensor_parallel_size").unwrap_or("1");
+        let served = arg("served_model_name")
+            .or(arg("model"))
+            .unwrap_or("unknown");
+        let len = arg("max_model_len").unwrap_or("the model's default");
+        for (k, v) in [
+            ("tensor_parallel_size", tp),
+            ("model", served),
+            ("max_model_len", len),
+        ] {
+            seen.entry(k)
+                .or_default()
+                .push((variant.clone(), v.to_string(), file.clone()));
+        }
+        let Some(m) = model else {
+            continue;
+        };
+        if tp != m.tensor_parallel_size.to_string() {
+            out.push(with(
+                Deviation::new("tensor_parallel_size", m.tensor_parallel_size.to_string(), tp)
+                    .effect(
+                        format!(
+                            "another tensor parallelism: prefill and restore spread over other GPUs and links, so the times are not comparable to the published {}'s",
+                            m.title
+                        ),
+                        true,
+                    )
+                    .source(r.tp_source.clone())
+                    .verdict(time),
+            ));
+        }
+        if len != m.max_model_len.to_string() {
+            out.push(with(
+                Deviation::new("max_model_len", m.max_model_len.to_string(), len)
+                    .unit("tokens")
+                    .effect(
+                        "another context limit: prompts longer than it fail; the times do not change",
+                        false,
+                    )
+                    .source(m.source.clone()),
+            ));
+        }
+        if variant == "adp" {
+            let logged = arg("kv_transfer_config").and_then(chunk_size);
+            let want = m
+                .chunk_size
+                .map(|c| c.to_string())
+                .or(m.chunk_multiple.map(|c| format!("a multiple of {c}")))
+                .unwrap_or_else(|| "the connector's default".into());
+            let ok = match (logged, m.chunk_size, m.chunk_multiple) {
+                (Some(c), Some(w), _) => c == w,
+                (Some(c), None, Some(k)) => c % k == 0,
+                (None, None, _) => true,
+                (Some(_), None, None) => false,
+                (None, Some(_), _) => false,
+            };
+            if !ok {
+                out.push(with(
+                    Deviation::new(
+                        "chunk_size",
+                        want,
+                        logged.map_or("not in the logged kv-transfer-config".into(), |c| c.to_string()),
+                    )
+                    .unit("tokens")
+                    .effect(
+                        "hits are rounded down to whole chunks: another size changes how many prompt tokens can be cached",
+                        false,
+                    )
+                    .source(m.source.clone()),
+                ));
+            }
+        }
+    }
+    for (k, values) in &seen {
+        let distinct: BTreeSet<&str> = values.iter().map(|(_, v, _)| v.as_str()).collect();
+        if distinct.len() > 1 {
+            let mut d = Deviation::new(
+                format!("{k} (adp vs gpu-only)"),
+                "the same in both variants",
+                values
+                    .iter()
+                    .map(|(var, v, _)| format!("{var} {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            )
+            .effect(
+                "the variants differ in more than the connector: restore vs recompute compares unlike servers",
+                true,
+            )
+            .source("test 1: \"only the connector and its gateway differ between the two\"")
+            .verdict(time);
+            for (var, _, f) in values {
+                d = d.subject(format!("{var} vLLM")).file(f.clone());
+            }
+            out.push(d);
+        }
+    }
+    // The prompt: its length against the model's published one, and the same in both.
+    let mut lengths: Vec<(&str, &str, u64)> = Vec::new();
+    for (variant, file, attempts) in transcripts {
+        if let Some(p) = attempts
+            .iter()
+            .filter(|a| a.failed.is_none())
+            .filter_map(|a| a.prompt_tokens)
+            .max()
+        {
+            lengths.push((variant, file, p));
+        }
+    }
+    if let Some(m) = model {
+        for (variant, file, p) in &lengths {
+            let gap = (*p as f64 - m.prompt_tokens as f64).abs() / m.prompt_tokens as f64;
+            if gap > r.max_prompt_gap {
+                out.push(
+                    Deviation::new("prompt length", format!("~{}", m.prompt_tokens), p.to_string())
+                        .unit("tokens")
+                        .subject(format!("{variant} requests"))
+                        .file(file.to_string())
+                        .effect(
+                            format!(
+                                "restore and recompute times grow with the prompt: the published {:.2} s vs {:.2} s are for ~{} tokens, and a short prompt meets the 5 s floor whatever the card does",
+                                m.restore_s, m.recompute_s, m.prompt_tokens
+                            ),
+                            true,
+                        )
+                        .source(format!("{}: prompt ~{} tokens", m.title, m.prompt_tokens))
+                        .verdict(time),
+                );
+            }
+        }
+    }
+    let distinct: BTreeSet<u64> = lengths.iter().map(|(_, _, p)| *p).collect();
+    if distinct.len() > 1 {
+        let mut d = Deviation::new(
+            "prompt length (adp vs gpu-only)",
+            "the same prompt",
+            lengths
+                .iter()
+                .map(|(v, _, p)| format!("{v} {p}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        )
+        .unit("tokens")
+        .effect(
+            "restore and recompute timed different prompts: their ratio compares unlike with unlike",
+            true,
+        )
+        .source("test 1: new_prompt once per variant, LINES the same")
+        .verdict(time);
+        for (v, f, _) in &lengths {
+            d = d.subject(format!("{v} requests")).file(f.to_string());
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// The servers' start commands, rebuilt from their logged non-default arguments.
+pub fn server_commands(logs: &ServerLogs) -> Vec<RanCommand> {
+    logs.by_variant
+        .iter()
+        .filter(|(_, (_, l))| l.args_line.is_some())
+        .map(|(variant, (file, l))| {
+            let mut cmd = String::from("vllm serve");
+            for (k, v) in &l.args {
+                let v = if v.contains(' ') || v.contains('{') {
+                    format!("'{v}'")
+                } else {
+                    v.clone()
+                };
+                cmd.push_str(&format!(" --{}={v}", k.replace('_', "-")));
+            }
+            RanCommand {
+                subject: format!("{variant} vLLM server"),
+                command: cmd,
+                source: format!("{file}:{}", l.args_line.unwrap_or(0)),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_chunk_size_in_either_spelling() {
+        assert_eq!(
+            chunk_size(r#"{"kv_connector":"X","kv_connector_extra_config":{"chunk_size":128}}"#),
+            Some(128)
+        );
+        assert_eq!(
+            chunk_size("KVTransferConfig(kv_connector_extra_config={'chunk_size': 512})"),
+            Some(512)
+        );
+        assert_eq!(chunk_size("KVTransferConfig(kv_connector='X')"), None);
+    }
+}

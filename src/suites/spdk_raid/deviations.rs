@@ -1,0 +1,191 @@
+//! What each SPDK run and array actually was, against the article's job files and setup:
+//! member bdevs (NVMe drives, not RAM), strip size, engine and runtime. Differences that
+//! change a share of the theoretical maximum make those shares not comparable.
+
+use crate::deviation::Deviation;
+use crate::fio::params::{self, parse_seconds};
+use crate::suites::RanCommand;
+
+use super::judge::{level, op_of};
+use super::load::ArrayDir;
+use super::reference::SpdkReference;
+use super::theory::Op;
+
+fn name(a: &ArrayDir) -> String {
+    a.dir.rsplit('/').next().unwrap_or(&a.dir).to_string()
+}
+
+/// The share verdict of `a` for `op`.
+pub fn share_id(a: &ArrayDir, op: Op) -> String {
+    format!("spdk-raid.{}.{}", name(a), op.label().replace(' ', "-"))
+}
+
+const SHARED_OPS: [Op; 3] = [Op::RandomRead, Op::StripeRead, Op::StripeWrite];
+
+/// The verdicts a deviation of `a` (for `op`, or every op) feeds: its own shares, and
+/// for the raw baseline every array's.
+fn fed(arrays: &[ArrayDir], a: &ArrayDir, op: Option<Op>) -> Vec<String> {
+    let ops: Vec<Op> = op.map_or(SHARED_OPS.to_vec(), |o| vec![o]);
+    let targets: Vec<&ArrayDir> = if level(a) == Some("raw") {
+        // A raw baseline feeds the arrays of its drive count, or those without their own.
+        let has_raw = |n: u32| {
+            arrays
+                .iter()
+                .any(|x| level(x) == Some("raw") && x.drives == n)
+        };
+        arrays
+            .iter()
+            .filter(|x| level(x) != Some("raw"))
+            .filter(|x| x.drives == a.drives || !has_raw(x.drives))
+            .collect()
+    } else {
+        vec![a]
+    };
+    targets
+        .iter()
+        .flat_map(|t| ops.iter().map(|o| share_id(t, *o)))
+        .collect()
+}
+
+pub fn deviations(arrays: &[ArrayDir], r: &SpdkReference) -> Vec<Deviation> {
+    let p = &r.procedure;
+    let mut out = Vec::new();
+    for a in arrays {
+        let with_ids = |mut d: Deviation, op: Option<Op>| {
+            for id in fed(arrays, a, op) {
+                d = d.verdict(id);
+            }
+            d
+        };
+        if let Some(c) = &a.config {
+            if c.members != "nvme" {
+                out.push(with_ids(
+                    Deviation::new("member bdevs", "NVMe drives", format!("{} bdevs", c.members))
+                        .subject(name(a))
+                        .file(c.file.clone())
+                        .effect(
+                            "RAM (malloc) or unknown bdevs are not drives: a share of the theoretical maximum built on them says nothing about NVMe drives",
+                            true,
+                        )
+                        .source("the article: 8 and 16 Western Digital SN840 NVMe drives"),
+                    None,
+                ));
+            }
+            if let Some(k) = c.strip_kb.filter(|k| *k != r.strip_kb()) {
+                out.push(
+                    Deviation::new("strip size", r.strip_kb().to_string(), k.to_string())
+                        .unit("KiB")
+                        .subject(name(a))
+                        .file(c.file.clone())
+                        .effect(
+                            "another full stripe: the article's 448k/960k runs are not full stripes here",
+                            false,
+                        )
+                        .source("the article: 64 KiB strips"),
+                );
+            }
+        }
+        for run in &a.runs {
+            // Only clean, healthy runs of a judged kind feed a share.
+            let op = op_of(run, a, r).filter(|_| run.clean() && !run.degraded);
+            let with_op = |d: Deviation| match op {
+                Some(o) => with_ids(d, Some(o)),
+                None => d,
+            };
+            let subject = format!(
+                "{}/{}",
+                name(a),
+                run.file.rsplit('/').next().unwrap_or(&run.file)
+            );
+            if !run.recorded {
+                out.push(with_op(
+                    Deviation::new("fio options", "the article's job file", "unknown")
+                        .subject(subject.clone())
+                        .file(run.file.clone())
+                        .effect(
+                            "the file records no options: engine and runtime unknown",
+                            false,
+                        )
+                        .source(p.source.clone()),
+                ));
+                continue;
+            }
+            let engine = params::get(&run.options, "ioengine").unwrap_or("not set");
+            if engine != p.ioengine && engine != "bdevperf" {
+                out.push(with_op(
+                    Deviation::new("ioengine", p.ioengine.clone(), engine)
+                        .subject(subject.clone())
+                        .file(run.file.clone())
+                        .effect("not through SPDK's bdev layer: the kernel's block stack is measured too", true)
+                        .source(p.source.clone()),
+                ));
+            }
+            let want = if matches!(run.sig.rw.as_str(), "read" | "write") {
+                p.stripe_runtime_s
+            } else {
+                p.small_runtime_s
+            };
+            let actual = run.runtime_ms as f64 / 1000.0;
+            let configured = params::get(&run.options, "runtime");
+            let short = actual < p.runtime_floor_share * want as f64;
+            let differs = configured
+                .and_then(parse_seconds)
+                .is_none_or(|c| (c - want as f64).abs() > 1e-9);
+            if short && op.is_some() {
+                out.push(with_op(
+                    Deviation::new("runtime (the tool's account)", want.to_string(), format!("{actual:.1}"))
+                        .unit("s")
+                        .subject(subject.clone())
+                        .file(run.file.clone())
+                        .effect(
+                            "shorter than the article's runs: drives may not reach steady state (writes especially), so the share is not comparable",
+                            true,
+                        )
+                        .source(p.source.clone()),
+                ));
+            } else if differs {
+                out.push(
+                    Deviation::new("runtime", want.to_string(), configured.unwrap_or("not set"))
+                        .unit("s")
+                        .subject(subject.clone())
+                        .file(run.file.clone())
+                        .effect(
+                            format!("another runtime; the run lasted {actual:.1} s"),
+                            false,
+                        )
+                        .source(p.source.clone()),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The fio command each run ran, rebuilt from its JSON; bdevperf runs as their job.
+pub fn commands_ran(arrays: &[ArrayDir]) -> Vec<RanCommand> {
+    arrays
+        .iter()
+        .flat_map(|a| a.runs.iter())
+        .map(|run| RanCommand {
+            subject: run.file.clone(),
+            command: match (run.tool, run.recorded) {
+                ("bdevperf", _) => format!(
+                    "bdevperf -w {} -q {} -o {} (from its perform_tests JSON)",
+                    run.sig.rw,
+                    run.sig.iodepth,
+                    run.sig.bs.unwrap_or(0)
+                ),
+                (_, true) => params::command_line(
+                    run.file
+                        .rsplit('/')
+                        .next()
+                        .and_then(|f| f.strip_suffix(".json"))
+                        .unwrap_or("job"),
+                    &run.options,
+                ),
+                _ => "unknown: the file records no fio options".into(),
+            },
+            source: run.file.clone(),
+        })
+        .collect()
+}

@@ -1,0 +1,359 @@
+//! Each run of the compared arrays against the procedure's helper and headline runs: the
+//! options in effect (from the fio JSON, not from the procedure), fio's own runtime, and
+//! what every difference does to the comparison with the published numbers.
+
+use crate::deviation::Deviation;
+use crate::fio::params::{self, parse_seconds};
+use crate::fio::signature::{format_size, parse_size, Signature};
+use crate::suites::RanCommand;
+
+use super::judge::{find_workload, workload_signature, Sides};
+use super::load::RunGroup;
+use super::reference::{Reference, Workload};
+
+fn on_side(g: &RunGroup, sides: &Sides) -> bool {
+    g.run.array.eq_ignore_ascii_case(&sides.baseline)
+        || g.run.array.eq_ignore_ascii_case(&sides.candidate)
+}
+
+/// Every deviation of the runs in the two compared arrays.
+pub fn deviations(groups: &[RunGroup], sides: &Sides, reference: &Reference) -> Vec<Deviation> {
+    let mut out = Vec::new();
+    // Which headline verdicts each run feeds.
+    let feeds = |g: &RunGroup| -> Vec<&Workload> {
+        reference
+            .workload
+            .iter()
+            .filter(|w| {
+                [&sides.baseline, &sides.candidate].iter().any(|side| {
+                    find_workload(groups, side, w)
+                        .0
+                        .is_some_and(|f| std::ptr::eq(f.group, g.group))
+                })
+            })
+            .collect()
+    };
+    for g in groups.iter().filter(|g| on_side(g, sides)) {
+        let workloads = feeds(g);
+        let base = |d: Deviation| {
+            let mut d = d.subject(g.label.clone()).file(g.run.file.clone());
+            for w in &workloads {
+                d = d.verdict(format!("storage.{}", w.id));
+            }
+            d
+        };
+        let first = g
+            .run
+            .output
+            .jobs
+            .iter()
+            .find(|j| j.jobname == g.group.jobname);
+        let recorded = first.is_some_and(|j| params::recorded(&g.run.output, j));
+        if !recorded {
+            out.push(base(
+                Deviation::new("fio options", "recorded by the helper", "unknown")
+                    .effect(
+                        "the file records no `global options` and no job options: how the job ran (shape, runtime, flags) is unknown",
+                        true,
+                    )
+                    .source(reference.procedure.source.clone()),
+            ));
+            continue;
+        }
+        for w in &workloads {
+            out.extend(shape(g, w).into_iter().map(base));
+        }
+        if workloads.is_empty() {
+            out.extend(name_mismatch(g).map(base));
+        }
+        let headline = !workloads.is_empty();
+        out.extend(runtime(g, reference, headline).map(base));
+        if headline {
+            out.extend(size(g, reference).map(base));
+        }
+        out.extend(helper_options(g, reference).into_iter().map(base));
+        out.extend(device(g, sides, reference).map(base));
+    }
+    out
+}
+
+/// rw, bs, jobs, depth and mix of `g` against the headline run `w` it is judged as.
+fn shape(g: &RunGroup, w: &Workload) -> Vec<Deviation> {
+    let want = workload_signature(w);
+    let ran = &g.signature;
+    let named = g.group.jobname == w.name || g.run.stem == w.name;
+    let effect = if named {
+        format!(
+            "`{}` is named `{}` but ran {ran}: not the procedure's {}",
+            g.run.file, w.name, w.title
+        )
+    } else {
+        format!("another job shape: the published number is for {}", w.title)
+    };
+    let mut out = Vec::new();
+    let mut push = |p: &str, proc_v: String, ran_v: String| {
+        if proc_v != ran_v {
+            out.push(
+                Deviation::new(p, proc_v, ran_v)
+                    .effect(effect.clone(), true)
+                    .source(w.command.clone()),
+            );
+        }
+    };
+    push("rw", want.rw.clone(), ran.rw.clone());
+    let bs = |b: Option<u64>| b.map_or("unknown".into(), format_size);
+    push("bs", bs(want.bs), bs(ran.bs));
+    push("numjobs", want.numjobs.to_string(), ran.numjobs.to_string());
+    push(
+        "iodepth (effective)",
+        want.iodepth.to_string(),
+        ran.iodepth.to_string(),
+    );
+    if want.rwmixread.is_some() || ran.rwmixread.is_some() {
+        let m = |x: Option<u64>| x.map_or("-".into(), |m| m.to_string());
+        push("rwmixread", m(want.rwmixread), m(ran.rwmixread));
+    }
+    out
+}
+
+/// A run named the procedure's way (`randwrite-8k-j8-d8`) whose options say otherwise.
+fn name_mismatch(g: &RunGroup) -> Option<Deviation> {
+    let said = signature_from_name(&g.run.stem)?;
+    let ran = &g.signature;
+    let same = said.rw == ran.rw
+        && said.bs == ran.bs
+        && said.numjobs == ran.numjobs
+        && said.iodepth == ran.iodepth;
+    (!same).then(|| {
+        Deviation::new(
+            "job name vs options",
+            format!("{} {}x{}", said.rw, said.numjobs, said.iodepth),
+            ran.to_string(),
+        )
+        .effect(
+            format!(
+                "`{}` says one shape in its name and ran another",
+                g.run.file
+            ),
+            true,
+        )
+    })
+}
+
+/// `randwrite-8k-j8-d8` -> randwrite, 8k, 8 jobs, depth 8.
+pub fn signature_from_name(stem: &str) -> Option<Signature> {
+    let parts: Vec<&str> = stem.split('-').collect();
+    let [rw, bs, j, d] = parts[..] else {
+        return None;
+    };
+    let rw = rw.trim_end_matches(|c: char| c.is_ascii_digit());
+    if !matches!(
+        rw,
+        "read" | "write" | "randread" | "randwrite" | "randrw" | "rw"
+    ) {
+        return None;
+    }
+    Some(Signature {
+        rw: rw.to_string(),
+        bs: Some(parse_size(bs)?),
+        numjobs: j.strip_prefix('j')?.parse().ok()?,
+        iodepth: d.strip_prefix('d')?.parse().ok()?,
+        rwmixread: None,
+    })
+}
+
+/// The configured runtime, and fio's own account of how long the job ran.
+fn runtime(g: &RunGroup, reference: &Reference, headline: bool) -> Option<Deviation> {
+    let p = &reference.procedure;
+    let configured = params::get(&g.group.options, "runtime");
+    let actual_ms = g.group.read.runtime_ms.max(g.group.write.runtime_ms);
+    let actual_s = actual_ms as f64 / 1000.0;
+    let short = actual_s < p.runtime_floor_s;
+    let effect = |why: &str| {
+        if short && headline {
+            format!(
+                "{why}: fio ran {actual_s:.1} s, under the procedure's {} s; no steady state on most SSDs, so the numbers are not comparable to the published ones",
+                p.runtime_s
+            )
+        } else if short {
+            format!("{why}: fio ran {actual_s:.1} s")
+        } else {
+            format!("{why}; fio ran {actual_s:.1} s, as long as the procedure's runs")
+        }
+    };
+    let differs = configured
+        .and_then(parse_seconds)
+        .is_none_or(|secs| (secs - p.runtime_s as f64).abs() > 1e-9);
+    if differs {
+        let ran = configured.map_or("not set".to_string(), trim_s);
+        let why = if configured.is_some() {
+            "another --runtime"
+        } else {
+            "no --runtime: the run lasts until its --size is done"
+        };
+        return Some(
+            Deviation::new("runtime", p.runtime_s.to_string(), ran)
+                .unit("s")
+                .effect(effect(why), short && headline)
+                .source(p.size_source.clone()),
+        );
+    }
+    (short && headline).then(|| {
+        Deviation::new(
+            "runtime (fio's account)",
+            p.runtime_s.to_string(),
+            format!("{actual_s:.1}"),
+        )
+        .unit("s")
+        .effect(
+            format!(
+                "the job stopped after {actual_s:.1} s (its --size was reached?): no steady state, not comparable to the published numbers"
+            ),
+            true,
+        )
+        .source(p.size_source.clone())
+    })
+}
+
+fn trim_s(raw: &str) -> String {
+    raw.trim().trim_end_matches('s').to_string()
+}
+
+fn size(g: &RunGroup, reference: &Reference) -> Option<Deviation> {
+    let p = &reference.procedure;
+    let ran = params::get(&g.group.options, "size");
+    let same = match ran {
+        Some(r) => r.trim() == p.size || parse_size(r) == parse_size(&p.size),
+        None => false,
+    };
+    (!same).then(|| {
+        Deviation::new("size", p.size.clone(), ran.unwrap_or("not set"))
+            .effect(
+                "another working span: a smaller one touches fewer flash blocks (on a device smaller than 3.8 TB fio spans the whole device, as the procedure intends)",
+                false,
+            )
+            .source(p.size_source.clone())
+    })
+}
+
+fn helper_options(g: &RunGroup, reference: &Reference) -> Vec<Deviation> {
+    let p = &reference.procedure;
+    let qd1 = g.signature.numjobs == 1 && g.signature.iodepth == 1;
+    let mut out = Vec::new();
+    for o in &p.option {
+        let ran = params::get(&g.group.options, &o.name).map(str::trim);
+        let (want, source) = if o.name == "ioengine" && qd1 {
+            (p.qd1_ioengine.as_str(), p.qd1_source.as_str())
+        } else {
+            (o.value.as_str(), o.source.as_str())
+        };
+        let same = match (want, ran) {
+            ("not set", None) | ("not set", Some("0")) => true,
+            (w, Some(r)) => w == r || (o.name == "ioengine" && qd1 && r == "libaio"),
+            (_, None) => false,
+        };
+        if !same {
+            out.push(
+                Deviation::new(o.name.clone(), want, ran.unwrap_or("not set"))
+                    .effect(o.effect.clone(), o.changes)
+                    .source(source),
+            );
+        }
+    }
+    out
+}
+
+/// DEV: the baseline's is /dev/md126; either side must be one raw block device.
+fn device(g: &RunGroup, sides: &Sides, reference: &Reference) -> Option<Deviation> {
+    let p = &reference.procedure;
+    let ran = params::get(&g.group.options, "filename");
+    let Some(dev) = ran else {
+        return Some(
+            Deviation::new("filename (DEV)", "the array's block device", "not recorded")
+                .effect("the file does not say which device was tested", false)
+                .source(p.dev_source.clone()),
+        );
+    };
+    let members: Vec<&str> = dev.split(':').filter(|s| !s.is_empty()).collect();
+    let baseline = g.run.array.eq_ignore_ascii_case(&sides.baseline);
+    let want = if baseline {
+        p.baseline_dev.as_str()
+    } else {
+        "the ADP block device"
+    };
+    if members.len() > 1 {
+        return Some(
+            Deviation::new("filename (DEV)", want, dev)
+                .effect(
+                    format!(
+                        "fio itself spread the job over {} devices: no RAID layer (and no card) sits under this run",
+                        members.len()
+                    ),
+                    true,
+                )
+                .source(p.dev_source.clone()),
+        );
+    }
+    if !dev.starts_with("/dev/") {
+        return Some(
+            Deviation::new("filename (DEV)", want, dev)
+                .effect(
+                    "a file, not a raw block device: a filesystem sits between fio and the drives",
+                    true,
+                )
+                .source(p.dev_source.clone()),
+        );
+    }
+    (baseline && dev != p.baseline_dev).then(|| {
+        Deviation::new("filename (DEV)", want, dev)
+            .effect(
+                "another device path; the comparison holds if it is the RAID10 array",
+                false,
+            )
+            .source(p.dev_source.clone())
+    })
+}
+
+/// The fio command each run of the compared arrays ran, rebuilt from its JSON.
+pub fn commands_ran(groups: &[RunGroup], sides: &Sides) -> Vec<RanCommand> {
+    let mut out: Vec<RanCommand> = groups
+        .iter()
+        .filter(|g| on_side(g, sides))
+        .map(|g| {
+            let first = g
+                .run
+                .output
+                .jobs
+                .iter()
+                .find(|j| j.jobname == g.group.jobname);
+            let recorded = first.is_some_and(|j| params::recorded(&g.run.output, j));
+            RanCommand {
+                subject: g.label.clone(),
+                command: if recorded {
+                    params::command_line(&g.group.jobname, &g.group.options)
+                } else {
+                    "unknown: the file records no fio options".into()
+                },
+                source: g.run.file.clone(),
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| a.subject.cmp(&b.subject));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_shapes_from_the_procedures_job_names() {
+        let s = signature_from_name("randrw-8k-j128-d8").expect("procedure name");
+        assert_eq!(
+            (s.rw.as_str(), s.bs, s.numjobs, s.iodepth),
+            ("randrw", Some(8192), 128, 8)
+        );
+        assert!(signature_from_name("precondition").is_none());
+        assert!(signature_from_name("my-own-job-name").is_none());
+    }
+}
