@@ -114,6 +114,18 @@ pub struct BundleArgs {
     /// A host name to pseudonymize besides those found in the files (repeatable).
     #[arg(long = "host", value_name = "NAME")]
     pub hosts: Vec<String>,
+    /// Also put in files matching this glob, relative to the folder (repeatable), e.g.
+    /// --include 'notes/*.txt'. They are redacted like every other file.
+    #[arg(long = "include", value_name = "GLOB")]
+    pub includes: Vec<String>,
+    /// Let FILE (relative to the folder) go in although the check still finds a secret in
+    /// it after redaction (repeatable).
+    #[arg(long = "allow-unredacted", value_name = "FILE")]
+    pub allow_unredacted: Vec<String>,
+    /// Print what would go in (with how many values each file has redacted), what is left
+    /// out and why; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
     #[command(flatten)]
     pub pdf: PdfArgs,
     #[command(flatten)]
@@ -134,7 +146,7 @@ pub struct SpdkArray {
     #[arg(long, default_value = "raid5f")]
     pub raid: String,
     /// Strip size in KiB.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
     pub strip_kb: u32,
     /// Name of the array bdev.
     #[arg(long, default_value = "raid5")]
@@ -164,7 +176,7 @@ pub struct SpdkConfigArgs {
 #[derive(Debug, Args)]
 pub struct SpdkJobsArgs {
     /// Number of member drives.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub drives: u32,
     #[command(flatten)]
     pub array: SpdkArray,

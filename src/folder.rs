@@ -3,7 +3,7 @@
 
 use std::any::Any;
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -71,10 +71,14 @@ impl std::fmt::Debug for Folder {
 
 /// How deep a results tree may nest before we stop descending.
 const MAX_DEPTH: usize = 16;
+/// How many entries a results folder may hold before the walk stops: a folder with more
+/// is not a results folder (a link to `/` once made the walk read the whole disk).
+pub const MAX_ENTRIES: usize = 200_000;
 
 impl Folder {
-    /// Lists `root` recursively. Symbolic links are followed only while they stay new:
-    /// a loop is reported, not walked forever.
+    /// Lists `root` recursively without ever leaving it. A symbolic link is followed only
+    /// when it points to a file inside the folder; a link out of the folder, to a folder,
+    /// or broken is listed as skipped with the reason.
     pub fn scan(root: &Path) -> std::io::Result<Folder> {
         let meta = std::fs::metadata(root)?;
         let mut folder = Folder {
@@ -94,17 +98,15 @@ impl Folder {
             });
             return Ok(folder);
         }
-        let mut seen = HashSet::new();
-        if let Ok(c) = root.canonicalize() {
-            seen.insert(c);
-        }
-        folder.walk(root, "", 0, &mut seen);
+        let canonical = root.canonicalize()?;
+        let mut count = 0;
+        folder.walk(root, "", 0, &canonical, &mut count);
         folder.files.sort_by(|a, b| a.rel.cmp(&b.rel));
         folder.problems.sort_by(|a, b| a.file.cmp(&b.file));
         Ok(folder)
     }
 
-    fn walk(&mut self, dir: &Path, prefix: &str, depth: usize, seen: &mut HashSet<PathBuf>) {
+    fn walk(&mut self, dir: &Path, prefix: &str, depth: usize, root: &Path, count: &mut usize) {
         let entries = match std::fs::read_dir(dir) {
             Ok(e) => e,
             Err(e) => {
@@ -112,41 +114,78 @@ impl Folder {
                 return;
             }
         };
-        for entry in entries.flatten() {
+        let mut entries: Vec<_> = entries.flatten().collect();
+        entries.sort_by_key(|e| e.file_name());
+        for entry in entries {
+            *count += 1;
+            if *count > MAX_ENTRIES {
+                if *count == MAX_ENTRIES + 1 {
+                    self.problem(
+                        prefix.trim_end_matches('/'),
+                        format!(
+                            "more than {MAX_ENTRIES} entries: the rest of the folder was not read"
+                        ),
+                    );
+                }
+                return;
+            }
             let path = entry.path();
             let name = entry.file_name().to_string_lossy().into_owned();
             let rel = format!("{prefix}{name}");
-            let meta = match std::fs::metadata(&path) {
-                Ok(m) => m,
-                Err(e) => {
-                    let reason = if e.raw_os_error() == Some(40) {
-                        "symbolic link loop".to_string()
-                    } else if path.is_symlink() {
-                        format!("broken symbolic link: {e}")
-                    } else {
-                        format!("cannot read: {e}")
-                    };
-                    self.problem(&rel, reason);
-                    continue;
-                }
+            let Ok(kind) = entry.file_type() else {
+                self.problem(&rel, "cannot read its type".into());
+                continue;
             };
-            if meta.is_dir() {
+            if kind.is_symlink() {
+                if let Some(why) = self.link(&path, &rel, root) {
+                    self.problem(&rel, why);
+                }
+            } else if kind.is_dir() {
                 if depth >= MAX_DEPTH {
                     self.problem(&rel, format!("nested deeper than {MAX_DEPTH} folders"));
                     continue;
                 }
-                let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
-                if !seen.insert(canonical) {
-                    self.problem(&rel, "symbolic link loop (folder already visited)".into());
-                    continue;
-                }
-                self.walk(&path, &format!("{rel}/"), depth + 1, seen);
-            } else if meta.is_file() {
+                self.walk(&path, &format!("{rel}/"), depth + 1, root, count);
+            } else if kind.is_file() {
                 self.files.push(Entry { path, rel });
             } else {
-                self.problem(&rel, "not a regular file".into());
+                self.problem(&rel, "not a regular file (device, socket or fifo)".into());
             }
         }
+    }
+
+    /// A symbolic link: its file is listed when it stays inside the folder; otherwise the
+    /// reason it is left alone.
+    fn link(&mut self, path: &Path, rel: &str, root: &Path) -> Option<String> {
+        let target = std::fs::read_link(path)
+            .map(|t| t.display().to_string())
+            .unwrap_or_default();
+        let real = match path.canonicalize() {
+            Ok(r) => r,
+            Err(e) if e.raw_os_error() == Some(40) => {
+                return Some(format!("symbolic link loop (`{target}`): not followed"))
+            }
+            Err(e) => return Some(format!("broken symbolic link to `{target}`: {e}")),
+        };
+        if !real.starts_with(root) {
+            return Some(format!(
+                "symbolic link to `{target}`, outside the results folder: not followed"
+            ));
+        }
+        if real.is_dir() {
+            return Some(format!(
+                "symbolic link to the folder `{target}` inside the results folder: its files are read where they are"
+            ));
+        }
+        if !real.is_file() {
+            return Some(format!("symbolic link to `{target}`, not a regular file"));
+        }
+        // Read through the resolved path, so the link cannot be swapped in between.
+        self.files.push(Entry {
+            path: real,
+            rel: rel.to_string(),
+        });
+        None
     }
 
     fn problem(&mut self, rel: &str, reason: String) {

@@ -214,7 +214,14 @@ fn pseudonyms_are_consistent_and_their_mapping_stays_outside() {
     let r = bundle(
         &input,
         &out,
-        &["--no-pdf", "--pseudonymize", "--host", "gpu-node7"],
+        &[
+            "--no-pdf",
+            "--pseudonymize",
+            "--host",
+            "gpu-node7",
+            "--include",
+            "notes.txt",
+        ],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let files = contents(&out);

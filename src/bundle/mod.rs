@@ -2,7 +2,9 @@
 //! bundles read back as input.
 
 pub mod checklist;
+pub mod encoding;
 pub mod pack;
+pub mod pseudonym;
 pub mod redact;
 pub mod unpack;
 

@@ -12,6 +12,14 @@ use crate::render::terminal;
 use super::{analyze_input, options, UNUSABLE};
 
 pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
+    if let Some(dir) = &args.export {
+        for input in &args.inputs {
+            if let Err(why) = super::outside_input(input, dir) {
+                eprintln!("error: {why}");
+                return Ok(UNUSABLE);
+            }
+        }
+    }
     let opts = options(&args.judging);
     let mut worst = 0;
     let mut results: Vec<Analysis> = Vec::new();

@@ -20,6 +20,8 @@ pub struct Group {
     /// The first non-zero job error, or 0.
     pub error: i64,
     pub options: BTreeMap<String, String>,
+    /// Whether the file records the group's options at all (see `params::recorded`).
+    pub recorded: bool,
     pub read: Dir,
     pub write: Dir,
     pub sys_cpu: f64,
@@ -62,9 +64,12 @@ pub fn groups(out: &FioOutput) -> Vec<Group> {
 
 fn merge(out: &FioOutput, groupid: u64, jobs: &[&FioJob]) -> Group {
     let first = jobs[0];
+    // Distinct names in order of appearance (a set: files with tens of thousands of jobs
+    // exist, and a list lookup made them quadratic).
+    let mut seen = std::collections::HashSet::new();
     let mut jobnames: Vec<String> = Vec::new();
     for j in jobs {
-        if !jobnames.contains(&j.jobname) {
+        if seen.insert(j.jobname.as_str()) {
             jobnames.push(j.jobname.clone());
         }
     }
@@ -88,6 +93,7 @@ fn merge(out: &FioOutput, groupid: u64, jobs: &[&FioJob]) -> Group {
         jobnames,
         error: jobs.iter().map(|j| j.error).find(|&e| e != 0).unwrap_or(0),
         options: out.options_for(first),
+        recorded: super::params::recorded(out, first),
         read: merge_dir(jobs.iter().map(|j| &j.read).collect()),
         write: merge_dir(jobs.iter().map(|j| &j.write).collect()),
         sys_cpu: cpu(|j| j.sys_cpu),

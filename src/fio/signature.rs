@@ -92,9 +92,9 @@ pub fn parse_size(s: &str) -> Option<u64> {
 }
 
 pub fn format_size(bytes: u64) -> String {
-    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
         format!("{}m", bytes >> 20)
-    } else if bytes >= 1 << 10 && bytes % (1 << 10) == 0 {
+    } else if bytes >= 1 << 10 && bytes.is_multiple_of(1 << 10) {
         format!("{}k", bytes >> 10)
     } else {
         bytes.to_string()

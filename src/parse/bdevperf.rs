@@ -58,11 +58,12 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Bdevperf, Problem> {
     TextCheck::of(bytes)?;
     let text = String::from_utf8_lossy(bytes);
     // bdevperf.py prints log lines before the JSON; start at the first `{` line.
+    // Offsets from the lines as they are, terminators included (`\r\n` is two bytes).
     let start = text
-        .lines()
+        .split_inclusive('\n')
         .scan(0usize, |off, l| {
             let here = *off;
-            *off += l.len() + 1;
+            *off += l.len();
             Some((here, l))
         })
         .find(|(_, l)| l.trim_start().starts_with('{'))
@@ -112,6 +113,13 @@ mod tests {
         assert_eq!(b.core_count, Some(1));
         let logged = format!("[2026-11-30 00:00:00] INFO: starting\n{REAL}\n");
         assert!(parse_bytes(logged.as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn crlf_lines_with_non_ascii_text_before_the_json() {
+        let logged = format!("[2026-11-30] Démarrage — ünïcode\r\nzweite Zeile ö\r\n{REAL}\r\n");
+        let b = parse_bytes(logged.as_bytes()).expect("parses");
+        assert_eq!(b.results[0].iops, 340909.6);
     }
 
     #[test]

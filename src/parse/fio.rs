@@ -250,7 +250,7 @@ fn read_job(j: &Value, at: &str) -> Result<FioJob, String> {
     Ok(FioJob {
         jobname,
         groupid: opt_u64(j, "groupid", at)?.unwrap_or(0),
-        error: opt_f64(j, "error", at)?.unwrap_or(0.0) as i64,
+        error: opt_i64(j, "error", at)?.unwrap_or(0),
         job_options: read_options(j.get("job options")),
         read: read_dir(j.get("read"), &format!("{at}.read"))?,
         write: read_dir(j.get("write"), &format!("{at}.write"))?,
@@ -352,6 +352,25 @@ fn opt_f64(v: &Value, key: &str, at: &str) -> Result<Option<f64>, String> {
             .as_f64()
             .map(Some)
             .ok_or_else(|| format!("{at}.{key}: expected a number, found {}", kind(x))),
+    }
+}
+
+/// An errno: a whole number (`0.5` is not one, and not success either).
+fn opt_i64(v: &Value, key: &str, at: &str) -> Result<Option<i64>, String> {
+    match v.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(x) => match (x.as_i64(), x.as_f64()) {
+            (Some(n), _) => Ok(Some(n)),
+            (None, Some(f)) if f.fract() == 0.0 && f.abs() < 9.2e18 => Ok(Some(f as i64)),
+            _ => Err(format!(
+                "{at}.{key}: expected a whole number, found {}",
+                if x.is_number() {
+                    x.to_string()
+                } else {
+                    kind(x).to_string()
+                }
+            )),
+        },
     }
 }
 

@@ -5,8 +5,9 @@ use std::path::Path;
 
 use crate::error::{ParseError, Problem};
 
-/// Results files are small; anything larger than this is not one of ours.
-pub const MAX_FILE_BYTES: u64 = 512 * 1024 * 1024;
+/// Results files are small (a fio JSON of 128 jobs with json+ bins is a few MB); anything
+/// larger than this is not one of ours, and parsing it would take ten times its size.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Reads a whole file, refusing non-regular files and files over [`MAX_FILE_BYTES`].
 pub fn read_capped(path: &Path) -> Result<Vec<u8>, ParseError> {

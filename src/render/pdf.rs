@@ -55,8 +55,31 @@ pub fn install(runner: &dyn Runner) -> anyhow::Result<PathBuf> {
     install_into(runner, &pinned_root())
 }
 
-/// Installs the pinned typst under `root` (`root/bin/typst`).
+/// Installs the pinned typst under `root` (`root/bin/typst`). A lock beside it makes a
+/// second `report` started meanwhile wait for the first install instead of starting its own.
 pub fn install_into(runner: &dyn Runner, root: &Path) -> anyhow::Result<PathBuf> {
+    let bin = root.join("bin").join("typst");
+    let parent = root.parent().unwrap_or(root);
+    std::fs::create_dir_all(parent)
+        .with_context(|| format!("failed to create `{}`", parent.display()))?;
+    let lock_path = parent.join(format!(".install-{TYPST_VERSION}.lock"));
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .with_context(|| format!("failed to open `{}`", lock_path.display()))?;
+    if lock.try_lock().is_err() {
+        eprintln!(
+            "another reprobench is installing typst {TYPST_VERSION} into `{}`: waiting for it",
+            root.display()
+        );
+        lock.lock()
+            .with_context(|| format!("failed to lock `{}`", lock_path.display()))?;
+    }
+    if bin.is_file() {
+        return Ok(bin);
+    }
     eprintln!(
         "typst is not installed: installing typst-cli {TYPST_VERSION} with cargo into `{}`.\n\
          This happens once and takes about 10 minutes on 2 cores (use --no-pdf to skip the PDF, or --typst PATH).",
@@ -76,7 +99,6 @@ pub fn install_into(runner: &dyn Runner, root: &Path) -> anyhow::Result<PathBuf>
                 .passthrough(),
         )
         .context("failed to install typst")?;
-    let bin = root.join("bin").join("typst");
     anyhow::ensure!(
         bin.is_file(),
         "cargo finished but `{}` is missing",
@@ -136,7 +158,8 @@ mod tests {
     #[test]
     fn install_runs_cargo_install_of_the_pinned_version_into_the_cache() {
         let fake = Fake::default();
-        let root = Path::new("/nonexistent/cache/typst");
+        let tmp = tempfile::tempdir().expect("tmp");
+        let root = &tmp.path().join("typst").join(TYPST_VERSION);
         // The fake installs nothing, so the missing binary is reported.
         let err = install_into(&fake, root).expect_err("nothing was installed");
         assert!(err.to_string().contains("is missing"), "{err}");
@@ -150,6 +173,33 @@ mod tests {
             "{}",
             calls[0]
         );
+    }
+
+    #[test]
+    fn a_second_install_waits_for_the_first_and_runs_nothing() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let root = tmp.path().join("typst").join(TYPST_VERSION);
+        let slow = || Fake {
+            answer: Some(Box::new(|inv: &Invocation| {
+                // Installing: takes a while, then the binary is there.
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                let root = inv.args.last().map(PathBuf::from).unwrap_or_default();
+                std::fs::create_dir_all(root.join("bin")).expect("mkdir");
+                std::fs::write(root.join("bin").join("typst"), b"").expect("bin");
+                Ok(Output::default())
+            })),
+            ..Fake::default()
+        };
+        let (a, b) = (slow(), slow());
+        std::thread::scope(|s| {
+            let first = s.spawn(|| install_into(&a, &root));
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            let second = s.spawn(|| install_into(&b, &root));
+            assert!(first.join().expect("thread").is_ok());
+            assert!(second.join().expect("thread").is_ok());
+        });
+        let calls = |f: &Fake| f.calls.lock().map(|c| c.len()).unwrap_or(99);
+        assert_eq!(calls(&a) + calls(&b), 1, "one install, the other waited");
     }
 
     #[test]

@@ -46,7 +46,7 @@ fn fmt_tick(v: f64, step: f64) -> String {
         let digits: Vec<char> = s.trim_start_matches('-').chars().collect();
         let mut out = String::new();
         for (i, c) in digits.iter().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
                 out.push(',');
             }
             out.push(*c);

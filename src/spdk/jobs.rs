@@ -63,7 +63,7 @@ pub fn check(job: &Job, t: &Target) -> Result<(), String> {
     let Some(stripe) = stripe_bytes(&t.raid, t.drives, t.strip_kb) else {
         return Ok(());
     };
-    if job.bs % stripe == 0 {
+    if job.bs.is_multiple_of(stripe) {
         return Ok(());
     }
     Err(format!(

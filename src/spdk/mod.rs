@@ -67,6 +67,7 @@ impl fmt::Display for Raid {
 pub fn stripe_bytes(raid: &Raid, drives: u32, strip_kb: u32) -> Option<u64> {
     raid.data_drives(drives)
         .map(|d| d as u64 * strip_kb as u64 * 1024)
+        .filter(|s| *s > 0)
 }
 
 #[cfg(test)]

@@ -53,7 +53,9 @@ pub fn stripe_bytes(a: &ArrayDir, r: &SpdkReference) -> Option<u64> {
         "raid10" => a.drives / 2,
         _ => return None,
     };
-    Some(data as u64 * strip_kb(a, r) as u64 * 1024)
+    // A zero strip or no data drives (`strip_size_kb: 0`, a one-drive raid5f) has no
+    // stripe to be a multiple of.
+    Some(data as u64 * strip_kb(a, r) as u64 * 1024).filter(|s| *s > 0)
 }
 
 /// Which op a run is, if it is one the criteria use; full-stripe ops only when bs spans
@@ -243,6 +245,13 @@ fn share_verdict(
         return v;
     };
     let theory = pd * worth;
+    if !(theory > 0.0 && theory.is_finite()) {
+        v.note = format!(
+            "the raw drives' {} result is zero: no theoretical maximum",
+            op.label()
+        );
+        return v;
+    }
     let share = value / theory;
     shares.insert((a.dir.clone(), op), theory);
     let unit = |x: f64| match op {

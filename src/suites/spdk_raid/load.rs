@@ -190,13 +190,13 @@ enum Item {
 fn read_file(e: &Entry, degraded: bool) -> Result<Item, (Option<usize>, String)> {
     let bytes = std::fs::read(&e.path).map_err(|err| (None, format!("cannot read: {err}")))?;
     if let Ok(out) = fio::parse_bytes(&bytes) {
-        return Ok(Item::Run(Box::new(from_fio(e, degraded, &out))));
+        return Ok(Item::Run(Box::new(from_fio(e, degraded, &out)?)));
     }
     let v: Value = match serde_json::from_slice(&bytes) {
         Ok(v) => v,
         Err(_) => {
             return match bdevperf::parse_bytes(&bytes) {
-                Ok(b) => Ok(Item::Run(Box::new(from_bdevperf(e, degraded, &b)))),
+                Ok(b) => Ok(Item::Run(Box::new(from_bdevperf(e, degraded, &b)?))),
                 Err(p) => {
                     let f = fio::parse_bytes(&bytes)
                         .err()
@@ -214,7 +214,7 @@ fn read_file(e: &Entry, degraded: bool) -> Result<Item, (Option<usize>, String)>
         return Ok(Item::State(s));
     }
     match bdevperf::parse_bytes(&bytes) {
-        Ok(b) => Ok(Item::Run(Box::new(from_bdevperf(e, degraded, &b)))),
+        Ok(b) => Ok(Item::Run(Box::new(from_bdevperf(e, degraded, &b)?))),
         Err(p) => Err((
             p.line,
             format!(
@@ -225,7 +225,11 @@ fn read_file(e: &Entry, degraded: bool) -> Result<Item, (Option<usize>, String)>
     }
 }
 
-fn from_fio(e: &Entry, degraded: bool, out: &fio::FioOutput) -> Run {
+fn from_fio(
+    e: &Entry,
+    degraded: bool,
+    out: &fio::FioOutput,
+) -> Result<Run, (Option<usize>, String)> {
     let gs = groups(out);
     let mut notes = Vec::new();
     if gs.len() > 1 {
@@ -234,7 +238,12 @@ fn from_fio(e: &Entry, degraded: bool, out: &fio::FioOutput) -> Run {
             gs.len()
         ));
     }
-    let g = &gs[0];
+    let Some(g) = gs.first() else {
+        return Err((
+            Some(out.line),
+            "fio output with no jobs: nothing ran".to_string(),
+        ));
+    };
     let side = |d: &crate::fio::groups::Dir, stats: Option<&fio::DirStats>| Side {
         iops: d.iops,
         avg_us: d.mean_lat_ns.filter(|n| *n > 0.0).map(|n| n / 1000.0),
@@ -252,12 +261,8 @@ fn from_fio(e: &Entry, degraded: bool, out: &fio::FioOutput) -> Run {
         });
     }
     let io_bytes = g.read.io_bytes + g.write.io_bytes;
-    let recorded = out
-        .jobs
-        .iter()
-        .find(|j| j.jobname == g.jobname)
-        .is_some_and(|j| crate::fio::params::recorded(out, j));
-    Run {
+    let recorded = g.recorded;
+    Ok(Run {
         file: e.rel.clone(),
         degraded,
         tool: "fio",
@@ -271,10 +276,14 @@ fn from_fio(e: &Entry, degraded: bool, out: &fio::FioOutput) -> Run {
         failed_ios: if g.error != 0 && io_bytes == 0 { 1 } else { 0 },
         io_bytes,
         notes,
-    }
+    })
 }
 
-fn from_bdevperf(e: &Entry, degraded: bool, b: &bdevperf::Bdevperf) -> Run {
+fn from_bdevperf(
+    e: &Entry,
+    degraded: bool,
+    b: &bdevperf::Bdevperf,
+) -> Result<Run, (Option<usize>, String)> {
     let iops: f64 = b.results.iter().map(|r| r.iops).sum();
     let bytes: f64 = b.results.iter().map(|r| r.mibps * 1024.0 * 1024.0).sum();
     let avg = if iops > 0.0 {
@@ -288,7 +297,9 @@ fn from_bdevperf(e: &Entry, degraded: bool, b: &bdevperf::Bdevperf) -> Run {
     } else {
         None
     };
-    let first = &b.results[0];
+    let Some(first) = b.results.first() else {
+        return Err((None, "bdevperf output with no results".to_string()));
+    };
     let mut opts = BTreeMap::new();
     opts.insert("rw".to_string(), first.workload.clone());
     opts.insert("bs".to_string(), first.io_size.to_string());
@@ -313,7 +324,7 @@ fn from_bdevperf(e: &Entry, degraded: bool, b: &bdevperf::Bdevperf) -> Run {
         bytes_per_s: bytes,
     };
     let writes_only = matches!(first.workload.as_str(), "write" | "randwrite");
-    Run {
+    Ok(Run {
         file: e.rel.clone(),
         degraded,
         tool: "bdevperf",
@@ -331,7 +342,7 @@ fn from_bdevperf(e: &Entry, degraded: bool, b: &bdevperf::Bdevperf) -> Run {
         recorded: true,
         runtime_ms: (runtime * 1000.0).round() as u64,
         notes,
-    }
+    })
 }
 
 fn config_facts(e: &Entry, v: &Value) -> ConfigFacts {

@@ -19,18 +19,20 @@ fn on_side(g: &RunGroup, sides: &Sides) -> bool {
 /// Every deviation of the runs in the two compared arrays.
 pub fn deviations(groups: &[RunGroup], sides: &Sides, reference: &Reference) -> Vec<Deviation> {
     let mut out = Vec::new();
-    // Which headline verdicts each run feeds.
+    // Which headline verdicts each run feeds, found once.
+    let mut matched: Vec<(&RunGroup, &Workload)> = Vec::new();
+    for w in &reference.workload {
+        for side in [&sides.baseline, &sides.candidate] {
+            if let Some(g) = find_workload(groups, side, w).0 {
+                matched.push((g, w));
+            }
+        }
+    }
     let feeds = |g: &RunGroup| -> Vec<&Workload> {
-        reference
-            .workload
+        matched
             .iter()
-            .filter(|w| {
-                [&sides.baseline, &sides.candidate].iter().any(|side| {
-                    find_workload(groups, side, w)
-                        .0
-                        .is_some_and(|f| std::ptr::eq(f.group, g.group))
-                })
-            })
+            .filter(|(m, _)| std::ptr::eq(m.group, g.group))
+            .map(|(_, w)| *w)
             .collect()
     };
     for g in groups.iter().filter(|g| on_side(g, sides)) {
