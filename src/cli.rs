@@ -260,10 +260,11 @@ pub struct CollectStorageArgs {
     /// Print every command and change nothing.
     #[arg(long)]
     pub dry_run: bool,
-    /// Write to DEV even though it looks in use (mounted, signature, member, partitions).
-    /// Must name exactly the same device as --dev.
+    /// Write to DEV although it looks used (a filesystem, RAID or LVM signature, a
+    /// partition table): name exactly that device. A device in use (mounted, swap, held
+    /// by md/dm/LVM) is refused whatever this says.
     #[arg(long, value_name = "DEV")]
-    pub confirm_device: Option<PathBuf>,
+    pub confirm_device: Vec<PathBuf>,
     /// fio --size (the procedure: 3800000000000).
     #[arg(long, default_value = "3800000000000")]
     pub size: String,

@@ -8,31 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::*;
-use reprobench::collect::safety::root_device;
-
-/// A loop device over a fresh file, detached when dropped; None where loop devices
-/// cannot be made (not root, no loop support).
-struct Loop(PathBuf);
-
-impl Loop {
-    fn new(file: &Path, mb: u64) -> Option<Loop> {
-        fs::write(file, vec![0u8; (mb << 20) as usize]).ok()?;
-        let out = Command::new("losetup")
-            .args(["-f", "--show"])
-            .arg(file)
-            .output()
-            .ok()?;
-        out.status
-            .success()
-            .then(|| Loop(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())))
-    }
-}
-
-impl Drop for Loop {
-    fn drop(&mut self) {
-        let _ = Command::new("losetup").arg("-d").arg(&self.0).status();
-    }
-}
+use reprobench::collect::guard::root_device;
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap_or("")
@@ -99,7 +75,11 @@ fn the_root_filesystem_device_is_refused_even_in_a_dry_run() {
         "{}",
         r.stderr
     );
-    assert!(r.stderr.contains(&format!("--confirm-device {root}")));
+    assert!(
+        r.stderr.contains("--confirm-device cannot change that"),
+        "in use is never overridable: {}",
+        r.stderr
+    );
     assert!(!out.exists());
 }
 
@@ -125,6 +105,11 @@ fn a_device_with_a_filesystem_signature_needs_exact_confirmation() {
     assert_eq!(r.code, 2);
     assert!(
         r.stderr.contains("carries a ext4 signature"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains(&format!("--confirm-device {d}")),
         "{}",
         r.stderr
     );

@@ -36,8 +36,23 @@ impl Rng {
 }
 
 const EXTREMES: &[&str] = &[
-    "0", "-1", "-0", "1e308", "-1e308", "1e-320", "18446744073709551616", "9999999999999999999999",
-    "0.5", "NaN", "null", "\"x\"", "[]", "{}", "true", "\"\"", "-18446744073709551616",
+    "0",
+    "-1",
+    "-0",
+    "1e308",
+    "-1e308",
+    "1e-320",
+    "18446744073709551616",
+    "9999999999999999999999",
+    "0.5",
+    "NaN",
+    "null",
+    "\"x\"",
+    "[]",
+    "{}",
+    "true",
+    "\"\"",
+    "-18446744073709551616",
 ];
 
 fn mutate(rng: &mut Rng, bytes: &[u8]) -> (Vec<u8>, String) {
@@ -101,7 +116,13 @@ fn mutate(rng: &mut Rng, bytes: &[u8]) -> (Vec<u8>, String) {
         5 => {
             let out: Vec<u8> = b
                 .iter()
-                .flat_map(|&c| if c == b'\n' { vec![b'\r', b'\n'] } else { vec![c] })
+                .flat_map(|&c| {
+                    if c == b'\n' {
+                        vec![b'\r', b'\n']
+                    } else {
+                        vec![c]
+                    }
+                })
                 .collect();
             return (out, "CRLF line ends".into());
         }

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::process::{Invocation, Runner};
 
-use super::safety;
+use super::{guard, steps};
 
 pub const SCRIPT: &str = include_str!("../../collectors/storage-fio.sh");
 
@@ -69,8 +69,8 @@ pub struct Plan {
     pub out: PathBuf,
     pub runs: Vec<Run>,
     pub dry_run: bool,
-    /// The device the user named as safe to overwrite, if any.
-    pub confirmed: Option<PathBuf>,
+    /// Devices the user named as safe to overwrite although they look used.
+    pub confirmed: Vec<PathBuf>,
     /// Stretch fio's runtime to the time asked even if the device is small.
     pub time_based: bool,
 }
@@ -82,7 +82,9 @@ struct Manifest<'a> {
     array: &'a str,
     dev: String,
     commands: Vec<String>,
-    exit_status: Vec<(String, String)>,
+    steps: &'a [steps::Record],
+    runs_written: usize,
+    runs_failed: usize,
 }
 
 /// The command line the helper runs for `r`, as the user would type it.
@@ -101,23 +103,22 @@ fn command(plan: &Plan, script: &Path, r: &Run) -> Invocation {
     inv
 }
 
-/// Checks the device, then runs (or, with dry-run, prints) every run. Returns the exit
-/// code: 0 done, 1 a fio run failed, 2 refused.
+/// Checks the device, then runs (or, with dry-run, prints) every run; the guard looks at
+/// the device again before each. Returns the exit code: 0 done, 1 a run failed, 2
+/// refused.
 pub fn collect(plan: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
-    let findings = safety::check(&plan.dev, runner);
-    let confirmed = plan.confirmed.as_deref() == Some(plan.dev.as_path());
-    if !findings.problems.is_empty() {
-        for p in &findings.problems {
-            eprintln!("{}: {p}", if confirmed { "warning" } else { "refused" });
-        }
-        if !confirmed {
-            eprintln!(
-                "refused to write to `{}`. If you are sure, name exactly it: --confirm-device {}",
-                plan.dev.display(),
-                plan.dev.display()
-            );
+    let findings = guard::check(&plan.dev, runner);
+    match guard::decide(&findings, &plan.confirmed) {
+        guard::Decision::Refused(why) => {
+            eprintln!("{why}");
             return Ok(2);
         }
+        guard::Decision::Confirmed(warnings) => {
+            for w in warnings {
+                eprintln!("warning: {w} (confirmed with --confirm-device)");
+            }
+        }
+        guard::Decision::Free => {}
     }
     let tmp = tempfile::tempdir().context("failed to create a temporary folder")?;
     let script = tmp.path().join("storage-fio.sh");
@@ -138,21 +139,17 @@ pub fn collect(plan: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
     }
     std::fs::create_dir_all(&plan.out)
         .with_context(|| format!("failed to create `{}`", plan.out.display()))?;
-    let mut statuses = Vec::new();
-    let mut failed = 0;
-    for r in &plan.runs {
-        let inv = command(plan, &script, r);
-        eprintln!("running {}", r.name);
-        let status = match runner.run(&inv) {
-            Ok(_) => "0".to_string(),
-            Err(e) => {
-                failed += 1;
-                eprintln!("{e}");
-                e.to_string()
-            }
-        };
-        statuses.push((r.name.clone(), status));
-    }
+    let list: Vec<steps::Step> = plan
+        .runs
+        .iter()
+        .map(|r| steps::Step {
+            name: format!("{}/{}", plan.array, r.name),
+            invocation: command(plan, &script, r),
+            writes: vec![plan.dev.clone()],
+            check: steps::Check::Fio(plan.out.join(format!("{}.json", r.name))),
+        })
+        .collect();
+    let ran = steps::execute(&list, &plan.confirmed, runner);
     let manifest = Manifest {
         procedure: "Reproducing the benchmarks: Storage acceleration",
         tool: format!("reprobench {}", env!("CARGO_PKG_VERSION")),
@@ -163,11 +160,26 @@ pub fn collect(plan: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
             .iter()
             .map(|r| command(plan, Path::new("collectors/storage-fio.sh"), r).display())
             .collect(),
-        exit_status: statuses,
+        steps: &ran.records,
+        runs_written: ran.ok,
+        runs_failed: ran.failed,
     };
     let path = plan.out.join("manifest.json");
     std::fs::write(&path, serde_json::to_vec_pretty(&manifest)?)
         .with_context(|| format!("failed to write `{}`", path.display()))?;
-    crate::outln!("wrote {} runs into {}", plan.runs.len(), plan.out.display());
-    Ok(if failed > 0 { 1 } else { 0 })
+    crate::outln!(
+        "wrote {} of {} runs into {}{}",
+        ran.ok,
+        plan.runs.len(),
+        plan.out.display(),
+        if ran.failed > 0 {
+            format!("; {} failed (see manifest.json)", ran.failed)
+        } else {
+            String::new()
+        }
+    );
+    if let Some(why) = &ran.refused {
+        eprintln!("{why}");
+    }
+    Ok(ran.exit_code())
 }

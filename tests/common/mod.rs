@@ -137,3 +137,40 @@ pub fn pdf_tools() -> Option<PathBuf> {
     }
     t
 }
+
+/// A loop device over a fresh file, detached when dropped; None where loop devices
+/// cannot be made (not root, no loop support).
+pub struct Loop(pub PathBuf);
+
+impl Loop {
+    pub fn new(file: &Path, mb: u64) -> Option<Loop> {
+        Loop::with_args(file, mb, &[])
+    }
+
+    /// With extra `losetup` arguments (`--read-only`).
+    pub fn with_args(file: &Path, mb: u64, args: &[&str]) -> Option<Loop> {
+        std::fs::write(file, vec![0u8; (mb << 20) as usize]).ok()?;
+        let out = std::process::Command::new("losetup")
+            .args(["-f", "--show"])
+            .args(args)
+            .arg(file)
+            .output()
+            .ok()?;
+        out.status
+            .success()
+            .then(|| Loop(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())))
+    }
+
+    pub fn path(&self) -> &str {
+        self.0.to_str().unwrap_or("")
+    }
+}
+
+impl Drop for Loop {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("losetup")
+            .arg("-d")
+            .arg(&self.0)
+            .status();
+    }
+}

@@ -1,0 +1,332 @@
+//! The device guard, consulted right before every command that writes to a device
+//! (`blkdiscard`, `mdadm --create`, `--zero-superblock`, `wipefs`, fio). Two kinds of
+//! finding: a device *in use* (mounted directly, through a partition or through an md,
+//! dm or LVM device built on it; the root filesystem; active swap; held by md, dm or LVM)
+//! is refused always, with what uses it and what to do; a device that only *looks used*
+//! (a filesystem, RAID or LVM signature, a partition table, partitions) is refused unless
+//! `--confirm-device` names exactly that device. Links such as `/dev/disk/by-id/...` are
+//! resolved to the real device first.
+
+use std::path::{Path, PathBuf};
+
+use crate::process::{Invocation, Runner};
+
+/// What the guard found about one device.
+#[derive(Debug, Default, Clone)]
+pub struct Findings {
+    /// The device as the user named it.
+    pub device: PathBuf,
+    /// The real device behind it, when it resolves.
+    pub real: Option<PathBuf>,
+    /// A plain file (fio on a file): not a block device, nothing to check.
+    pub is_file: bool,
+    /// In use: refused always. Each says what uses it and what to do.
+    pub in_use: Vec<String>,
+    /// Looks used but is not in use: refused unless confirmed.
+    pub looks_used: Vec<String>,
+    /// Why the device could not be checked at all (missing, not a block device).
+    pub unusable: Option<String>,
+}
+
+/// The guard's answer for one device.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decision {
+    Free,
+    /// Looked used, and the user named exactly it: go on, with these warnings.
+    Confirmed(Vec<String>),
+    Refused(String),
+}
+
+fn read(p: impl AsRef<Path>) -> String {
+    std::fs::read_to_string(p).unwrap_or_default()
+}
+
+fn sys(name: &str) -> PathBuf {
+    Path::new("/sys/class/block").join(name)
+}
+
+/// The partitions of a block device, from sysfs.
+fn partitions(name: &str) -> Vec<String> {
+    let dir = sys(name);
+    let mut parts: Vec<String> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(name) && dir.join(n).join("partition").exists())
+        .collect();
+    parts.sort();
+    parts
+}
+
+fn holders(name: &str) -> Vec<String> {
+    let mut h: Vec<String> = std::fs::read_dir(sys(name).join("holders"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    h.sort();
+    h
+}
+
+/// `major:minor` of a block device (or partition) by its sysfs name.
+fn dev_number(name: &str) -> String {
+    read(sys(name).join("dev")).trim().to_string()
+}
+
+/// Where a block device (by sysfs name) is mounted, from mountinfo.
+fn mounts_of(name: &str) -> Vec<String> {
+    let num = dev_number(name);
+    let path = format!("/dev/{name}");
+    read("/proc/self/mountinfo")
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let sep = f.iter().position(|x| *x == "-")?;
+            let source = f.get(sep + 2).copied().unwrap_or("");
+            let same_source = std::fs::canonicalize(source).is_ok_and(|s| s == Path::new(&path));
+            ((!num.is_empty() && f.get(2) == Some(&num.as_str())) || same_source)
+                .then(|| f.get(4).map(|m| m.to_string()))
+                .flatten()
+        })
+        .collect()
+}
+
+fn swaps_of(name: &str) -> bool {
+    let path = Path::new("/dev").join(name);
+    read("/proc/swaps").lines().skip(1).any(|l| {
+        let used = l.split_whitespace().next().unwrap_or("");
+        std::fs::canonicalize(used).is_ok_and(|u| u == path)
+    })
+}
+
+/// The block device mounted at `/`, from mountinfo's source field, if `/` is on one.
+pub fn root_device() -> Option<String> {
+    read("/proc/self/mountinfo")
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let sep = f.iter().position(|x| *x == "-")?;
+            (f.get(4) == Some(&"/"))
+                .then(|| f.get(sep + 2).map(|s| s.to_string()))
+                .flatten()
+        })
+        .find(|s| s.starts_with("/dev/"))
+}
+
+/// What uses block device `name` (and, through holders, what is built on it), as
+/// sentences with the fix. `depth` bounds the walk up the holder chain.
+fn uses(name: &str, depth: usize, out: &mut Vec<String>) {
+    for m in mounts_of(name) {
+        let root = if m == "/" {
+            " (the root filesystem)"
+        } else {
+            ""
+        };
+        out.push(format!(
+            "`{name}` is mounted at {m}{root}: unmount it first (umount {m})"
+        ));
+    }
+    if swaps_of(name) {
+        out.push(format!(
+            "`{name}` is in use as swap: swapoff /dev/{name} first"
+        ));
+    }
+    if depth > 8 {
+        return;
+    }
+    for h in holders(name) {
+        let fix = if h.starts_with("md") {
+            format!("stop it first (mdadm --stop /dev/{h})")
+        } else {
+            format!("remove it first (vgchange -an, or dmsetup remove /dev/{h})")
+        };
+        let mut above = Vec::new();
+        uses(&h, depth + 1, &mut above);
+        if above.is_empty() {
+            out.push(format!("`{name}` is held by `{h}` (md, dm or LVM): {fix}"));
+        } else {
+            out.push(format!(
+                "`{name}` is a member of `{h}`, which is in use ({}): {fix}",
+                above.join("; ")
+            ));
+        }
+    }
+}
+
+/// Looks at a device as it is now; call it again right before each destructive command.
+pub fn check(dev: &Path, runner: &dyn Runner) -> Findings {
+    use std::os::unix::fs::FileTypeExt;
+    let mut f = Findings {
+        device: dev.to_path_buf(),
+        ..Findings::default()
+    };
+    let real = match std::fs::canonicalize(dev) {
+        Ok(r) => r,
+        Err(e) => {
+            f.unusable = Some(format!("cannot find `{}`: {e}", dev.display()));
+            return f;
+        }
+    };
+    f.real = Some(real.clone());
+    let meta = match std::fs::metadata(&real) {
+        Ok(m) => m,
+        Err(e) => {
+            f.unusable = Some(format!("cannot stat `{}`: {e}", real.display()));
+            return f;
+        }
+    };
+    if meta.is_file() {
+        f.is_file = true;
+        return f;
+    }
+    if !meta.file_type().is_block_device() {
+        f.unusable = Some(format!(
+            "`{}` is neither a block device nor a file",
+            real.display()
+        ));
+        return f;
+    }
+    let name = real
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    uses(&name, 0, &mut f.in_use);
+    let parts = partitions(&name);
+    for p in &parts {
+        uses(p, 0, &mut f.in_use);
+    }
+    if !parts.is_empty() {
+        f.looks_used
+            .push(format!("`{name}` has partitions: {}", parts.join(", ")));
+    }
+    match runner.run(
+        &Invocation::new("blkid")
+            .arg("-p")
+            .arg("-o")
+            .arg("export")
+            .arg(real.as_os_str()),
+    ) {
+        Ok(out) => {
+            let kind = out
+                .stdout
+                .lines()
+                .find_map(|l| {
+                    l.strip_prefix("TYPE=")
+                        .or_else(|| l.strip_prefix("PTTYPE="))
+                })
+                .unwrap_or("unknown");
+            f.looks_used.push(format!(
+                "`{name}` carries a {kind} signature (a filesystem, RAID or LVM member, or a partition table)"
+            ));
+        }
+        // blkid exits 2 when it finds nothing.
+        Err(crate::process::ProcessError::Failed { status, .. })
+            if status.contains("exit status: 2") => {}
+        Err(e) => f
+            .looks_used
+            .push(format!("could not check `{name}` for signatures: {e}")),
+    }
+    f
+}
+
+/// Whether a confirmation names this device: the same path, or a path to the same
+/// real device.
+fn names(confirmed: &Path, f: &Findings) -> bool {
+    confirmed == f.device || (f.real.is_some() && std::fs::canonicalize(confirmed).ok() == f.real)
+}
+
+/// The guard's answer: in use refuses always; looks used refuses unless confirmed.
+pub fn decide(f: &Findings, confirmed: &[PathBuf]) -> Decision {
+    let dev = f.device.display();
+    if let Some(why) = &f.unusable {
+        return Decision::Refused(format!("refused `{dev}`: {why}"));
+    }
+    if !f.in_use.is_empty() {
+        return Decision::Refused(format!(
+            "refused `{dev}`: it is in use, and --confirm-device cannot change that:\n  {}",
+            f.in_use.join("\n  ")
+        ));
+    }
+    if f.looks_used.is_empty() {
+        return Decision::Free;
+    }
+    if confirmed.iter().any(|c| names(c, f)) {
+        return Decision::Confirmed(f.looks_used.clone());
+    }
+    Decision::Refused(format!(
+        "refused `{dev}`: it looks used:\n  {}\nIf its contents may be destroyed, name exactly it: --confirm-device {dev}",
+        f.looks_used.join("\n  ")
+    ))
+}
+
+/// Checks `dev` right before `what` runs: Ok with the warnings to print, or the refusal.
+pub fn before(
+    what: &str,
+    dev: &Path,
+    confirmed: &[PathBuf],
+    runner: &dyn Runner,
+) -> Result<Vec<String>, String> {
+    match decide(&check(dev, runner), confirmed) {
+        Decision::Free => Ok(Vec::new()),
+        Decision::Confirmed(w) => Ok(w),
+        Decision::Refused(why) => Err(format!("{why}\n(before: {what})")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::process::System;
+
+    #[test]
+    fn the_root_filesystem_device_is_refused_even_when_confirmed() {
+        let Some(root) = root_device() else {
+            eprintln!("no block device holds / here (overlay?): nothing to check");
+            return;
+        };
+        let f = check(Path::new(&root), &System);
+        assert!(
+            f.in_use.iter().any(|p| p.contains("mounted at /")),
+            "{:?}",
+            f
+        );
+        let d = decide(&f, &[PathBuf::from(&root)]);
+        assert!(matches!(d, Decision::Refused(ref m) if m.contains("cannot change that")));
+    }
+
+    #[test]
+    fn a_plain_file_is_free_and_a_missing_one_is_refused() {
+        let tmp = tempfile::NamedTempFile::new().expect("tmp");
+        assert_eq!(decide(&check(tmp.path(), &System), &[]), Decision::Free);
+        let missing = check(Path::new("/nonexistent/dev"), &System);
+        assert!(matches!(decide(&missing, &[]), Decision::Refused(_)));
+    }
+
+    #[test]
+    fn only_looks_used_can_be_confirmed_and_only_for_that_device() {
+        let f = Findings {
+            device: "/dev/sdz".into(),
+            looks_used: vec!["`sdz` carries a ext4 signature".into()],
+            ..Findings::default()
+        };
+        assert!(matches!(decide(&f, &[]), Decision::Refused(_)));
+        assert!(matches!(
+            decide(&f, &["/dev/sdy".into()]),
+            Decision::Refused(_)
+        ));
+        assert!(matches!(
+            decide(&f, &["/dev/sdz".into()]),
+            Decision::Confirmed(_)
+        ));
+        let busy = Findings {
+            in_use: vec!["`sdz` is mounted at /data".into()],
+            ..f
+        };
+        assert!(matches!(
+            decide(&busy, &["/dev/sdz".into()]),
+            Decision::Refused(_)
+        ));
+    }
+}

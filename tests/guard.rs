@@ -1,0 +1,294 @@
+//! The device guard on real loop devices: in use (mounted directly or through a partition,
+//! active swap, held by dm or md) is refused even with --confirm-device; looks used
+//! (a signature only) needs exactly that confirmation; links resolve to the real device;
+//! the guard looks again before every step; a run fio refuses is a failed run.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::*;
+
+fn ok(cmd: &mut Command) -> bool {
+    cmd.output().is_ok_and(|o| o.status.success())
+}
+
+/// A loop device, or a skip reason (CI runs as root with loop devices: there it must work).
+fn loop_dev(tmp: &Path, name: &str, mb: u64) -> Option<Loop> {
+    let l = Loop::new(&tmp.join(name), mb);
+    if l.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI runs as root with loop devices"
+        );
+        eprintln!("no loop devices here: skipped");
+    }
+    l
+}
+
+/// Unmounts (and removes swap) when dropped, even when an assertion fails.
+struct Undo(Vec<Vec<String>>);
+
+impl Drop for Undo {
+    fn drop(&mut self) {
+        for c in self.0.iter().rev() {
+            let _ = Command::new(&c[0]).args(&c[1..]).output();
+        }
+    }
+}
+
+fn collect_precondition(dev: &str, out: &Path, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "collect",
+        "storage",
+        "--array",
+        "adp",
+        "--dev",
+        dev,
+        "-o",
+        out.to_str().unwrap_or(""),
+        "--only",
+        "precondition",
+        "--size",
+        "8m",
+        "--runtime",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+fn mkfs(dev: &str) -> bool {
+    ok(Command::new("mkfs.ext4").args(["-q", "-F", dev]))
+}
+
+#[test]
+fn a_mounted_device_is_refused_even_when_confirmed() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let Some(l) = loop_dev(tmp.path(), "m.img", 32) else {
+        return;
+    };
+    assert!(mkfs(l.path()), "mkfs.ext4");
+    let mnt = tmp.path().join("mnt");
+    fs::create_dir_all(&mnt).expect("mkdir");
+    assert!(ok(Command::new("mount").arg(l.path()).arg(&mnt)), "mount");
+    let _undo = Undo(vec![vec!["umount".into(), mnt.display().to_string()]]);
+    let out = tmp.path().join("results");
+    let r = collect_precondition(l.path(), &out, &["--confirm-device", l.path()]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("is mounted at"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("--confirm-device cannot change that"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("umount"), "says what to do: {}", r.stderr);
+    assert!(!out.join("adp/precondition.json").exists(), "fio never ran");
+    // The same device through a /dev/disk/by-id style link.
+    let by_id = tmp.path().join("disk/by-id");
+    fs::create_dir_all(&by_id).expect("mkdir");
+    let link = by_id.join("nvme-FAKE_SERIAL");
+    std::os::unix::fs::symlink(&l.0, &link).expect("link");
+    let r = collect_precondition(
+        link.to_str().unwrap_or(""),
+        &out,
+        &["--confirm-device", link.to_str().unwrap_or("")],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("is mounted at"), "{}", r.stderr);
+}
+
+#[test]
+fn a_device_mounted_through_a_partition_is_refused() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let Some(l) = loop_dev(tmp.path(), "p.img", 64) else {
+        return;
+    };
+    // An MBR with one Linux partition from sector 2048.
+    let mut mbr = vec![0u8; 512];
+    mbr[446 + 4] = 0x83;
+    mbr[446 + 8..446 + 12].copy_from_slice(&2048u32.to_le_bytes());
+    mbr[446 + 12..446 + 16].copy_from_slice(&100_000u32.to_le_bytes());
+    mbr[510] = 0x55;
+    mbr[511] = 0xaa;
+    fs::write(&l.0, &mbr).expect("write the partition table");
+    let part = format!("{}p1", l.path());
+    let _ = Command::new("partx").args(["-a", l.path()]).output();
+    if !Path::new(&part).exists() {
+        eprintln!("the kernel made no partition device for the loop device here: skipped");
+        return;
+    }
+    let _parts = Undo(vec![vec![
+        "partx".into(),
+        "-d".into(),
+        l.path().to_string(),
+    ]]);
+    assert!(mkfs(&part), "mkfs.ext4 on the partition");
+    let mnt = tmp.path().join("mnt");
+    fs::create_dir_all(&mnt).expect("mkdir");
+    assert!(ok(Command::new("mount").arg(&part).arg(&mnt)), "mount");
+    let _undo = Undo(vec![vec!["umount".into(), mnt.display().to_string()]]);
+    let r = collect_precondition(
+        l.path(),
+        &tmp.path().join("results"),
+        &["--confirm-device", l.path()],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let name =
+        l.0.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+    assert!(
+        r.stderr.contains(&format!("`{name}p1` is mounted at")),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn active_swap_is_refused_even_when_confirmed() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let Some(l) = loop_dev(tmp.path(), "s.img", 32) else {
+        return;
+    };
+    assert!(ok(Command::new("mkswap").arg(l.path())), "mkswap");
+    if !ok(Command::new("swapon").arg(l.path())) {
+        eprintln!("swapon is not allowed here: skipped");
+        return;
+    }
+    let _undo = Undo(vec![vec!["swapoff".into(), l.path().to_string()]]);
+    let r = collect_precondition(
+        l.path(),
+        &tmp.path().join("results"),
+        &["--confirm-device", l.path()],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("in use as swap: swapoff"), "{}", r.stderr);
+}
+
+#[test]
+fn a_member_of_a_dm_or_md_device_is_refused_even_when_confirmed() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let Some(l) = loop_dev(tmp.path(), "h.img", 32) else {
+        return;
+    };
+    let name = format!("reprobench-guard-{}", std::process::id());
+    let table = format!("0 {} linear {} 0", 32 * 2048, l.path());
+    let made = Command::new("dmsetup")
+        .args(["create", &name, "--table", &table])
+        .output();
+    if !made.is_ok_and(|o| o.status.success()) {
+        // md needs mdadm and the md driver, which such kernels lack too.
+        eprintln!("device-mapper is not available in this kernel (dmsetup create failed); md RAID cannot be built here either: skipped");
+        return;
+    }
+    let _undo = Undo(vec![vec!["dmsetup".into(), "remove".into(), name.clone()]]);
+    let r = collect_precondition(
+        l.path(),
+        &tmp.path().join("results"),
+        &["--confirm-device", l.path()],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("is held by `dm-"), "{}", r.stderr);
+}
+
+#[test]
+fn a_signature_only_device_needs_exactly_its_confirmation() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let Some(l) = loop_dev(tmp.path(), "sig.img", 64) else {
+        return;
+    };
+    assert!(mkfs(l.path()), "mkfs.ext4");
+    let out = tmp.path().join("results");
+    let r = collect_precondition(l.path(), &out, &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("carries a ext4 signature"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains(&format!("--confirm-device {}", l.path())),
+        "{}",
+        r.stderr
+    );
+    let r = collect_precondition(l.path(), &out, &["--confirm-device", "/dev/loop-other"]);
+    assert_eq!(r.code, 2, "confirming another device confirms nothing");
+    let r = collect_precondition(l.path(), &out, &["--confirm-device", l.path()]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("wrote 1 of 1 runs"), "{}", r.stdout);
+    assert!(out.join("adp/precondition.json").is_file());
+}
+
+#[test]
+fn a_run_fio_aborts_is_reported_failed_not_written() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let Some(l) = Loop::with_args(&tmp.path().join("ro.img"), 32, &["--read-only"]) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI runs as root with loop devices"
+        );
+        eprintln!("no loop devices here: skipped");
+        return;
+    };
+    let out = tmp.path().join("results");
+    let r = collect_precondition(l.path(), &out, &[]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("wrote 0 of 1 runs"), "{}", r.stdout);
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("adp/manifest.json")).expect("manifest"))
+            .expect("json");
+    let result = manifest["steps"][0]["result"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(result.starts_with("failed: "), "{result}");
+    assert_eq!(manifest["runs_written"], 0);
+}
+
+#[test]
+fn the_guard_looks_again_before_every_step() {
+    use reprobench::collect::steps::{execute, Check, Step};
+    use reprobench::process::{Invocation, Output, ProcessError, Runner, System};
+    let tmp = tempfile::tempdir().expect("tmp");
+    let Some(l) = loop_dev(tmp.path(), "between.img", 32) else {
+        return;
+    };
+    let mnt = tmp.path().join("mnt");
+    fs::create_dir_all(&mnt).expect("mkdir");
+    let _undo = Undo(vec![vec!["umount".into(), mnt.display().to_string()]]);
+    // The first step formats and mounts the device (as someone else might, between runs).
+    struct Runs(PathBuf, PathBuf);
+    impl Runner for Runs {
+        fn run(&self, inv: &Invocation) -> Result<Output, ProcessError> {
+            if inv.display().starts_with("first") {
+                let dev = self.0.display().to_string();
+                let _ = Command::new("mkfs.ext4").args(["-q", "-F", &dev]).output();
+                let _ = Command::new("mount").arg(&dev).arg(&self.1).output();
+                return Ok(Output::default());
+            }
+            System.run(inv)
+        }
+    }
+    let step = |n: &str| Step {
+        name: n.into(),
+        invocation: Invocation::new(n),
+        writes: vec![l.0.clone()],
+        check: Check::Exit,
+    };
+    let ran = execute(
+        &[step("first"), step("second")],
+        &[l.0.clone()],
+        &Runs(l.0.clone(), mnt.clone()),
+    );
+    assert_eq!(ran.ok, 1);
+    assert_eq!(ran.exit_code(), 2, "{:?}", ran.records);
+    assert!(
+        ran.records[1].result.contains("is mounted at"),
+        "{:?}",
+        ran.records[1]
+    );
+    assert_eq!(ran.records[1].exit, "not run");
+}
