@@ -200,7 +200,7 @@ fn mutated_samples_never_panic_any_parser_or_suite() {
     let seed: u64 = std::env::var("REPROBENCH_FUZZ_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(0x5eed_0f_fa11);
+        .unwrap_or(0x005e_ed0f_fa11);
     let mut rng = Rng(seed | 1);
     let tmp = tempfile::tempdir().expect("tmp");
     // Working copies of every sample and fixture folder, mutated one file at a time.

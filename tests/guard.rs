@@ -280,7 +280,7 @@ fn the_guard_looks_again_before_every_step() {
     };
     let ran = execute(
         &[step("first"), step("second")],
-        &[l.0.clone()],
+        std::slice::from_ref(&l.0),
         &Runs(l.0.clone(), mnt.clone()),
     );
     assert_eq!(ran.ok, 1);
