@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # The storage procedure's run() helper, as written in "Run fio": iostat -xm 1 beside one
-# fio job, results in $OUT/<name>.json and $OUT/iostat/<name>.iostat. Kept thin: reprobench
-# checks the device, builds the job list and reads the results.
+# fio job, results in $OUT/<name>.json and $OUT/iostat/<name>.iostat.
 # Usage: storage-fio.sh OUT DEV NAME [fio options...]
 set -u
+. "$(dirname "$0")/lib.sh"
 OUT=$1 DEV=$2 name=$3
 shift 3
-mkdir -p "$OUT/iostat"
-iostat -xm 1 > "$OUT/iostat/$name.iostat" &
-mon=$!
-fio \
+run mkdir -p "$OUT/iostat"
+run_bg_to "$OUT/iostat/$name.iostat" iostat -xm 1
+mon=$BG
+as_root fio \
   --random_generator=tausworthe64 --per_job_logs=0 \
   --buffer_compress_chunk=4096 --buffer_compress_percentage=67 --refill_buffers=1 \
   --direct=1 --group_reporting=1 --randrepeat=0 --norandommap=1 \
@@ -18,6 +18,5 @@ fio \
   --filename="$DEV" --name="$name" \
   --output-format=json --output="$OUT/$name.json"
 status=$?
-kill "$mon" 2>/dev/null
-wait "$mon" 2>/dev/null
+stop_bg "$mon"
 exit $status

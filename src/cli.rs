@@ -210,10 +210,106 @@ pub struct SpdkJobsArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum CollectCommand {
-    /// The storage procedure's fio runs (and iostat) on one array: results/<array>/.
-    Storage(CollectStorageArgs),
+    /// KV test 1: long-context restore after restarts, plain vLLM then the connector.
+    KvRestore(CollectKvRestoreArgs),
     /// KV test 2: the concurrency ladder for one variant and run, against a running server.
     KvLadder(CollectKvLadderArgs),
+    /// KV test 3: the connector alone vs LMCache with a DRAM tier.
+    KvDram(CollectKvDramArgs),
+    /// The KV-cache procedure end to end: tests 1 and 2 (and 3 with --dram), in order.
+    Kv(CollectKvAllArgs),
+    /// The storage procedure on one array: drives, precondition, the 63-run sweep.
+    Storage(CollectStorageArgs),
+    /// The SPDK RAID article: raw drives, raid5f and Xinnor, degraded runs.
+    SpdkRaid(CollectSpdkArgs),
+    /// The system facts the procedures ask support to receive, under system/.
+    Sysinfo(CollectSysinfoArgs),
+}
+
+/// What every collector takes.
+#[derive(Debug, Args)]
+pub struct Running {
+    /// Print every command, expanded, and what the preflight and the device guard would
+    /// check; run nothing, write nothing. Needs no hardware.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Run every step again, even those an earlier run finished (a rerun resumes by
+    /// default: finished steps whose output still reads back are skipped).
+    #[arg(long)]
+    pub fresh: bool,
+}
+
+/// Where the KV tests run.
+#[derive(Debug, Args)]
+pub struct KvCommon {
+    /// The folder with one compose folder per variant: adp/, gpu-only/, lmcache/.
+    #[arg(long, value_name = "DIR", default_value = "~/bench")]
+    pub bench: PathBuf,
+    /// The load folder (agents.json); results/, restore/, dram/, logs/, compose/ and
+    /// system/ are written into it.
+    #[arg(long, value_name = "DIR", default_value = "~/bench/load")]
+    pub workdir: PathBuf,
+    /// The server's address, as the procedure's helpers use it (port 8000 on the host)
+    #[arg(long, default_value = "http://127.0.0.1:8000")]
+    pub url: String,
+    /// The model: glm-5.3, deepseek-v4-flash, minimax-m3 or kimi-linear (its row of the
+    /// procedure: image, --max-model-len, prompt size, chunk_size, extra flags), or the
+    /// weights path the ladder client reads.
+    #[arg(long, default_value = "glm-5.3")]
+    pub model: String,
+    /// The served model name requests carry (default: the model's id).
+    #[arg(long)]
+    pub served_model_name: Option<String>,
+    /// The ask helper's LINES (default: the model's row, about its published prompt).
+    #[arg(long)]
+    pub lines: Option<u64>,
+    /// Seconds to wait for a server to answer /health.
+    #[arg(long, default_value_t = 3600)]
+    pub ready_timeout: u64,
+    /// Seconds between ladder levels (the procedure: 15).
+    #[arg(long, default_value_t = 15)]
+    pub pause: u32,
+    /// Also collect the system facts first (`collect sysinfo`).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    pub sysinfo: bool,
+    /// ib_read_bw against this peer for system/ib_read_bw.txt.
+    #[arg(long, value_name = "HOST")]
+    pub ib_peer: Option<String>,
+    #[command(flatten)]
+    pub running: Running,
+}
+
+#[derive(Debug, Args)]
+pub struct CollectKvRestoreArgs {
+    #[command(flatten)]
+    pub kv: KvCommon,
+}
+
+#[derive(Debug, Args)]
+pub struct CollectKvDramArgs {
+    /// Runs of the lmcache ladder (the procedure: at least two).
+    #[arg(long, default_value_t = 2)]
+    pub runs: u32,
+    /// Client counts of the lmcache ladder.
+    #[arg(long, value_delimiter = ',', default_value = "8,16,32")]
+    pub levels: Vec<u32>,
+    #[command(flatten)]
+    pub kv: KvCommon,
+}
+
+#[derive(Debug, Args)]
+pub struct CollectKvAllArgs {
+    /// Runs of each variant's ladder (the procedure: at least two).
+    #[arg(long, default_value_t = 2)]
+    pub runs: u32,
+    /// Client counts of the ladder.
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16,32")]
+    pub levels: Vec<u32>,
+    /// Also test 3 (LMCache with a DRAM tier; needs ~/bench/lmcache).
+    #[arg(long)]
+    pub dram: bool,
+    #[command(flatten)]
+    pub kv: KvCommon,
 }
 
 #[derive(Debug, Args)]
@@ -222,27 +318,13 @@ pub struct CollectKvLadderArgs {
     #[arg(long)]
     pub variant: String,
     /// The run number (the procedure asks for at least two per variant).
-    #[arg(long, default_value = "1")]
-    pub run: String,
-    /// The load folder with agents.json (the procedure's ~/bench/load); results go to
-    /// its results/ folder.
-    #[arg(long, value_name = "DIR", default_value = ".")]
-    pub workdir: PathBuf,
-    #[arg(long, default_value = "http://127.0.0.1:8000")]
-    pub url: String,
-    #[arg(long, default_value = "/models/GLM-5.3-FP8")]
-    pub model: String,
-    #[arg(long, default_value = "glm-5.3")]
-    pub served_model_name: String,
+    #[arg(long, default_value_t = 1)]
+    pub run: u32,
     /// Client counts, comma separated.
     #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16,32")]
     pub levels: Vec<u32>,
-    /// Seconds between levels (the procedure: 15).
-    #[arg(long, default_value_t = 15)]
-    pub pause: u32,
-    /// Print the command and run nothing.
-    #[arg(long)]
-    pub dry_run: bool,
+    #[command(flatten)]
+    pub kv: KvCommon,
 }
 
 #[derive(Debug, Args)]
@@ -250,19 +332,36 @@ pub struct CollectStorageArgs {
     /// The array's folder name: raid10 or adp in the procedure.
     #[arg(long)]
     pub array: String,
-    /// The device to benchmark (DEV): /dev/md126 or the ADP block device. Its contents
-    /// are destroyed.
+    /// The device fio runs on (DEV): for raid10 the procedure's /dev/md126, for adp the
+    /// ADP block device (lsblk). Its contents are destroyed.
     #[arg(long, value_name = "DEV")]
-    pub dev: PathBuf,
-    /// The results folder; runs go to OUT/<array>/.
+    pub dev: Option<PathBuf>,
+    /// The four drives (raid10: discarded, built into the array, discarded again).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "/dev/nvme0n1,/dev/nvme1n1,/dev/nvme2n1,/dev/nvme3n1"
+    )]
+    pub drives: Vec<PathBuf>,
+    /// The md device raid10 builds.
+    #[arg(long, default_value = "/dev/md126")]
+    pub md: PathBuf,
+    /// raid10: do not discard the drives and build the array first (it exists).
+    #[arg(long)]
+    pub no_prepare: bool,
+    /// raid10: keep the array after the runs (the procedure stops it, zeroes the
+    /// superblocks and discards the drives before the ADP bundle).
+    #[arg(long)]
+    pub keep_array: bool,
+    /// The card index for pliocli and pliostore@N (adp; the reference host: 1).
+    #[arg(long, default_value_t = 1)]
+    pub xdp: u32,
+    /// The results folder; runs go to OUT/<array>/, facts to OUT/system/.
     #[arg(short, long, value_name = "DIR", default_value = "results")]
     pub out: PathBuf,
-    /// Print every command and change nothing.
-    #[arg(long)]
-    pub dry_run: bool,
-    /// Write to DEV although it looks used (a filesystem, RAID or LVM signature, a
-    /// partition table): name exactly that device. A device in use (mounted, swap, held
-    /// by md/dm/LVM) is refused whatever this says.
+    /// Write to a device although it looks used (a filesystem, RAID or LVM signature, a
+    /// partition table): name exactly that device (repeatable). A device in use
+    /// (mounted, swap, held by md/dm/LVM) is refused whatever this says.
     #[arg(long, value_name = "DEV")]
     pub confirm_device: Vec<PathBuf>,
     /// fio --size (the procedure: 3800000000000).
@@ -271,10 +370,78 @@ pub struct CollectStorageArgs {
     /// fio --runtime in seconds (the procedure: 60).
     #[arg(long, default_value_t = 60)]
     pub runtime: u32,
+    /// Only the precondition, the five headline runs and QD 1 read, not the 63-run sweep.
+    #[arg(long)]
+    pub headline: bool,
     /// Only these runs (by name), e.g. --only randwrite-8k-j8-d8.
     #[arg(long, value_name = "NAME")]
     pub only: Vec<String>,
     /// Keep each run going for the whole runtime even on a small device (--time_based).
     #[arg(long)]
     pub time_based: bool,
+    #[command(flatten)]
+    pub running: Running,
+}
+
+#[derive(Debug, Args)]
+pub struct CollectSpdkArgs {
+    /// The SPDK source tree (scripts/rpc.py, build/examples/bdevperf).
+    #[arg(long, value_name = "DIR")]
+    pub spdk_dir: PathBuf,
+    /// SPDK's fio plugin (<spdk>/build/fio/spdk_bdev).
+    #[arg(long, value_name = "FILE")]
+    pub fio_plugin: PathBuf,
+    /// The fio binary the plugin was built against.
+    #[arg(long, value_name = "FILE", default_value = "fio")]
+    pub fio: PathBuf,
+    /// PCIe addresses of the drives, comma separated, in the article's order.
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub pcie: Vec<String>,
+    /// Drive counts (the article: 8 and 16).
+    #[arg(long, value_delimiter = ',', default_value = "8,16")]
+    pub drives: Vec<u32>,
+    /// Arrays: raw (the baseline), raid5f, xinnor.
+    #[arg(long, value_delimiter = ',', default_value = "raw,raid5f,xinnor")]
+    pub arrays: Vec<String>,
+    /// Strip size in KiB (the article: 64)
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
+    pub strip_kb: u32,
+    /// Runtime of small random I/O runs, seconds (the article: 900).
+    #[arg(long, default_value_t = 900)]
+    pub runtime: u32,
+    /// Runtime of full-stripe runs, seconds (the article: 60).
+    #[arg(long, default_value_t = 60)]
+    pub seq_runtime: u32,
+    /// Skip the degraded runs.
+    #[arg(long)]
+    pub no_degraded: bool,
+    /// Runtime of each degraded run, seconds.
+    #[arg(long, default_value_t = 60)]
+    pub degraded_runtime: u32,
+    /// The results folder: spdk/<array>-<drives>/.
+    #[arg(short, long, value_name = "DIR", default_value = ".")]
+    pub out: PathBuf,
+    /// A drive that looks used, named exactly (`pci:0000:45:00.0`); repeatable.
+    #[arg(long, value_name = "DEV")]
+    pub confirm_device: Vec<PathBuf>,
+    #[command(flatten)]
+    pub running: Running,
+}
+
+#[derive(Debug, Args)]
+pub struct CollectSysinfoArgs {
+    /// The results folder: facts go to OUT/system/.
+    #[arg(short, long, value_name = "DIR", default_value = "results")]
+    pub out: PathBuf,
+    /// The card index for pliocli raid get_raid_info -x N.
+    #[arg(long, default_value_t = 1)]
+    pub xdp: u32,
+    /// Run ib_read_bw against this peer (start `ib_read_bw` on the peer first).
+    #[arg(long, value_name = "HOST", conflicts_with = "ib_read_bw")]
+    pub ib_peer: Option<String>,
+    /// A saved ib_read_bw output to file as system/ib_read_bw.txt instead.
+    #[arg(long, value_name = "FILE")]
+    pub ib_read_bw: Option<PathBuf>,
+    #[command(flatten)]
+    pub running: Running,
 }

@@ -236,11 +236,16 @@ impl<'a> Clause<'a> {
 /// the published value, and why.
 pub fn annotate(observations: &mut [Observation], devs: &[Deviation]) {
     for o in observations.iter_mut() {
-        let why: Vec<String> = devs
+        let mut why: Vec<String> = Vec::new();
+        for d in devs
             .iter()
             .filter(|d| d.changes_comparison && d.files.iter().any(|f| o.files.contains(f)))
-            .map(Deviation::short)
-            .collect();
+        {
+            let s = d.short();
+            if !why.contains(&s) {
+                why.push(s);
+            }
+        }
         if !why.is_empty() {
             o.note = join(
                 &format!(

@@ -32,6 +32,8 @@ pub struct Invocation {
     pub program: PathBuf,
     pub args: Vec<OsString>,
     pub dir: Option<PathBuf>,
+    /// Variables set for the program, on top of ours.
+    pub env: Vec<(OsString, OsString)>,
     /// Let the program's output through to the terminal instead of capturing it.
     pub passthrough: bool,
 }
@@ -42,6 +44,7 @@ impl Invocation {
             program: program.into(),
             args: Vec::new(),
             dir: None,
+            env: Vec::new(),
             passthrough: false,
         }
     }
@@ -53,6 +56,11 @@ impl Invocation {
 
     pub fn dir(mut self, d: &Path) -> Self {
         self.dir = Some(d.to_path_buf());
+        self
+    }
+
+    pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
+        self.env.push((key.into(), value.into()));
         self
     }
 
@@ -85,6 +93,9 @@ impl Runner for System {
         let mut expr = duct::cmd(inv.program.as_os_str(), &inv.args).unchecked();
         if let Some(d) = &inv.dir {
             expr = expr.dir(d);
+        }
+        for (k, v) in &inv.env {
+            expr = expr.env(k, v);
         }
         if !inv.passthrough {
             expr = expr.stdout_capture().stderr_capture();

@@ -38,24 +38,34 @@ fn dry_run_prints_every_command_and_writes_nothing() {
     let out = tmp.path().join("results");
     let r = collect(s(&dev), &out, &["--dry-run"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.contains("# dry run: nothing is written"));
-    for name in [
-        "precondition",
-        "randread-8k-j32-d32",
-        "randrw-8k-j128-d8",
-        "randwrite-8k-j8-d8",
-        "read-1m-j8-d4",
-        "write-1m-j8-d4",
+    assert!(r
+        .stdout
+        .contains("# dry run: nothing runs and nothing is written"));
+    // The helper's fio command, expanded, for each headline run: the procedure's flags.
+    for (name, opts) in [
+        ("precondition", "--readwrite=write --bs=128k --numjobs=8 --iodepth=8 --size=1g --runtime=60"),
+        ("randread-8k-j32-d32", "--readwrite=randread --bs=8k --numjobs=32 --iodepth=32 --size=3800000000000 --runtime=60"),
+        ("randrw-8k-j128-d8", "--readwrite=randrw --bs=8k --numjobs=128 --iodepth=8 --rwmixread=70 --size=3800000000000 --runtime=60"),
+        ("randwrite-8k-j8-d8", "--readwrite=randwrite --bs=8k --numjobs=8 --iodepth=8 --size=3800000000000 --runtime=60"),
+        ("read-1m-j8-d4", "--readwrite=read --bs=1m --numjobs=8 --iodepth=4 --size=3800000000000 --runtime=60"),
+        ("write-1m-j8-d4", "--readwrite=write --bs=1m --numjobs=8 --iodepth=4 --size=3800000000000 --runtime=60"),
     ] {
+        let fio = format!(
+            "fio --random_generator=tausworthe64 --per_job_logs=0 --buffer_compress_chunk=4096 --buffer_compress_percentage=67 --refill_buffers=1 --direct=1 --group_reporting=1 --randrepeat=0 --norandommap=1 --ioengine=libaio {opts} --filename={} --name={name} --output-format=json --output={}/raid10/{name}.json",
+            s(&dev),
+            s(&out)
+        );
         assert!(
-            r.stdout.contains(&format!(" {name} --readwrite=")),
-            "{name}: {}",
+            r.stdout.lines().any(|l| l.trim_start_matches("sudo -E ") == fio),
+            "{name}: {fio}\n{}",
             r.stdout
         );
+        assert!(r.stdout.contains(&format!("iostat -xm 1 > {}/raid10/iostat/{name}.iostat &", s(&out))));
     }
     assert!(
-        r.stdout.contains("--size=3800000000000 --runtime=60"),
-        "the procedure's defaults"
+        r.stdout.contains("63 runs") || r.stdout.matches("# raid10/").count() == 64,
+        "{}",
+        r.stdout
     );
     assert!(!out.exists(), "a dry run creates nothing");
 }
@@ -117,7 +127,7 @@ fn a_device_with_a_filesystem_signature_needs_exact_confirmation() {
     assert_eq!(r.code, 2, "confirming another device confirms nothing");
     let r = collect(&d, &out, &["--dry-run", "--confirm-device", &d]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stderr.contains("warning: `loop"));
+    assert!(r.stderr.contains("warning: `loop"), "{}", r.stderr);
 }
 
 #[test]
@@ -153,15 +163,90 @@ fn a_real_collection_on_a_loop_device_is_read_by_analyze() {
         "raid10/randwrite-8k-j8-d8.json",
         "raid10/read-1m-j8-d4.json",
         "raid10/iostat/read-1m-j8-d4.iostat",
-        "raid10/manifest.json",
+        "manifests/storage-raid10.json",
+        "system/uname.txt",
+        "manifest.json",
     ] {
         assert!(out.join(f).is_file(), "{f}");
     }
     let manifest: serde_json::Value =
-        serde_json::from_slice(&fs::read(out.join("raid10/manifest.json")).expect("m"))
+        serde_json::from_slice(&fs::read(out.join("manifests/storage-raid10.json")).expect("m"))
             .expect("json");
-    assert_eq!(manifest["dev"], s(&dev));
-    assert_eq!(manifest["commands"].as_array().map(Vec::len), Some(2));
+    assert_eq!(manifest["parameters"]["dev"], s(&dev));
+    assert!(manifest["tool"]
+        .as_str()
+        .is_some_and(|t| t.starts_with("reprobench ")));
+    assert!(manifest["host"].is_string());
+    let steps = manifest["steps"].as_array().expect("steps");
+    let fio_steps: Vec<_> = steps
+        .iter()
+        .filter(|x| x["name"].as_str().is_some_and(|n| n.starts_with("raid10/")))
+        .collect();
+    assert_eq!(fio_steps.len(), 2);
+    for st in &fio_steps {
+        assert_eq!(st["result"], "ok", "{st}");
+        assert_eq!(st["exit"], "0");
+        assert!(st["start"].as_str().is_some_and(|t| t.ends_with('Z')));
+        assert!(st["command"]
+            .as_str()
+            .is_some_and(|c| c.contains("storage-fio.sh")));
+    }
+    // A missing program is recorded as missing, not an error.
+    assert!(steps
+        .iter()
+        .any(|x| x["name"] == "sysinfo/pliocli-system-get_status.txt"
+            && x["result"]
+                .as_str()
+                .is_some_and(|r| r.starts_with("missing"))));
+    // Run again: everything is done, nothing reruns; with one result gone, only it.
+    let r = collect(
+        s(&dev),
+        &out,
+        &[
+            "--size",
+            "32m",
+            "--runtime",
+            "1",
+            "--time-based",
+            "--only",
+            "randwrite-8k-j8-d8",
+            "--only",
+            "read-1m-j8-d4",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("0 steps ok") || r.stdout.contains(" 0 failed"),
+        "{}",
+        r.stdout
+    );
+    let before = fs::read(out.join("raid10/read-1m-j8-d4.json")).expect("r");
+    fs::remove_file(out.join("raid10/randwrite-8k-j8-d8.json")).expect("rm");
+    let r = collect(
+        s(&dev),
+        &out,
+        &[
+            "--size",
+            "32m",
+            "--runtime",
+            "1",
+            "--time-based",
+            "--only",
+            "randwrite-8k-j8-d8",
+            "--only",
+            "read-1m-j8-d4",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        out.join("raid10/randwrite-8k-j8-d8.json").is_file(),
+        "the missing run was redone"
+    );
+    assert_eq!(
+        fs::read(out.join("raid10/read-1m-j8-d4.json")).expect("r"),
+        before,
+        "the finished run was kept"
+    );
     let (_, v) = analyze_json(&out, &[]);
     assert_eq!(statuses(&v)["storage.exit-status"], "pass");
     let files = v["suites"][0]["files_read"].to_string();
@@ -284,7 +369,7 @@ fn kv_ladder_collector_against_a_stand_in_server_and_a_fake_docker() {
         failures, "0",
         "failure counts come from stderr, kept by 2>&1"
     );
-    assert!(work.join("results/adp-1.manifest.json").is_file());
+    assert!(work.join("manifests/kv-ladder-adp-1.json").is_file());
 }
 
 #[test]
@@ -299,8 +384,24 @@ fn kv_ladder_collector_dry_run_and_missing_inputs() {
         s(tmp.path()),
         "--dry-run",
     ]);
-    assert_eq!(r.code, 0);
-    assert!(r.stdout.contains("adp 1 15 1 2 4 8 16 32"), "{}", r.stdout);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // The procedure's ladder() command for each level, flag for flag.
+    for p in [1u32, 2, 4, 8, 16, 32] {
+        let docker = format!(
+            "docker run --rm --network host -v {dir}:/work -w /work -v /models:/models:ro adp-bench-client --model /models/GLM-5.3-FP8 --served-model-name glm-5.3 --url http://127.0.0.1:8000 --input-file level.json --seed 520052 --num-clients {p} --max-active-conversations {} --limit-min-tokens 400 --limit-max-tokens 400 --request-timeout-sec 3600 --no-early-stop --stats-json-output results/adp-1-L{p}.json 2>&1 | tee results/adp-1-L{p}.log",
+            2 * p,
+            dir = s(tmp.path())
+        );
+        assert!(r.stdout.contains(&docker), "{docker}\n{}", r.stdout);
+        assert!(r.stdout.contains(&format!(
+            "jq '.num_conversations = {}' agents.json > level.json",
+            3 * p
+        )));
+        assert!(r.stdout.contains(&format!(
+            "curl -s http://127.0.0.1:8000/metrics > results/adp-1-L{p}.pre.prom"
+        )));
+    }
+    assert!(r.stdout.contains("sleep 15"), "{}", r.stdout);
     let r = run(&[
         "collect",
         "kv-ladder",

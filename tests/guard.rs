@@ -44,7 +44,7 @@ fn collect_precondition(dev: &str, out: &Path, extra: &[&str]) -> Run {
         "collect",
         "storage",
         "--array",
-        "adp",
+        "raid10",
         "--dev",
         dev,
         "-o",
@@ -85,7 +85,10 @@ fn a_mounted_device_is_refused_even_when_confirmed() {
         r.stderr
     );
     assert!(r.stderr.contains("umount"), "says what to do: {}", r.stderr);
-    assert!(!out.join("adp/precondition.json").exists(), "fio never ran");
+    assert!(
+        !out.join("raid10/precondition.json").exists(),
+        "fio never ran"
+    );
     // The same device through a /dev/disk/by-id style link.
     let by_id = tmp.path().join("disk/by-id");
     fs::create_dir_all(&by_id).expect("mkdir");
@@ -218,8 +221,8 @@ fn a_signature_only_device_needs_exactly_its_confirmation() {
     assert_eq!(r.code, 2, "confirming another device confirms nothing");
     let r = collect_precondition(l.path(), &out, &["--confirm-device", l.path()]);
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("wrote 1 of 1 runs"), "{}", r.stdout);
-    assert!(out.join("adp/precondition.json").is_file());
+    assert!(r.stdout.contains(" 0 failed"), "{}", r.stdout);
+    assert!(out.join("raid10/precondition.json").is_file());
 }
 
 #[test]
@@ -236,21 +239,29 @@ fn a_run_fio_aborts_is_reported_failed_not_written() {
     let out = tmp.path().join("results");
     let r = collect_precondition(l.path(), &out, &[]);
     assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("wrote 0 of 1 runs"), "{}", r.stdout);
-    let manifest: serde_json::Value =
-        serde_json::from_slice(&fs::read(out.join("adp/manifest.json")).expect("manifest"))
-            .expect("json");
-    let result = manifest["steps"][0]["result"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    assert!(r.stdout.contains(" 1 failed"), "{}", r.stdout);
+    let manifest: serde_json::Value = serde_json::from_slice(
+        &fs::read(out.join("manifests/storage-raid10.json")).expect("manifest"),
+    )
+    .expect("json");
+    let step = manifest["steps"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|s| s["name"] == "raid10/precondition")
+        .cloned()
+        .expect("the precondition step");
+    let result = step["result"].as_str().unwrap_or_default().to_string();
     assert!(result.starts_with("failed: "), "{result}");
-    assert_eq!(manifest["runs_written"], 0);
+    assert!(
+        !out.join("raid10/precondition.json").exists(),
+        "a failed run is never left where analysis reads runs"
+    );
 }
 
 #[test]
 fn the_guard_looks_again_before_every_step() {
-    use reprobench::collect::steps::{execute, Check, Step};
+    use reprobench::collect::steps::{Check, Session, Step, Write};
     use reprobench::process::{Invocation, Output, ProcessError, Runner, System};
     let tmp = tempfile::tempdir().expect("tmp");
     let Some(l) = loop_dev(tmp.path(), "between.img", 32) else {
@@ -272,17 +283,20 @@ fn the_guard_looks_again_before_every_step() {
             System.run(inv)
         }
     }
-    let step = |n: &str| Step {
-        name: n.into(),
-        invocation: Invocation::new(n),
-        writes: vec![l.0.clone()],
-        check: Check::Exit,
-    };
-    let ran = execute(
-        &[step("first"), step("second")],
-        std::slice::from_ref(&l.0),
-        &Runs(l.0.clone(), mnt.clone()),
+    let step = |n: &str| Step::new(n, Invocation::new(n), Check::Exit).writes(Write::to(&l.0));
+    let mut session = Session::new(
+        tmp.path().join("manifest.json"),
+        "test",
+        "guard",
+        serde_json::Value::Null,
+        vec![l.0.clone()],
     );
+    let ran = session
+        .execute(
+            &[step("first"), step("second")],
+            &Runs(l.0.clone(), mnt.clone()),
+        )
+        .expect("runs");
     assert_eq!(ran.ok, 1);
     assert_eq!(ran.exit_code(), 2, "{:?}", ran.records);
     assert!(

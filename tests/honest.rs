@@ -136,6 +136,29 @@ fn a_zero_io_job_never_passes_a_bandwidth_criterion() {
     assert!(note(&r).contains("moved no data"), "{r}");
 }
 
+/// Puts fio's interruption line before the JSON, as `fio --output` leaves it on Ctrl-C.
+fn cut_short(path: &Path) {
+    let text = fs::read_to_string(path).expect("read");
+    fs::write(path, format!("fio: terminating on signal 2\n{text}")).expect("write");
+}
+
+#[test]
+fn an_interrupted_fio_run_is_not_a_measurement_and_not_a_clean_exit() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let d = storage_copy(tmp.path());
+    cut_short(&d.join("results/adp/randwrite-8k-j8-d8.json"));
+    let (code, v) = analyze_json(&d, &[]);
+    assert_eq!(code, 1);
+    let w = verdict(&v, "storage.randwrite-8k-qd64");
+    assert_eq!(w["status"], "not-comparable", "{w}");
+    assert!(note(&w).contains("interrupted"), "{w}");
+    let exit = verdict(&v, "storage.exit-status");
+    assert_eq!(exit["status"], "fail", "{exit}");
+    assert!(note(&exit).contains("terminating on signal 2"), "{exit}");
+    // The other workloads still judge.
+    assert_eq!(verdict(&v, "storage.read-1m-qd32")["status"], "pass");
+}
+
 #[test]
 fn a_file_without_options_gives_unknown_not_fio_defaults() {
     let tmp = tempfile::tempdir().expect("tmp");
@@ -449,4 +472,23 @@ fn an_offline_array_never_passes_the_degraded_criterion() {
         verdict(&v, "spdk-raid.xinnor-8.degraded")["status"],
         "not-comparable"
     );
+}
+
+#[test]
+fn an_interrupted_spdk_fio_run_feeds_no_share() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let d = spdk_copy(tmp.path());
+    let (_, before) = analyze_json(&d, &[]);
+    let id = "spdk-raid.xinnor-8.random-read";
+    assert_ne!(verdict(&before, id)["status"], "not-measured");
+    cut_short(&d.join("spdk/xinnor-8/randread-8k-j64-d32.json"));
+    let (_, v) = analyze_json(&d, &[]);
+    let r = verdict(&v, id);
+    let files = r["files"].to_string();
+    assert!(
+        !files.contains("j64"),
+        "the cut-short run no longer counts: {r}"
+    );
+    let devs = v.to_string();
+    assert!(devs.contains("terminating on signal 2"), "named: {devs}");
 }

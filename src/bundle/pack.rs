@@ -133,8 +133,15 @@ fn reason_to_include(e: &Entry, analysis: &Analysis, includes: &[glob::Pattern])
     {
         return Some(format!("in `{d}/`, which the procedures ask for"));
     }
-    if e.file_name() == "manifest.json" || e.file_name().ends_with(".manifest.json") {
+    let in_manifests = e.rel.split('/').next() == Some("manifests") && e.rel.ends_with(".json");
+    if in_manifests || e.file_name() == "manifest.json" || e.file_name().ends_with(".manifest.json")
+    {
         return Some("a collector's manifest: what ran".into());
+    }
+    if e.file_name().ends_with(".json.failed") || e.file_name().ends_with(".json.interrupted") {
+        return Some(
+            "a run the collector set aside (failed or interrupted): kept as evidence".into(),
+        );
     }
     includes
         .iter()

@@ -24,6 +24,8 @@ pub struct Findings {
     pub in_use: Vec<String>,
     /// Looks used but is not in use: refused unless confirmed.
     pub looks_used: Vec<String>,
+    /// The signature `blkid` found (`ext4`, `linux_raid_member`, `dos`), if any.
+    pub signature: Option<String>,
     /// Why the device could not be checked at all (missing, not a block device).
     pub unusable: Option<String>,
 }
@@ -155,9 +157,62 @@ fn uses(name: &str, depth: usize, out: &mut Vec<String>) {
     }
 }
 
+/// Where PCIe devices are listed: `/sys/bus/pci/devices`, or under `$REPROBENCH_SYSFS`
+/// (a stand-in tree for tests where no such device exists).
+fn pci_devices() -> PathBuf {
+    std::env::var_os("REPROBENCH_SYSFS")
+        .map_or_else(|| PathBuf::from("/sys"), PathBuf::from)
+        .join("bus/pci/devices")
+}
+
+/// The kernel's block devices of a PCIe NVMe controller (`pci:0000:45:00.0`): none when
+/// it is bound to vfio or uio for SPDK.
+fn pci_namespaces(addr: &str) -> Vec<PathBuf> {
+    let nvme = pci_devices().join(addr).join("nvme");
+    let mut out = Vec::new();
+    for ctrl in std::fs::read_dir(&nvme).into_iter().flatten().flatten() {
+        for ns in std::fs::read_dir(ctrl.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let name = ns.file_name().to_string_lossy().into_owned();
+            if ns.path().join("dev").exists() && name.contains('n') && name.starts_with("nvme") {
+                out.push(Path::new("/dev").join(name));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A PCIe controller SPDK is to drive: each of its kernel namespaces must be free.
+fn check_pci(dev: &Path, addr: &str, runner: &dyn Runner) -> Findings {
+    let mut f = Findings {
+        device: dev.to_path_buf(),
+        real: Some(dev.to_path_buf()),
+        ..Findings::default()
+    };
+    if !pci_devices().join(addr).exists() {
+        f.unusable = Some(format!("no PCIe device {addr} on this host"));
+        return f;
+    }
+    for ns in pci_namespaces(addr) {
+        let g = check(&ns, runner);
+        f.in_use.extend(g.in_use);
+        f.looks_used.extend(g.looks_used);
+        f.signature = f.signature.or(g.signature);
+    }
+    f
+}
+
 /// Looks at a device as it is now; call it again right before each destructive command.
+/// `pci:<address>` names a PCIe NVMe controller (SPDK's drives).
 pub fn check(dev: &Path, runner: &dyn Runner) -> Findings {
     use std::os::unix::fs::FileTypeExt;
+    if let Some(addr) = dev.to_str().and_then(|d| d.strip_prefix("pci:")) {
+        return check_pci(dev, addr, runner);
+    }
     let mut f = Findings {
         device: dev.to_path_buf(),
         ..Findings::default()
@@ -217,6 +272,7 @@ pub fn check(dev: &Path, runner: &dyn Runner) -> Findings {
                         .or_else(|| l.strip_prefix("PTTYPE="))
                 })
                 .unwrap_or("unknown");
+            f.signature = Some(kind.to_string());
             f.looks_used.push(format!(
                 "`{name}` carries a {kind} signature (a filesystem, RAID or LVM member, or a partition table)"
             ));
@@ -268,7 +324,26 @@ pub fn before(
     confirmed: &[PathBuf],
     runner: &dyn Runner,
 ) -> Result<Vec<String>, String> {
-    match decide(&check(dev, runner), confirmed) {
+    before_expecting(what, dev, None, confirmed, runner)
+}
+
+/// As [`before`], where an earlier step of the same collection put a signature of kind
+/// `expect` on the device on purpose (`linux_raid_member` after `mdadm --create`): that
+/// signature alone needs no confirmation. Being in use still refuses.
+pub fn before_expecting(
+    what: &str,
+    dev: &Path,
+    expect: Option<&str>,
+    confirmed: &[PathBuf],
+    runner: &dyn Runner,
+) -> Result<Vec<String>, String> {
+    let mut f = check(dev, runner);
+    if let (Some(want), Some(found)) = (expect, f.signature.clone()) {
+        if want == found && f.looks_used.len() == 1 {
+            f.looks_used.clear();
+        }
+    }
+    match decide(&f, confirmed) {
         Decision::Free => Ok(Vec::new()),
         Decision::Confirmed(w) => Ok(w),
         Decision::Refused(why) => Err(format!("{why}\n(before: {what})")),

@@ -1,24 +1,63 @@
 //! How every collector runs: a list of steps, each one command. Before a step that writes
 //! to a device the guard looks at that device again; after each step its output is read
-//! back, and only a step whose result holds what it should counts. Every step is recorded
-//! with its command, start, end, exit status and result.
+//! back, and only a step whose result holds what it should counts. A rerun skips the
+//! steps an earlier run finished (their output still reads back), Ctrl-C stops the current
+//! step and keeps what finished, and the manifest records every step with its command,
+//! start, end, exit status and result as it goes.
 
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Once};
 
-use serde::Serialize;
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
 
-use crate::process::{Invocation, Runner};
+use crate::process::{Invocation, Output, ProcessError, Runner};
 
 use super::guard;
 use super::outcome::{self, Outcome};
 
+/// Reads a step's own output files back, given how the step exited.
+pub type Reader = Arc<dyn Fn(&Result<Output, ProcessError>) -> Outcome + Send + Sync>;
+
 /// How a step's result is read back.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum Check {
     /// fio's JSON: it must parse, hold I/O and no job error.
     Fio(PathBuf),
     /// The exit status alone.
     Exit,
+    /// A reader of the step's own output files: Ok when they hold what they should.
+    Custom(Reader),
+}
+
+impl std::fmt::Debug for Check {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Check::Fio(p) => write!(f, "Fio({})", p.display()),
+            Check::Exit => f.write_str("Exit"),
+            Check::Custom(_) => f.write_str("Custom"),
+        }
+    }
+}
+
+/// A device a step writes to, and the signature an earlier step of the same collection
+/// put there on purpose (`linux_raid_member` after `mdadm --create`), if any.
+#[derive(Debug, Clone)]
+pub struct Write {
+    pub dev: PathBuf,
+    pub expect: Option<&'static str>,
+}
+
+impl Write {
+    pub fn to(dev: &Path) -> Write {
+        Write {
+            dev: dev.to_path_buf(),
+            expect: None,
+        }
+    }
 }
 
 /// One command of a procedure.
@@ -28,12 +67,66 @@ pub struct Step {
     pub name: String,
     pub invocation: Invocation,
     /// Devices the command writes to: the guard checks each right before it runs.
-    pub writes: Vec<PathBuf>,
+    pub writes: Vec<Write>,
     pub check: Check,
+    /// About how long it takes, for the ETA.
+    pub estimate_s: u64,
+    /// A failure is recorded but does not fail the collection (a system fact whose
+    /// program is not installed).
+    pub optional: bool,
+    /// A later step needs this one: when it fails, the collection stops.
+    pub required: bool,
+    /// A rerun may skip it when an earlier run finished it and its output still reads
+    /// back; steps whose effect does not outlive the run (starting a server) always run.
+    pub resumable: bool,
+    /// When the collection stops before it (a failed required step, a refusal, Ctrl-C),
+    /// the first such step after the stop still runs: it brings a server down.
+    pub cleanup: bool,
+}
+
+impl Step {
+    pub fn new(name: impl Into<String>, invocation: Invocation, check: Check) -> Step {
+        Step {
+            name: name.into(),
+            invocation,
+            writes: Vec::new(),
+            check,
+            estimate_s: 1,
+            optional: false,
+            required: false,
+            resumable: true,
+            cleanup: false,
+        }
+    }
+
+    pub fn writes(mut self, w: Write) -> Step {
+        self.writes.push(w);
+        self
+    }
+
+    pub fn estimate(mut self, s: u64) -> Step {
+        self.estimate_s = s.max(1);
+        self
+    }
+
+    pub fn optional(mut self) -> Step {
+        self.optional = true;
+        self
+    }
+
+    pub fn required(mut self) -> Step {
+        self.required = true;
+        self
+    }
+
+    pub fn cleanup(mut self) -> Step {
+        self.cleanup = true;
+        self
+    }
 }
 
 /// What happened to one step, as the manifest records it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Record {
     pub name: String,
     pub command: String,
@@ -41,8 +134,23 @@ pub struct Record {
     pub end: String,
     /// `0`, the exit status, or `not run`.
     pub exit: String,
-    /// `ok`, `failed: <first error line>` or `refused: <why>`.
+    /// `ok`, `failed: <first error line>`, `missing: ...`, `refused: ...`,
+    /// `skipped: ...` or `interrupted`.
     pub result: String,
+}
+
+/// A collection's manifest: what ran, with what, and how it went.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Manifest {
+    pub tool: String,
+    pub host: String,
+    pub procedure: String,
+    pub collection: String,
+    pub parameters: serde_json::Value,
+    pub started: String,
+    pub ended: String,
+    pub interrupted: bool,
+    pub steps: Vec<Record>,
 }
 
 /// The result of running a list of steps.
@@ -51,14 +159,18 @@ pub struct Ran {
     pub records: Vec<Record>,
     pub ok: usize,
     pub failed: usize,
+    pub skipped: usize,
     /// The guard refused a device: the collection stopped there.
     pub refused: Option<String>,
+    pub interrupted: bool,
 }
 
 impl Ran {
-    /// 0 every step ran, 1 a step failed, 2 the guard refused.
+    /// 0 every step ran, 1 a step failed, 2 the guard refused, 130 interrupted.
     pub fn exit_code(&self) -> i32 {
-        if self.refused.is_some() {
+        if self.interrupted {
+            130
+        } else if self.refused.is_some() {
             2
         } else if self.failed > 0 {
             1
@@ -94,77 +206,369 @@ pub fn now_utc() -> String {
     )
 }
 
-/// Runs `steps` in order: guard, run, read back, record. Stops at a refusal.
-pub fn execute(steps: &[Step], confirmed: &[PathBuf], runner: &dyn Runner) -> Ran {
-    let mut ran = Ran::default();
-    for step in steps {
+pub fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_default()
+}
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+static HANDLER: Once = Once::new();
+
+/// Ctrl-C sets a flag: the running program gets the signal too and ends; the collection
+/// then records the interruption and stops, keeping what finished.
+fn catch_ctrl_c() {
+    HANDLER.call_once(|| {
+        let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    });
+}
+
+/// Where a collection keeps its manifest, its parameters and how to show progress.
+pub struct Session {
+    pub manifest: Manifest,
+    pub path: PathBuf,
+    /// Skip steps an earlier run with the same parameters finished.
+    pub resume: bool,
+    pub confirmed: Vec<PathBuf>,
+}
+
+impl Session {
+    pub fn new(
+        path: PathBuf,
+        procedure: &str,
+        collection: &str,
+        parameters: serde_json::Value,
+        confirmed: Vec<PathBuf>,
+    ) -> Session {
+        Session {
+            manifest: Manifest {
+                tool: format!("reprobench {}", env!("CARGO_PKG_VERSION")),
+                host: hostname(),
+                procedure: procedure.into(),
+                collection: collection.into(),
+                parameters,
+                started: now_utc(),
+                ended: String::new(),
+                interrupted: false,
+                steps: Vec::new(),
+            },
+            path,
+            resume: true,
+            confirmed,
+        }
+    }
+
+    /// The steps an earlier run of this collection finished, when it ran with the same
+    /// parameters.
+    fn earlier(&self) -> BTreeMap<String, Record> {
+        let Ok(bytes) = std::fs::read(&self.path) else {
+            return BTreeMap::new();
+        };
+        let Ok(old) = serde_json::from_slice::<Manifest>(&bytes) else {
+            eprintln!(
+                "note: `{}` is not a manifest this version reads: every step runs again",
+                self.path.display()
+            );
+            return BTreeMap::new();
+        };
+        if old.parameters != self.manifest.parameters {
+            eprintln!(
+                "note: `{}` is from a collection with other parameters: every step runs again",
+                self.path.display()
+            );
+            return BTreeMap::new();
+        }
+        old.steps
+            .into_iter()
+            .filter(|r| r.result == "ok" || r.result.starts_with("skipped"))
+            .map(|r| (r.name.clone(), r))
+            .collect()
+    }
+
+    fn save(&self) -> anyhow::Result<()> {
+        if let Some(parent) = self.path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("failed to create `{}`", parent.display()))?;
+        }
+        std::fs::write(&self.path, serde_json::to_vec_pretty(&self.manifest)?)
+            .with_context(|| format!("failed to write `{}`", self.path.display()))
+    }
+
+    /// Runs `steps` in order: resume, guard, run, read back, record, save. Stops at a
+    /// refusal, a failed required step or Ctrl-C.
+    pub fn execute(&mut self, steps: &[Step], runner: &dyn Runner) -> anyhow::Result<Ran> {
+        catch_ctrl_c();
+        let earlier = if self.resume {
+            self.earlier()
+        } else {
+            BTreeMap::new()
+        };
+        let total: u64 = steps.iter().map(|s| s.estimate_s).sum();
+        let bar = progress(total, steps.len());
+        let mut ran = Ran::default();
+        let mut stopped_at = None;
+        for (i, step) in steps.iter().enumerate() {
+            if INTERRUPTED.load(Ordering::SeqCst) {
+                ran.interrupted = true;
+                stopped_at = Some(i);
+                break;
+            }
+            bar.step(i, steps.len(), &step.name);
+            let record = self.one(step, &earlier, runner, &mut ran);
+            self.manifest.steps.retain(|r| r.name != record.name);
+            self.manifest.steps.push(record);
+            self.save()?;
+            bar.done(step.estimate_s);
+            if ran.refused.is_some() || ran.interrupted {
+                stopped_at = Some(i + 1);
+                break;
+            }
+            let failed_required = step.required
+                && self
+                    .manifest
+                    .steps
+                    .last()
+                    .is_some_and(|r| r.result.starts_with("failed"));
+            if failed_required {
+                eprintln!(
+                    "stopped: `{}` failed and the steps after it need it",
+                    step.name
+                );
+                stopped_at = Some(i + 1);
+                break;
+            }
+        }
+        // Stopped early: bring down what the stopped part started.
+        if let Some(cleanup) = stopped_at.and_then(|i| steps[i..].iter().find(|s| s.cleanup)) {
+            eprintln!("cleaning up: {}", cleanup.name);
+            let record = Record {
+                name: cleanup.name.clone(),
+                command: cleanup.invocation.display(),
+                start: now_utc(),
+                end: String::new(),
+                exit: String::new(),
+                result: String::new(),
+            };
+            let exit = runner.run(&cleanup.invocation);
+            let result = outcome::command_step(&exit);
+            self.manifest.steps.retain(|r| r.name != record.name);
+            self.manifest.steps.push(Record {
+                end: now_utc(),
+                exit: if exit.is_ok() {
+                    "0".into()
+                } else {
+                    "failed".into()
+                },
+                result: format!("{} (cleanup after the stop)", result.label()),
+                ..record
+            });
+        }
+        bar.finish();
+        self.manifest.ended = now_utc();
+        self.manifest.interrupted = ran.interrupted;
+        self.save()?;
+        ran.records = self.manifest.steps.clone();
+        Ok(ran)
+    }
+
+    fn one(
+        &self,
+        step: &Step,
+        earlier: &BTreeMap<String, Record>,
+        runner: &dyn Runner,
+        ran: &mut Ran,
+    ) -> Record {
         let start = now_utc();
         let command = step.invocation.display();
-        for dev in &step.writes {
-            match guard::before(&step.name, dev, confirmed, runner) {
+        let record = |exit: &str, result: String| Record {
+            name: step.name.clone(),
+            command: command.clone(),
+            start: start.clone(),
+            end: now_utc(),
+            exit: exit.into(),
+            result,
+        };
+        if step.resumable && earlier.contains_key(&step.name) {
+            // Done before; its output must still read back (a partial one is redone).
+            let still = match &step.check {
+                Check::Fio(json) => outcome::fio_step(&Ok(Output::default()), json).is_ok(),
+                Check::Custom(f) => f(&Ok(Output::default())).is_ok(),
+                Check::Exit => true,
+            };
+            if still {
+                ran.skipped += 1;
+                return record("not run", "skipped: done in an earlier run".into());
+            }
+        }
+        for w in &step.writes {
+            match guard::before_expecting(&step.name, &w.dev, w.expect, &self.confirmed, runner) {
                 Ok(warnings) => {
                     for w in warnings {
                         eprintln!("warning (confirmed): {w}");
                     }
                 }
                 Err(why) => {
-                    ran.records.push(Record {
-                        name: step.name.clone(),
-                        command,
-                        start: start.clone(),
-                        end: now_utc(),
-                        exit: "not run".into(),
-                        result: format!("refused: {why}"),
-                    });
-                    ran.refused = Some(why);
-                    return ran;
+                    ran.refused = Some(why.clone());
+                    eprintln!("{why}");
+                    return record("not run", format!("refused: {why}"));
                 }
             }
         }
-        eprintln!("running {}", step.name);
         let exit = runner.run(&step.invocation);
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            ran.interrupted = true;
+            // fio writes a complete-looking result when interrupted: keep it out of the way.
+            let aside = set_aside(&step.check, "interrupted")
+                .map(|p| format!("; its partial output is kept as `{}`", p.display()))
+                .unwrap_or_default();
+            return record("interrupted", format!("interrupted (Ctrl-C){aside}"));
+        }
+        let exit_text = match &exit {
+            Ok(_) => "0".to_string(),
+            Err(ProcessError::Failed { status, .. }) => status.clone(),
+            Err(e) => e.to_string(),
+        };
+        let missing = matches!(&exit, Err(ProcessError::Failed { status, .. }) if status.contains("exit status: 127"))
+            || matches!(&exit, Err(ProcessError::Start { .. }));
         let result = match &step.check {
             Check::Fio(json) => outcome::fio_step(&exit, json),
             Check::Exit => outcome::command_step(&exit),
+            Check::Custom(f) => f(&exit),
         };
-        let exit_text = match &exit {
-            Ok(_) => "0".to_string(),
-            Err(crate::process::ProcessError::Failed { status, .. }) => status.clone(),
-            Err(e) => e.to_string(),
-        };
-        if let Outcome::Failed(why) = &result {
-            eprintln!("failed: {}: {why}", step.name);
-            ran.failed += 1;
-        } else {
-            ran.ok += 1;
+        match result {
+            Outcome::Ok => {
+                ran.ok += 1;
+                record(&exit_text, "ok".into())
+            }
+            Outcome::Failed(_) if step.optional && missing => {
+                ran.skipped += 1;
+                record(
+                    &exit_text,
+                    "missing: the program is not installed here".into(),
+                )
+            }
+            Outcome::Failed(why) => {
+                if step.optional {
+                    ran.skipped += 1;
+                    eprintln!("note: {}: {why}", step.name);
+                    record(&exit_text, format!("unavailable: {why}"))
+                } else {
+                    ran.failed += 1;
+                    eprintln!("failed: {}: {why}", step.name);
+                    let aside = set_aside(&step.check, "failed")
+                        .map(|p| format!(" (its output is kept as `{}`)", p.display()))
+                        .unwrap_or_default();
+                    record(&exit_text, format!("failed: {why}{aside}"))
+                }
+            }
         }
-        ran.records.push(Record {
-            name: step.name.clone(),
-            command,
-            start,
-            end: now_utc(),
-            exit: exit_text,
-            result: result.label(),
-        });
     }
-    ran
+}
+
+/// Moves a fio step's result out of the way (`NAME.json` → `NAME.json.<why>`) so that
+/// analysis never reads a failed or interrupted run as a measurement.
+fn set_aside(check: &Check, why: &str) -> Option<PathBuf> {
+    let Check::Fio(json) = check else {
+        return None;
+    };
+    if !json.is_file() {
+        return None;
+    }
+    let mut to = json.clone().into_os_string();
+    to.push(format!(".{why}"));
+    let to = PathBuf::from(to);
+    std::fs::rename(json, &to).ok()?;
+    Some(to)
+}
+
+/// A progress bar with an ETA on a terminal; plain lines otherwise.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+}
+
+fn progress(total_s: u64, steps: usize) -> Progress {
+    if !std::io::stderr().is_terminal() {
+        eprintln!("{steps} steps, about {} to go", duration(total_s));
+        return Progress { bar: None };
+    }
+    let bar = indicatif::ProgressBar::new(total_s);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{spinner} [{elapsed_precise}] {wide_bar} eta {eta} · {msg}",
+    ) {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(std::time::Duration::from_millis(250));
+    Progress { bar: Some(bar) }
+}
+
+impl Progress {
+    fn step(&self, i: usize, n: usize, name: &str) {
+        match &self.bar {
+            Some(b) => b.set_message(format!("{}/{n} {name}", i + 1)),
+            None => eprintln!("[{}/{n}] {name}", i + 1),
+        }
+    }
+
+    fn done(&self, estimate_s: u64) {
+        if let Some(b) = &self.bar {
+            b.inc(estimate_s);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+}
+
+/// `1 h 05 min`, `3 min`, `40 s`.
+pub fn duration(s: u64) -> String {
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min", s.div_ceil(60)),
+        _ => format!("{} h {:02} min", s / 3600, (s % 3600) / 60),
+    }
+}
+
+/// The dry run of a list of steps: each one's commands, expanded, and what the guard
+/// would check before it.
+pub fn print_dry_run(steps: &[Step], expanded: impl Fn(&Step) -> String) {
+    let total: u64 = steps.iter().map(|s| s.estimate_s).sum();
+    crate::outln!(
+        "# dry run: nothing runs and nothing is written; {} steps, about {}:",
+        steps.len(),
+        duration(total)
+    );
+    for s in steps {
+        crate::outln!("\n# {}", s.name);
+        for w in &s.writes {
+            crate::outln!(
+                "#   the guard checks `{}` first: not mounted, not swap, not held by md/dm/LVM; a signature{} needs --confirm-device",
+                w.dev.display(),
+                w.expect.map(|e| format!(" other than {e}")).unwrap_or_default()
+            );
+        }
+        crate::out!("{}", expanded(s));
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::process::{Fake, ProcessError};
+    use crate::process::Fake;
 
     #[test]
     fn dates_are_civil() {
         let now = now_utc();
         assert_eq!(now.len(), 20, "{now}");
         assert!(now.starts_with("20") && now.ends_with('Z'));
+        assert_eq!(duration(45), "45 s");
+        assert_eq!(duration(3900), "1 h 05 min");
     }
 
-    #[test]
-    fn a_failing_step_is_counted_failed_and_the_others_ok() {
-        let fake = Fake {
+    fn fake() -> Fake {
+        Fake {
             answer: Some(Box::new(|inv: &Invocation| {
                 if inv.display().contains("bad") {
                     Err(ProcessError::Failed {
@@ -172,21 +576,79 @@ mod tests {
                         status: "exit status: 1".into(),
                         stderr: "warming up\nerror: it broke\n".into(),
                     })
+                } else if inv.display().contains("absent") {
+                    Err(ProcessError::Failed {
+                        command: inv.display(),
+                        status: "exit status: 127".into(),
+                        stderr: "absent: command not found\n".into(),
+                    })
                 } else {
                     Ok(Default::default())
                 }
             })),
             ..Fake::default()
-        };
-        let step = |n: &str| Step {
-            name: n.into(),
-            invocation: Invocation::new("run").arg(n),
-            writes: Vec::new(),
-            check: Check::Exit,
-        };
-        let ran = execute(&[step("good"), step("bad"), step("good2")], &[], &fake);
-        assert_eq!((ran.ok, ran.failed, ran.exit_code()), (2, 1, 1));
+        }
+    }
+
+    fn step(n: &str) -> Step {
+        Step::new(n, Invocation::new("run").arg(n), Check::Exit)
+    }
+
+    #[test]
+    fn failures_count_missing_optional_programs_do_not_and_a_rerun_resumes() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let path = tmp.path().join("m.json");
+        let params = serde_json::json!({"a": 1});
+        let mut s = Session::new(path.clone(), "p", "c", params.clone(), Vec::new());
+        let steps = [
+            step("good"),
+            step("bad"),
+            step("absent").optional(),
+            step("good2"),
+        ];
+        let ran = s.execute(&steps, &fake()).expect("runs");
+        assert_eq!(
+            (ran.ok, ran.failed, ran.skipped, ran.exit_code()),
+            (2, 1, 1, 1)
+        );
         assert_eq!(ran.records[1].result, "failed: error: it broke");
-        assert_eq!(ran.records[1].exit, "exit status: 1");
+        assert_eq!(
+            ran.records[2].result,
+            "missing: the program is not installed here"
+        );
+        // Again with the same parameters: the finished steps are skipped.
+        let mut again = Session::new(path.clone(), "p", "c", params, Vec::new());
+        let f = fake();
+        let ran = again.execute(&steps, &f).expect("runs");
+        assert_eq!(ran.skipped, 3, "{:?}", ran.records);
+        let calls = f.calls.lock().map(|c| c.clone()).unwrap_or_default();
+        // The failed step runs again, and so does the missing program: it may be there now.
+        assert_eq!(
+            calls,
+            ["run bad", "run absent"],
+            "the finished steps are not run again"
+        );
+        // With other parameters nothing is skipped.
+        let mut other = Session::new(path, "p", "c", serde_json::json!({"a": 2}), Vec::new());
+        let f = fake();
+        other.execute(&steps, &f).expect("runs");
+        assert_eq!(f.calls.lock().map(|c| c.len()).unwrap_or(0), 4);
+    }
+
+    #[test]
+    fn a_failed_required_step_stops_the_rest() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let mut s = Session::new(
+            tmp.path().join("m.json"),
+            "p",
+            "c",
+            serde_json::Value::Null,
+            Vec::new(),
+        );
+        let ran = s
+            .execute(&[step("bad").required(), step("good")], &fake())
+            .expect("runs");
+        assert_eq!(ran.records.len(), 1);
+        assert_eq!(ran.exit_code(), 1);
     }
 }

@@ -1,185 +1,486 @@
-//! The storage procedure's fio runs on one array, in its layout: `OUT/<job>.json`,
-//! `OUT/iostat/<job>.iostat`, plus `manifest.json` with the device and every command.
+//! `collect storage`: the storage procedure on one array, end to end. For RAID10: the
+//! system facts, the drive preparation (`blkdiscard` of each drive, `mdadm --create ...
+//! --assume-clean`, `[UUUU]` checked in `/proc/mdstat`), the precondition and the
+//! 63-configuration sweep (`iostat -xm 1` beside each run), then `mdadm --stop`,
+//! `--zero-superblock` and `blkdiscard` as the procedure does before the ADP bundle. For
+//! ADP: the system facts, the card's state (`systemctl is-active pliostore@N`, `pliocli`),
+//! the precondition and the sweep. Results in `OUT/<array>/` as the procedure's helper
+//! writes them; the manifest in `OUT/manifests/storage-<array>.json`.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use anyhow::Context;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::process::{Invocation, Runner};
+use crate::process::Runner;
 
-use super::{guard, steps};
+use super::outcome::Outcome;
+use super::plan::{self, Collection};
+use super::scripts::Scripts;
+use super::steps::{Check, Session, Step, Write};
+use super::sysinfo;
 
-pub const SCRIPT: &str = include_str!("../../collectors/storage-fio.sh");
+pub const SWEEP_TOML: &str = include_str!("../../reports/storage-sweep.toml");
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Sweep {
+    pub source: String,
+    pub block_sizes: Vec<String>,
+    pub random: Vec<String>,
+    pub sequential: Vec<String>,
+    pub rwmixread: u32,
+    pub size: String,
+    pub runtime_s: u32,
+    pub precondition: Precondition,
+    pub depth: Vec<Depth>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Precondition {
+    pub name: String,
+    pub options: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Depth {
+    pub qd: u32,
+    pub numjobs: u32,
+    pub iodepth: u32,
+    #[serde(default)]
+    pub ioengine: Option<String>,
+    #[serde(default)]
+    pub writes_numjobs: Option<u32>,
+    #[serde(default)]
+    pub writes_iodepth: Option<u32>,
+}
+
+impl Sweep {
+    pub fn load() -> Result<Sweep, toml::de::Error> {
+        toml::from_str(SWEEP_TOML)
+    }
+}
 
 /// One run of the procedure's helper: its name and fio options.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Run {
     pub name: String,
     pub options: Vec<String>,
 }
 
-fn run(name: &str, opts: &str) -> Run {
-    Run {
-        name: name.into(),
-        options: opts.split_whitespace().map(String::from).collect(),
-    }
+fn split(opts: &str) -> Vec<String> {
+    opts.split_whitespace().map(String::from).collect()
 }
 
-/// The procedure's precondition and five headline runs, with `size` and `runtime`.
-pub fn headline(size: &str, runtime: u32) -> Vec<Run> {
-    let tail = format!("--size={size} --runtime={runtime}");
-    vec![
-        run(
-            "precondition",
-            &format!(
-                "--readwrite=write --bs=128k --numjobs=8 --iodepth=8 --size=1g --runtime={runtime}"
-            ),
-        ),
-        run(
-            "randread-8k-j32-d32",
-            &format!("--readwrite=randread --bs=8k --numjobs=32 --iodepth=32 {tail}"),
-        ),
-        run(
-            "randrw-8k-j128-d8",
-            &format!("--readwrite=randrw --bs=8k --numjobs=128 --iodepth=8 --rwmixread=70 {tail}"),
-        ),
-        run(
-            "randwrite-8k-j8-d8",
-            &format!("--readwrite=randwrite --bs=8k --numjobs=8 --iodepth=8 {tail}"),
-        ),
-        run(
-            "read-1m-j8-d4",
-            &format!("--readwrite=read --bs=1m --numjobs=8 --iodepth=4 {tail}"),
-        ),
-        run(
-            "write-1m-j8-d4",
-            &format!("--readwrite=write --bs=1m --numjobs=8 --iodepth=4 {tail}"),
-        ),
-        run(
-            "randread-8k-j1-d1",
-            &format!("--readwrite=randread --bs=8k --numjobs=1 --iodepth=1 --ioengine=sync {tail}"),
-        ),
-    ]
+/// The precondition and the 63 runs, with the span and time asked.
+pub fn sweep_runs(sweep: &Sweep, size: &str, runtime: u32) -> Vec<Run> {
+    let mut runs = vec![Run {
+        name: sweep.precondition.name.clone(),
+        options: split(&format!(
+            "{} --runtime={runtime}",
+            sweep.precondition.options
+        )),
+    }];
+    for bs in &sweep.block_sizes {
+        let kinds = if bs.ends_with('m') {
+            &sweep.sequential
+        } else {
+            &sweep.random
+        };
+        for rw in kinds {
+            for d in &sweep.depth {
+                let reads = rw == "randread" || rw == "read";
+                let (nj, io) = match (reads, d.writes_numjobs, d.writes_iodepth) {
+                    (false, Some(n), Some(i)) => (n, i),
+                    _ => (d.numjobs, d.iodepth),
+                };
+                let mut o = format!("--readwrite={rw} --bs={bs} --numjobs={nj} --iodepth={io}");
+                if rw == "randrw" || rw == "rw" {
+                    o.push_str(&format!(" --rwmixread={}", sweep.rwmixread));
+                }
+                o.push_str(&format!(" --size={size} --runtime={runtime}"));
+                if let Some(e) = &d.ioengine {
+                    o.push_str(&format!(" --ioengine={e}"));
+                }
+                runs.push(Run {
+                    name: format!("{rw}-{bs}-j{nj}-d{io}"),
+                    options: split(&o),
+                });
+            }
+        }
+    }
+    runs
+}
+
+/// The procedure's precondition, five headline runs and QD 1 read, for a quick pass.
+pub fn headline_runs(sweep: &Sweep, size: &str, runtime: u32) -> Vec<Run> {
+    let keep = [
+        "precondition",
+        "randread-8k-j32-d32",
+        "randrw-8k-j128-d8",
+        "randwrite-8k-j8-d8",
+        "read-1m-j8-d4",
+        "write-1m-j8-d4",
+        "randread-8k-j1-d1",
+    ];
+    let all = sweep_runs(sweep, size, runtime);
+    keep.iter()
+        .filter_map(|k| all.iter().find(|r| r.name == *k).cloned())
+        .collect()
 }
 
 pub struct Plan {
     pub array: String,
-    pub dev: PathBuf,
+    pub dev: Option<PathBuf>,
+    pub drives: Vec<PathBuf>,
+    /// The results folder: runs in `out/<array>/`, facts in `out/system/`.
     pub out: PathBuf,
     pub runs: Vec<Run>,
+    pub prepare: bool,
+    pub teardown: bool,
+    pub xdp: u32,
+    pub md: PathBuf,
     pub dry_run: bool,
-    /// Devices the user named as safe to overwrite although they look used.
+    pub fresh: bool,
     pub confirmed: Vec<PathBuf>,
-    /// Stretch fio's runtime to the time asked even if the device is small.
     pub time_based: bool,
+    pub runtime_s: u32,
 }
 
-#[derive(Serialize)]
-struct Manifest<'a> {
-    procedure: &'static str,
-    tool: String,
-    array: &'a str,
-    dev: String,
-    commands: Vec<String>,
-    steps: &'a [steps::Record],
-    runs_written: usize,
-    runs_failed: usize,
+fn is_raid10(plan: &Plan) -> bool {
+    plan.array.eq_ignore_ascii_case("raid10")
 }
 
-/// The command line the helper runs for `r`, as the user would type it.
-fn command(plan: &Plan, script: &Path, r: &Run) -> Invocation {
-    let mut inv = Invocation::new("bash")
-        .arg(script.as_os_str())
-        .arg(plan.out.as_os_str())
-        .arg(plan.dev.as_os_str())
-        .arg(&r.name);
-    for o in &r.options {
-        inv = inv.arg(o);
-    }
-    if plan.time_based {
-        inv = inv.arg("--time_based=1");
-    }
-    inv
-}
-
-/// Checks the device, then runs (or, with dry-run, prints) every run; the guard looks at
-/// the device again before each. Returns the exit code: 0 done, 1 a run failed, 2
-/// refused.
-pub fn collect(plan: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
-    let findings = guard::check(&plan.dev, runner);
-    match guard::decide(&findings, &plan.confirmed) {
-        guard::Decision::Refused(why) => {
-            eprintln!("{why}");
-            return Ok(2);
+/// Where fio runs: `--dev`, or for RAID10 the procedure's `/dev/md126`.
+fn device(plan: &Plan) -> PathBuf {
+    plan.dev.clone().unwrap_or_else(|| {
+        if is_raid10(plan) {
+            plan.md.clone()
+        } else {
+            PathBuf::from("<the ADP block device>")
         }
-        guard::Decision::Confirmed(warnings) => {
-            for w in warnings {
-                eprintln!("warning: {w} (confirmed with --confirm-device)");
-            }
+    })
+}
+
+/// `[UUUU]` for the array in `/proc/mdstat`, as the procedure asks before fio runs.
+fn mdstat_all_up(system: &Path, md: &Path, drives: usize) -> Outcome {
+    let name = md
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let Ok(text) = std::fs::read_to_string(system.join("mdstat.txt")) else {
+        return Outcome::Failed("no /proc/mdstat was saved".into());
+    };
+    let mut lines = text.lines();
+    while let Some(l) = lines.next() {
+        if l.starts_with(&format!("{name} ")) {
+            let status = lines.next().unwrap_or("");
+            let want = format!("[{}]", "U".repeat(drives));
+            return if status.contains(&want) {
+                Outcome::Ok
+            } else {
+                Outcome::Failed(format!(
+                    "{name} is not {want} in /proc/mdstat: `{}`",
+                    status.trim()
+                ))
+            };
         }
-        guard::Decision::Free => {}
     }
-    let tmp = tempfile::tempdir().context("failed to create a temporary folder")?;
-    let script = tmp.path().join("storage-fio.sh");
-    std::fs::write(&script, SCRIPT).context("failed to write the collector script")?;
-    if plan.dry_run {
-        crate::outln!(
-            "# dry run: nothing is written; these commands would run ({} on {}):",
-            plan.array,
-            plan.dev.display()
-        );
-        for r in &plan.runs {
-            crate::outln!(
-                "{}",
-                command(plan, Path::new("collectors/storage-fio.sh"), r).display()
+    Outcome::Failed(format!("{name} is not in /proc/mdstat"))
+}
+
+fn steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
+    let dev = device(plan);
+    let system = plan.out.join("system");
+    let mut out = sysinfo::steps(&plan.out, scripts, plan.xdp, None, None);
+    let drives = || scripts.call("storage-drives.sh");
+    if is_raid10(plan) && plan.prepare {
+        for d in &plan.drives {
+            out.push(
+                Step::new(
+                    format!("prepare/blkdiscard {}", d.display()),
+                    drives().arg("discard").arg(d.as_os_str()),
+                    Check::Exit,
+                )
+                .writes(Write::to(d))
+                .estimate(30)
+                .required(),
             );
         }
-        return Ok(0);
-    }
-    std::fs::create_dir_all(&plan.out)
-        .with_context(|| format!("failed to create `{}`", plan.out.display()))?;
-    let list: Vec<steps::Step> = plan
-        .runs
-        .iter()
-        .map(|r| steps::Step {
-            name: format!("{}/{}", plan.array, r.name),
-            invocation: command(plan, &script, r),
-            writes: vec![plan.dev.clone()],
-            check: steps::Check::Fio(plan.out.join(format!("{}.json", r.name))),
-        })
-        .collect();
-    let ran = steps::execute(&list, &plan.confirmed, runner);
-    let manifest = Manifest {
-        procedure: "Reproducing the benchmarks: Storage acceleration",
-        tool: format!("reprobench {}", env!("CARGO_PKG_VERSION")),
-        array: &plan.array,
-        dev: plan.dev.display().to_string(),
-        commands: plan
-            .runs
-            .iter()
-            .map(|r| command(plan, Path::new("collectors/storage-fio.sh"), r).display())
-            .collect(),
-        steps: &ran.records,
-        runs_written: ran.ok,
-        runs_failed: ran.failed,
-    };
-    let path = plan.out.join("manifest.json");
-    std::fs::write(&path, serde_json::to_vec_pretty(&manifest)?)
-        .with_context(|| format!("failed to write `{}`", path.display()))?;
-    crate::outln!(
-        "wrote {} of {} runs into {}{}",
-        ran.ok,
-        plan.runs.len(),
-        plan.out.display(),
-        if ran.failed > 0 {
-            format!("; {} failed (see manifest.json)", ran.failed)
-        } else {
-            String::new()
+        let mut create = drives().arg("create").arg(plan.md.as_os_str());
+        for d in &plan.drives {
+            create = create.arg(d.as_os_str());
         }
-    );
-    if let Some(why) = &ran.refused {
-        eprintln!("{why}");
+        let mut step = Step::new(
+            format!("prepare/mdadm --create {}", plan.md.display()),
+            create,
+            Check::Exit,
+        )
+        .estimate(10)
+        .required();
+        for d in &plan.drives {
+            step = step.writes(Write::to(d));
+        }
+        out.push(step);
+        let (sys, md, n) = (system.clone(), plan.md.clone(), plan.drives.len());
+        out.push(
+            Step::new(
+                "prepare/verify [UUUU]".to_string(),
+                drives()
+                    .arg("verify")
+                    .arg(plan.md.as_os_str())
+                    .arg(system.as_os_str()),
+                Check::Custom(Arc::new(move |exit| match exit {
+                    Ok(_) => mdstat_all_up(&sys, &md, n),
+                    Err(e) => Outcome::Failed(e.to_string()),
+                })),
+            )
+            .required(),
+        );
     }
-    Ok(ran.exit_code())
+    if !is_raid10(plan) {
+        let xdp = plan.xdp.to_string();
+        let capture = |file: &str, cmd: &[&str]| {
+            let mut inv = scripts
+                .call("capture.sh")
+                .arg(system.join(file).as_os_str());
+            for c in cmd {
+                inv = inv.arg(c);
+            }
+            inv
+        };
+        out.push(
+            Step::new(
+                format!("card/systemctl is-active pliostore@{xdp}"),
+                capture(
+                    "systemctl-pliostore.txt",
+                    &["systemctl", "is-active", &format!("pliostore@{xdp}")],
+                ),
+                Check::Exit,
+            )
+            .required(),
+        );
+        let sys = system.clone();
+        out.push(
+            Step::new(
+                "card/pliocli system get_status".to_string(),
+                capture(
+                    "pliocli-system-get_status.txt",
+                    &["pliocli", "system", "get_status"],
+                ),
+                Check::Custom(Arc::new(move |exit| {
+                    if let Err(e) = exit {
+                        return Outcome::Failed(e.to_string());
+                    }
+                    let t = std::fs::read_to_string(sys.join("pliocli-system-get_status.txt"))
+                        .unwrap_or_default();
+                    if t.to_ascii_uppercase().contains("OK") {
+                        Outcome::Ok
+                    } else {
+                        Outcome::Failed("pliocli does not report an OK aggregated status".into())
+                    }
+                })),
+            )
+            .required(),
+        );
+        out.push(Step::new(
+            format!("card/pliocli raid get_raid_info -x {xdp}"),
+            capture(
+                "pliocli-raid-get_raid_info.txt",
+                &["pliocli", "raid", "get_raid_info", "-x", &xdp],
+            ),
+            Check::Exit,
+        ));
+    }
+    let results = plan.out.join(&plan.array);
+    for r in &plan.runs {
+        let mut inv = scripts
+            .call("storage-fio.sh")
+            .arg(results.as_os_str())
+            .arg(dev.as_os_str())
+            .arg(&r.name);
+        for o in &r.options {
+            inv = inv.arg(o);
+        }
+        if plan.time_based {
+            inv = inv.arg("--time_based=1");
+        }
+        out.push(
+            Step::new(
+                format!("{}/{}", plan.array, r.name),
+                inv,
+                Check::Fio(results.join(format!("{}.json", r.name))),
+            )
+            .writes(Write::to(&dev))
+            .estimate(u64::from(plan.runtime_s) + 2),
+        );
+    }
+    if is_raid10(plan) && plan.teardown {
+        out.push(Step::new(
+            format!("teardown/mdadm --stop {}", plan.md.display()),
+            drives().arg("stop").arg(plan.md.as_os_str()),
+            Check::Exit,
+        ));
+        let mut zero = drives().arg("zero");
+        for d in &plan.drives {
+            zero = zero.arg(d.as_os_str());
+        }
+        let mut step = Step::new("teardown/mdadm --zero-superblock", zero, Check::Exit);
+        for d in &plan.drives {
+            step = step.writes(Write {
+                dev: d.clone(),
+                expect: Some("linux_raid_member"),
+            });
+        }
+        out.push(step);
+        for d in &plan.drives {
+            out.push(
+                Step::new(
+                    format!("teardown/blkdiscard {}", d.display()),
+                    drives().arg("discard").arg(d.as_os_str()),
+                    Check::Exit,
+                )
+                .writes(Write::to(d))
+                .estimate(30),
+            );
+        }
+    }
+    out
+}
+
+/// Checks what it can before anything runs, then runs (or prints) every step.
+pub fn collect(plan: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
+    let scripts = Scripts::write()?;
+    let list = steps(plan, &scripts);
+    let mut preflight = Vec::new();
+    let mut needed = vec!["fio", "iostat", "bash"];
+    if is_raid10(plan) && (plan.prepare || plan.teardown) {
+        needed.extend(["blkdiscard", "mdadm"]);
+    }
+    if !plan::is_root() {
+        needed.push("sudo");
+    }
+    if !is_raid10(plan) {
+        needed.extend(["pliocli", "systemctl"]);
+    }
+    preflight.extend(plan::missing_programs(&needed));
+    if !is_raid10(plan) && plan.dev.is_none() {
+        preflight
+            .push("--dev: name the ADP block device (see `lsblk -d -o NAME,SIZE,MODEL`)".into());
+    }
+    // Before anything writes, every device as it is now: in use refuses at once, with
+    // the reason (a dry run says so too, but never refuses a device that is not there).
+    let mut devices: Vec<PathBuf> = plan.drives.clone();
+    if let Some(d) = &plan.dev {
+        devices.push(d.clone());
+    }
+    if is_raid10(plan) && plan.dev.is_none() && !plan.prepare {
+        devices.push(plan.md.clone());
+    }
+    for d in &devices {
+        if plan.dry_run && !d.exists() {
+            continue;
+        }
+        // The array the preparation creates does not exist yet.
+        if is_raid10(plan) && plan.prepare && *d == plan.md {
+            continue;
+        }
+        match super::guard::decide(&super::guard::check(d, runner), &plan.confirmed) {
+            super::guard::Decision::Refused(why) => {
+                eprintln!("{why}");
+                return Ok(2);
+            }
+            super::guard::Decision::Confirmed(warnings) => {
+                for w in warnings {
+                    eprintln!("warning: {w} (confirmed with --confirm-device)");
+                }
+            }
+            super::guard::Decision::Free => {}
+        }
+    }
+    if let Some(p) = plan::space_problem(&plan.out, 64 << 20, runner) {
+        preflight.push(p);
+    }
+    let params = serde_json::json!({
+        "array": plan.array,
+        "dev": device(plan),
+        "drives": plan.drives,
+        "runs": plan.runs,
+        "prepare": plan.prepare,
+        "teardown": plan.teardown,
+        "time_based": plan.time_based,
+    });
+    let manifest = plan
+        .out
+        .join("manifests")
+        .join(format!("storage-{}.json", plan.array));
+    let mut session = Session::new(
+        manifest.clone(),
+        "Reproducing the benchmarks: Storage acceleration",
+        &format!("storage-{}", plan.array),
+        params,
+        plan.confirmed.clone(),
+    );
+    session.resume = !plan.fresh;
+    let checks = vec![
+        format!("programs: {}", needed.join(", ")),
+        format!("free space for `{}`", plan.out.display()),
+        "each device: not mounted (directly, through a partition or an md/dm/LVM device), not swap, not held by md/dm/LVM; a signature needs --confirm-device".into(),
+    ];
+    let code = Collection {
+        session,
+        steps: list,
+        scripts: &scripts,
+        preflight,
+        checks,
+        dry_run: plan.dry_run,
+    }
+    .run(runner)?;
+    if !plan.dry_run && code != 2 {
+        plan::index_manifest(
+            &plan.out,
+            &format!("storage-{}", plan.array),
+            &manifest,
+            &[("procedure", "Storage acceleration".to_string())],
+        )?;
+    }
+    Ok(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sweep_is_63_runs_holding_the_headline_and_observed_shapes() {
+        let s = Sweep::load().expect("storage-sweep.toml parses");
+        let runs = sweep_runs(&s, "3800000000000", 60);
+        assert_eq!(runs.len(), 64, "the precondition and 63 runs");
+        let names: Vec<&str> = runs.iter().map(|r| r.name.as_str()).collect();
+        for want in [
+            "randread-8k-j32-d32",
+            "randrw-8k-j128-d8",
+            "randwrite-8k-j8-d8",
+            "read-1m-j8-d4",
+            "write-1m-j8-d4",
+            "randread-8k-j1-d1",
+            "randrw-8k-j32-d8",
+        ] {
+            assert!(names.contains(&want), "{want}");
+        }
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "names are unique");
+        let qd1 = runs
+            .iter()
+            .find(|r| r.name == "randwrite-16k-j1-d1")
+            .expect("qd1");
+        assert!(qd1.options.contains(&"--ioengine=sync".to_string()));
+        let mixed = runs
+            .iter()
+            .find(|r| r.name == "randrw-8k-j128-d8")
+            .expect("mixed");
+        assert!(mixed.options.contains(&"--rwmixread=70".to_string()));
+        assert_eq!(headline_runs(&s, "1g", 4).len(), 7);
+    }
 }

@@ -43,6 +43,10 @@ fn config_cmd(a: &SpdkConfigArgs) -> anyhow::Result<i32> {
     };
     match &a.output {
         Some(p) => {
+            if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("failed to create `{}`", dir.display()))?;
+            }
             std::fs::write(p, text)
                 .with_context(|| format!("failed to write `{}`", p.display()))?;
             eprintln!(

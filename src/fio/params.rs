@@ -9,6 +9,15 @@ use crate::parse::fio::{FioJob, FioOutput};
 /// Options fio treats as one under two names.
 const ALIASES: &[(&str, &str)] = &[("rw", "readwrite"), ("bs", "blocksize")];
 
+/// fio's own line saying the run was cut short (`fio: terminating on signal 2`): it still
+/// writes a whole-looking JSON, with the numbers of the part that ran.
+pub fn interrupted(out: &FioOutput) -> Option<&str> {
+    out.text_before
+        .iter()
+        .map(|l| l.trim())
+        .find(|l| l.starts_with("fio: terminating on signal"))
+}
+
 /// The option `key` (or its alias) in `opts`.
 pub fn get<'a>(opts: &'a BTreeMap<String, String>, key: &str) -> Option<&'a str> {
     if let Some(v) = opts.get(key) {

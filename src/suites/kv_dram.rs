@@ -86,15 +86,36 @@ impl Suite for KvDram {
         report
             .verdicts
             .push(hits_verdict(&all, reference.restore.min_cached_share));
-        let devs =
+        let mut devs =
             kv_common::deviations::ladder(&levels, &[ADP, LMCACHE], &reference.ladder, |n| {
                 vec![format!("kv-dram.L{n}-gen")]
             });
+        // The prompt of the restores against the published comparison's (GLM-5.3).
+        let logs = kv_common::server_logs(folder, skipped);
+        let model = kv_common::model_name(folder, &logs)
+            .and_then(|(m, _)| reference.model(&m).cloned())
+            .or_else(|| reference.model(&reference.restore.default_model).cloned());
+        let timed: Vec<(&str, &str, &[Attempt])> = all
+            .iter()
+            .map(|(n, (f, a))| (n.as_str(), f.as_str(), a.as_slice()))
+            .collect();
+        devs.extend(kv_common::deviations::prompt(
+            &timed,
+            model.as_ref(),
+            &reference,
+            &["kv-dram.restores-hit"],
+        ));
         crate::deviation::apply(&mut report.verdicts, &devs);
-        // The connector's own levels are kv-ladder's to list; here, what LMCache ran.
+        let all_devs = devs.clone();
+        // The connector's own levels are kv-ladder's to list; here, what LMCache ran and
+        // the restores' prompt.
         report.deviations = crate::deviation::merge(devs)
             .into_iter()
-            .filter(|d| d.subjects.iter().any(|s| s.starts_with(LMCACHE)))
+            .filter(|d| {
+                d.subjects
+                    .iter()
+                    .any(|s| s.starts_with(LMCACHE) || s.ends_with("requests"))
+            })
             .collect();
         let mut chart_values: Vec<[Option<f64>; 4]> = Vec::new();
         for (kind, adp_pub, lm_pub, what) in [
@@ -142,6 +163,7 @@ impl Suite for KvDram {
                 report.notes.extend(x.warmup_note);
             }
         }
+        crate::deviation::annotate(&mut report.observations, &all_devs);
         report.observations.extend(lmcache_observation(folder));
         report.charts.extend(chart(&chart_values));
         report.tables.push(attempts_table(&all));

@@ -172,6 +172,7 @@ impl Suite for KvRestore {
             published,
             &reference,
             "kv-restore.time",
+            "kv-restore.cached",
         ));
         let devs = model_devs;
         crate::deviation::apply(&mut report.verdicts, &devs);

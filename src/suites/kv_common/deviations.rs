@@ -246,6 +246,7 @@ pub fn restore(
     model: Option<&ModelRef>,
     reference: &KvReference,
     time: &str,
+    cached: &str,
 ) -> Vec<Deviation> {
     let r = &reference.restore;
     let mut out = Vec::new();
@@ -365,7 +366,20 @@ pub fn restore(
             out.push(d);
         }
     }
-    // The prompt: its length against the model's published one, and the same in both.
+    out.extend(prompt(transcripts, model, reference, &[time, cached]));
+    out
+}
+
+/// The prompt of the `ask` transcripts against the model's published one, and the same in
+/// every transcript; `verdicts` are the criteria a deviation feeds.
+pub fn prompt(
+    transcripts: &[(&str, &str, &[Attempt])],
+    model: Option<&ModelRef>,
+    reference: &KvReference,
+    verdicts: &[&str],
+) -> Vec<Deviation> {
+    let r = &reference.restore;
+    let mut out = Vec::new();
     let mut lengths: Vec<(&str, &str, u64)> = Vec::new();
     for (variant, file, attempts) in transcripts {
         if let Some(p) = attempts
@@ -381,28 +395,29 @@ pub fn restore(
         for (variant, file, p) in &lengths {
             let gap = (*p as f64 - m.prompt_tokens as f64).abs() / m.prompt_tokens as f64;
             if gap > r.max_prompt_gap {
-                out.push(
-                    Deviation::new("prompt length", format!("~{}", m.prompt_tokens), p.to_string())
-                        .unit("tokens")
-                        .subject(format!("{variant} requests"))
-                        .file(file.to_string())
-                        .effect(
-                            format!(
-                                "restore and recompute times grow with the prompt: the published {:.2} s vs {:.2} s are for ~{} tokens, and a short prompt meets the 5 s floor whatever the card does",
-                                m.restore_s, m.recompute_s, m.prompt_tokens
-                            ),
-                            true,
-                        )
-                        .source(format!("{}: prompt ~{} tokens", m.title, m.prompt_tokens))
-                        .verdict(time),
-                );
+                let mut d = Deviation::new("prompt length", format!("~{}", m.prompt_tokens), p.to_string())
+                    .unit("tokens")
+                    .subject(format!("{variant} requests"))
+                    .file(file.to_string())
+                    .effect(
+                        format!(
+                            "restore and recompute times grow with the prompt: the published {:.2} s vs {:.2} s are for ~{} tokens, and a short prompt meets the 5 s floor whatever the card does; hits are whole chunks, so a short prompt cannot reach 99% cached either",
+                            m.restore_s, m.recompute_s, m.prompt_tokens
+                        ),
+                        true,
+                    )
+                    .source(format!("{}: prompt ~{} tokens", m.title, m.prompt_tokens));
+                for v in verdicts {
+                    d = d.verdict(*v);
+                }
+                out.push(d);
             }
         }
     }
     let distinct: BTreeSet<u64> = lengths.iter().map(|(_, _, p)| *p).collect();
     if distinct.len() > 1 {
         let mut d = Deviation::new(
-            "prompt length (adp vs gpu-only)",
+            "prompt length (between variants)",
             "the same prompt",
             lengths
                 .iter()
@@ -412,13 +427,15 @@ pub fn restore(
         )
         .unit("tokens")
         .effect(
-            "restore and recompute timed different prompts: their ratio compares unlike with unlike",
+            "the variants timed different prompts: their ratio compares unlike with unlike",
             true,
         )
-        .source("test 1: new_prompt once per variant, LINES the same")
-        .verdict(time);
+        .source("test 1: new_prompt once per variant, LINES the same");
         for (v, f, _) in &lengths {
             d = d.subject(format!("{v} requests")).file(f.to_string());
+        }
+        for v in verdicts {
+            d = d.verdict(*v);
         }
         out.push(d);
     }

@@ -19,6 +19,7 @@ pub struct RestoreRef {
     pub restore_floor_s: f64,
     pub default_model: String,
     pub max_prompt_gap: f64,
+    pub tokens_per_line: f64,
     pub source: String,
     pub tp_source: String,
 }
@@ -39,6 +40,16 @@ pub struct ModelRef {
     pub tensor_parallel_size: u64,
     /// The vLLM image tag of the "Other models" table.
     pub image: String,
+    /// The `ask` helper's LINES for about the published prompt.
+    pub lines: u64,
+    /// The row's "Additional changes" a compose file must carry.
+    #[serde(default)]
+    pub extra: Vec<String>,
+    /// Warm up before measuring (kernels compile on first use).
+    #[serde(default)]
+    pub warm_up: bool,
+    /// Where the procedure puts the weights.
+    pub weights: String,
     pub source: String,
 }
 

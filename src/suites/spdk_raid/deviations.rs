@@ -97,6 +97,21 @@ pub fn deviations(arrays: &[ArrayDir], r: &SpdkReference) -> Vec<Deviation> {
                 name(a),
                 run.file.rsplit('/').next().unwrap_or(&run.file)
             );
+            if let Some(line) = &run.interrupted {
+                let op = op_of(run, a, r).filter(|_| !run.failed() && !run.degraded);
+                let d = Deviation::new("run", "to its end", "interrupted")
+                    .subject(subject.clone())
+                    .file(run.file.clone())
+                    .effect(
+                        format!("`{line}`: the numbers are of the part that ran; the run is not counted"),
+                        false,
+                    )
+                    .source(p.source.clone());
+                out.push(match op {
+                    Some(o) => with_ids(d, Some(o)),
+                    None => d,
+                });
+            }
             if !run.recorded {
                 out.push(with_op(
                     Deviation::new("fio options", "the article's job file", "unknown")

@@ -83,7 +83,7 @@ pub fn unsupported(run: &Run, a: &ArrayDir, r: &SpdkReference) -> bool {
         (Some(s), Some(b)) => b % s != 0,
         _ => false,
     };
-    level(a) == Some("raid5f") && writes && sub_stripe && !run.clean()
+    level(a) == Some("raid5f") && writes && sub_stripe && run.failed()
 }
 
 /// The best result of `op` on `a`: IOPS for random ops, GB/s for full-stripe ones.
@@ -270,7 +270,18 @@ fn share_verdict(
             a.drives
         );
     }
-    v.status = if share >= min {
+    // More than the drives can give means the baseline does not measure the drives the
+    // way the array was measured: no verdict on it.
+    const IMPLAUSIBLE: f64 = 1.10;
+    v.status = if share > IMPLAUSIBLE {
+        v.note = format!(
+            "{:.0}% of the theoretical maximum is more than the drives can give: the raw baseline ({}) ran another shape or was held back, so the share says nothing{}",
+            share * 100.0,
+            v.files.last().cloned().unwrap_or_default(),
+            if v.note.is_empty() { String::new() } else { format!("; {}", v.note) }
+        );
+        Status::Inconclusive
+    } else if share >= min {
         Status::Pass
     } else {
         Status::Fail
@@ -309,7 +320,9 @@ fn degraded_verdict(a: &ArrayDir, name: &str, r: &SpdkReference) -> Verdict {
             format!(
                 "`{}`: {}",
                 x.file,
-                if x.error != 0 {
+                if let Some(line) = &x.interrupted {
+                    format!("cut short (`{line}`)")
+                } else if x.error != 0 {
                     format!("error {} ({} bytes moved)", x.error, x.io_bytes)
                 } else if x.failed_ios > 0 {
                     format!("{} failed I/Os", x.failed_ios)

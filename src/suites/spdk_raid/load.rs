@@ -39,6 +39,8 @@ pub struct Run {
     pub recorded: bool,
     /// How long the run lasted by the tool's own account, in ms.
     pub runtime_ms: u64,
+    /// fio's line saying the run was cut short, if it was.
+    pub interrupted: Option<String>,
     pub notes: Vec<String>,
 }
 
@@ -51,8 +53,14 @@ impl Run {
         (self.read.bytes_per_s + self.write.bytes_per_s) / 1e9
     }
 
+    /// The run failed: an error, failed I/Os or nothing moved.
+    pub fn failed(&self) -> bool {
+        self.error != 0 || self.failed_ios > 0 || self.io_bytes == 0
+    }
+
+    /// It ran to its end without failing: the only kind that feeds a number.
     pub fn clean(&self) -> bool {
-        self.error == 0 && self.failed_ios == 0 && self.io_bytes > 0
+        !self.failed() && self.interrupted.is_none()
     }
 }
 
@@ -269,6 +277,7 @@ fn from_fio(
         options: g.options.clone(),
         recorded,
         runtime_ms: g.read.runtime_ms.max(g.write.runtime_ms),
+        interrupted: crate::fio::params::interrupted(out).map(str::to_string),
         sig: Signature::from_options(&g.options),
         read: side(&g.read, first.map(|j| &j.read).filter(|_| g.entries == 1)),
         write: side(&g.write, first.map(|j| &j.write).filter(|_| g.entries == 1)),
@@ -340,6 +349,7 @@ fn from_bdevperf(
         failed_ios: failed,
         io_bytes: (bytes * runtime) as u64,
         recorded: true,
+        interrupted: None,
         runtime_ms: (runtime * 1000.0).round() as u64,
         notes,
     })

@@ -116,6 +116,8 @@ pub fn tables(arrays: &[ArrayDir], r: &SpdkReference, shares: &Shares) -> Vec<Ta
                     });
                 let status = if unsupported(run, a, r) {
                     "not supported without FTL".to_string()
+                } else if run.interrupted.is_some() {
+                    "interrupted: not counted".to_string()
                 } else if !run.clean() {
                     format!("error {} ({} failed)", run.error, run.failed_ios)
                 } else {

@@ -44,6 +44,16 @@ pub fn deviations(groups: &[RunGroup], sides: &Sides, reference: &Reference) -> 
             }
             d
         };
+        if let Some(line) = params::interrupted(&g.run.output) {
+            out.push(base(
+                Deviation::new("run", "to its end", "interrupted")
+                    .effect(
+                        format!("`{line}`: fio wrote the numbers of the part that ran; a cut-short run is not the procedure's run"),
+                        true,
+                    )
+                    .source(reference.procedure.source.clone()),
+            ));
+        }
         let first = g
             .run
             .output

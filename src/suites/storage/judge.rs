@@ -210,7 +210,13 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
             .iter()
             .filter(|l| l.starts_with("fio: ") && l.contains("error"))
             .collect();
-        if let Some(first) = fio_errors.first() {
+        if let Some(line) = crate::fio::params::interrupted(&run.output) {
+            problems.push(format!(
+                "`{}`: fio logged `{line}`: the run was cut short",
+                run.file
+            ));
+            files.push(run.file.clone());
+        } else if let Some(first) = fio_errors.first() {
             if run.groups.iter().all(|g| g.error == 0) {
                 problems.push(format!("`{}`: fio logged `{first}`", run.file));
                 files.push(run.file.clone());

@@ -1,0 +1,69 @@
+//! `collect kv`: the KV-cache procedure end to end, in its order: the system facts, test 1
+//! (plain vLLM, then the connector), test 2 alternating the variants on a freshly started
+//! server, two runs each (or `--runs`), and with `--dram` test 3.
+
+use crate::process::Runner;
+
+use super::kv_server::{KvPlan, ADP, LMCACHE, PLAIN};
+use super::plan::Collection;
+use super::scripts::Scripts;
+use super::steps::Step;
+use super::{kv_dram, kv_restore};
+
+pub fn steps(p: &KvPlan, s: &Scripts, levels: &[u32], runs: u32, dram: bool) -> Vec<Step> {
+    let mut out = kv_restore::steps(p, s);
+    for run in 1..=runs {
+        for variant in [ADP, PLAIN] {
+            out.extend(p.kv.ladder_run(s, variant, run, levels));
+        }
+    }
+    if dram {
+        let dram_levels: Vec<u32> = p.reference.dram.levels.clone();
+        out.extend(kv_dram::steps(p, s, &dram_levels, runs));
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn collect(
+    p: &KvPlan,
+    sysinfo: Vec<Step>,
+    s: &Scripts,
+    levels: &[u32],
+    runs: u32,
+    dram: bool,
+    runner: &dyn Runner,
+) -> anyhow::Result<i32> {
+    let mut list = sysinfo;
+    list.extend(steps(p, s, levels, runs, dram));
+    let variants: Vec<&str> = if dram {
+        vec![PLAIN, ADP, LMCACHE]
+    } else {
+        vec![PLAIN, ADP]
+    };
+    let mut preflight = p.server_preflight(&variants, runner);
+    if !p.kv.out.join("agents.json").is_file() {
+        preflight.push(format!(
+            "no `{}`: create the workload file as the procedure's test 2 says",
+            p.kv.out.join("agents.json").display()
+        ));
+    }
+    let session = p.session(
+        "kv",
+        "Reproducing the benchmarks: AI Key-Value Caching, tests 1-3",
+    );
+    let path = session.path.clone();
+    let code = Collection {
+        session,
+        steps: list,
+        scripts: s,
+        preflight,
+        checks: p.server_checks(&variants),
+        dry_run: p.dry_run,
+    }
+    .run(runner)?;
+    if !p.dry_run && code != 2 {
+        p.index("kv", &path)?;
+    }
+    Ok(code)
+}

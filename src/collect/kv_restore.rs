@@ -1,0 +1,53 @@
+//! `collect kv-restore`: KV test 1 as the procedure writes it, for plain vLLM and the
+//! connector: `restore/<variant>.txt` (the `ask` lines), `logs/<variant>-vllm.log`,
+//! `logs/adp-gateway.log` and `compose/<variant>/compose.yaml`. A variant whose
+//! transcript is complete is not run again (`--fresh` runs it anyway).
+
+use crate::process::Runner;
+
+use super::kv_server::{transcript_done, KvPlan, ADP, PLAIN};
+use super::plan::Collection;
+use super::scripts::Scripts;
+use super::steps::Step;
+
+/// Test 1's steps: plain vLLM first, then the connector, as the procedure orders them.
+pub fn steps(p: &KvPlan, s: &Scripts) -> Vec<Step> {
+    let mut out = Vec::new();
+    for (variant, lines, gateway) in [(PLAIN, 3, false), (ADP, 4, true)] {
+        let transcript = format!("restore/{variant}.txt");
+        if !p.fresh && !p.dry_run && transcript_done(&p.kv.out.join(&transcript), lines) {
+            eprintln!("`{transcript}` is complete: {variant} is not run again (--fresh runs it)");
+            continue;
+        }
+        out.extend(p.kv.test1(s, variant, &transcript, gateway, true));
+    }
+    out
+}
+
+pub fn collect(
+    p: &KvPlan,
+    sysinfo: Vec<Step>,
+    s: &Scripts,
+    runner: &dyn Runner,
+) -> anyhow::Result<i32> {
+    let mut list = sysinfo;
+    list.extend(steps(p, s));
+    let session = p.session(
+        "kv-restore",
+        "Reproducing the benchmarks: AI Key-Value Caching, test 1",
+    );
+    let path = session.path.clone();
+    let code = Collection {
+        session,
+        steps: list,
+        scripts: s,
+        preflight: p.server_preflight(&[PLAIN, ADP], runner),
+        checks: p.server_checks(&[PLAIN, ADP]),
+        dry_run: p.dry_run,
+    }
+    .run(runner)?;
+    if !p.dry_run && code != 2 {
+        p.index("kv-restore", &path)?;
+    }
+    Ok(code)
+}

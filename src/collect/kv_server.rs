@@ -1,0 +1,539 @@
+//! What the KV-cache collectors share: the server steps (`docker compose` in a variant's
+//! folder, `ready`), the procedure's shell helpers (`new_prompt`, `ask`, the prefix-cache
+//! reset), test 1's sequence and one ladder level, each one step through
+//! `collectors/kv-server.sh` and `collectors/kv-ladder.sh`; and the preflight checks of a
+//! variant's compose file against the model's row of the procedure.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::parse::{ask, mt_records};
+use crate::suites::kv_common::reference::{KvReference, ModelRef};
+
+use super::outcome::Outcome;
+use super::scripts::Scripts;
+use super::steps::{Check, Step};
+
+pub const PLAIN: &str = "gpu-only";
+pub const ADP: &str = "adp";
+pub const LMCACHE: &str = "lmcache";
+
+/// Where the KV tests run and what they send.
+#[derive(Debug, Clone)]
+pub struct Kv {
+    /// The folder holding one compose folder per variant (the procedure's `~/bench`).
+    pub bench: PathBuf,
+    /// The load folder with agents.json and results/ (the procedure's `~/bench/load`),
+    /// which also receives restore/, dram/, logs/, compose/ and system/.
+    pub out: PathBuf,
+    pub url: String,
+    /// The served model name requests carry.
+    pub served: String,
+    /// The weights the ladder client tokenizes with (`--model`).
+    pub weights: String,
+    /// The `ask` helper's LINES.
+    pub lines: u64,
+    pub ready_timeout_s: u64,
+    /// Where the prompt, request and response files live (outside the results).
+    pub work: PathBuf,
+    /// Seconds between ladder levels (the procedure: 15).
+    pub pause_s: u32,
+}
+
+impl Kv {
+    pub fn dir(&self, variant: &str) -> PathBuf {
+        self.bench.join(variant)
+    }
+
+    fn server(&self, s: &Scripts, step: &str) -> crate::process::Invocation {
+        s.call("kv-server.sh").arg(step)
+    }
+
+    fn once(name: String, inv: crate::process::Invocation) -> Step {
+        let mut st = Step::new(name, inv, Check::Exit);
+        st.resumable = false;
+        st
+    }
+
+    pub fn up(&self, s: &Scripts, variant: &str) -> Step {
+        Kv::once(
+            format!("{variant}: docker compose up -d"),
+            self.server(s, "up").arg(self.dir(variant).as_os_str()),
+        )
+        .estimate(60)
+        .required()
+    }
+
+    pub fn ready(&self, s: &Scripts, variant: &str) -> Step {
+        Kv::once(
+            format!("{variant}: ready"),
+            self.server(s, "ready")
+                .arg(&self.url)
+                .arg(&self.served)
+                .arg(self.ready_timeout_s.to_string()),
+        )
+        .estimate(120)
+        .required()
+    }
+
+    pub fn restart(&self, s: &Scripts, variant: &str, i: usize) -> Step {
+        Kv::once(
+            format!("{variant}: docker compose restart vllm ({i})"),
+            self.server(s, "restart").arg(self.dir(variant).as_os_str()),
+        )
+        .estimate(60)
+        .required()
+    }
+
+    pub fn down(&self, s: &Scripts, variant: &str) -> Step {
+        Kv::once(
+            format!("{variant}: docker compose down"),
+            self.server(s, "down").arg(self.dir(variant).as_os_str()),
+        )
+        .estimate(20)
+        .cleanup()
+    }
+
+    pub fn logs(&self, s: &Scripts, variant: &str, service: &str, file: &str) -> Step {
+        Kv::once(
+            format!("{variant}: docker compose logs {service}"),
+            self.server(s, "logs")
+                .arg(self.dir(variant).as_os_str())
+                .arg(service)
+                .arg(self.out.join(file).as_os_str()),
+        )
+    }
+
+    /// The variant's compose file, copied into `compose/<variant>/` for support.
+    pub fn save_compose(&self, s: &Scripts, variant: &str) -> Step {
+        let from = compose_file(&self.dir(variant));
+        Kv::once(
+            format!("{variant}: compose file"),
+            s.call("capture.sh")
+                .arg(
+                    self.out
+                        .join("compose")
+                        .join(variant)
+                        .join("compose.yaml")
+                        .as_os_str(),
+                )
+                .arg("cat")
+                .arg(from.as_os_str()),
+        )
+    }
+
+    pub fn new_prompt(&self, s: &Scripts, variant: &str) -> Step {
+        Kv::once(
+            format!("{variant}: new_prompt"),
+            self.server(s, "new-prompt")
+                .arg(self.work.join(variant).as_os_str())
+                .arg(self.lines.to_string())
+                .arg(&self.served),
+        )
+        .required()
+    }
+
+    /// `ask`, appending its line to `transcript` (relative to the results folder); the
+    /// step fails when the line is not a measurement (a failed request).
+    pub fn ask(&self, s: &Scripts, variant: &str, transcript: &str, label: &str) -> Step {
+        let path = self.out.join(transcript);
+        let check = Check::Custom(Arc::new(move |exit| {
+            if let Err(e) = exit {
+                return Outcome::Failed(e.to_string());
+            }
+            match ask::parse_path(&path) {
+                Ok(a) => match a.last() {
+                    Some(last) => match &last.failed {
+                        Some(why) => Outcome::Failed(format!(
+                            "the request failed ({why}); if the prompt is longer than --max-model-len, lower --lines"
+                        )),
+                        None => Outcome::Ok,
+                    },
+                    None => Outcome::Failed("no ask line was written".into()),
+                },
+                Err(e) => Outcome::Failed(e.to_string()),
+            }
+        }));
+        let mut st = Step::new(
+            format!("{variant}: ask ({label})"),
+            self.server(s, "ask")
+                .arg(&self.url)
+                .arg(self.work.join(variant).as_os_str())
+                .arg(path_os(&self.out.join(transcript))),
+            check,
+        )
+        .estimate(50);
+        st.resumable = false;
+        st
+    }
+
+    pub fn reset(&self, s: &Scripts, variant: &str, i: usize) -> Step {
+        Kv::once(
+            format!("{variant}: reset_prefix_cache ({i})"),
+            self.server(s, "reset").arg(&self.url),
+        )
+        .required()
+    }
+
+    /// A fresh transcript: test 1's lines come from one uninterrupted sequence.
+    pub fn start_transcript(&self, variant: &str, transcript: &str) -> Step {
+        self.remove(variant, transcript)
+    }
+
+    fn remove(&self, variant: &str, file: &str) -> Step {
+        Kv::once(
+            format!("{variant}: start {file} afresh"),
+            crate::process::Invocation::new("rm")
+                .arg("-f")
+                .arg(self.out.join(file).as_os_str()),
+        )
+    }
+
+    /// Test 1 as the procedure writes it. Plain vLLM: three recomputes, each followed by
+    /// a restart; with a connector: one cold request, then three restarts each followed
+    /// by a restore. Logs and the compose file are kept; the variant is brought down.
+    /// The server logs are appended (one log per variant over every phase); `fresh_logs`
+    /// starts them afresh, as the first phase of a collection does.
+    pub fn test1(
+        &self,
+        s: &Scripts,
+        variant: &str,
+        transcript: &str,
+        gateway: bool,
+        fresh_logs: bool,
+    ) -> Vec<Step> {
+        let mut out = vec![self.start_transcript(variant, transcript)];
+        if fresh_logs {
+            out.push(self.remove(variant, &format!("logs/{variant}-vllm.log")));
+            if gateway {
+                out.push(self.remove(variant, &format!("logs/{variant}-gateway.log")));
+            }
+        }
+        out.extend([
+            self.up(s, variant),
+            self.ready(s, variant),
+            self.new_prompt(s, variant),
+        ]);
+        if variant == PLAIN {
+            for i in 1..=3 {
+                let mut a = self.ask(s, variant, transcript, &format!("recompute {i}"));
+                if i == 1 {
+                    a = a.required();
+                }
+                out.push(a);
+                out.push(self.restart(s, variant, i));
+                out.push(self.ready(s, variant));
+            }
+        } else {
+            out.push(self.ask(s, variant, transcript, "cold").required());
+            for i in 1..=3 {
+                out.push(self.restart(s, variant, i));
+                out.push(self.ready(s, variant));
+                out.push(self.ask(s, variant, transcript, &format!("restore {i}")));
+            }
+        }
+        out.push(self.logs(s, variant, "vllm", &format!("logs/{variant}-vllm.log")));
+        if gateway {
+            out.push(self.logs(
+                s,
+                variant,
+                "gateway",
+                &format!("logs/{variant}-gateway.log"),
+            ));
+        }
+        out.push(self.save_compose(s, variant));
+        out.push(self.down(s, variant));
+        out
+    }
+
+    /// A ladder run on a freshly started server: up, ready, the levels, the server's log
+    /// (appended), down.
+    pub fn ladder_run(&self, s: &Scripts, variant: &str, run: u32, levels: &[u32]) -> Vec<Step> {
+        let mut out = vec![self.up(s, variant), self.ready(s, variant)];
+        for &n in levels {
+            out.push(self.level(s, variant, run, n));
+        }
+        out.push(self.logs(s, variant, "vllm", &format!("logs/{variant}-vllm.log")));
+        out.push(self.down(s, variant));
+        out
+    }
+
+    /// One ladder level: the procedure's ladder() body for `clients`, then its pause.
+    pub fn level(&self, s: &Scripts, variant: &str, run: u32, clients: u32) -> Step {
+        let base = self
+            .out
+            .join("results")
+            .join(format!("{variant}-{run}-L{clients}"));
+        let check = Check::Custom(Arc::new(move |exit| level_done(exit, &base)));
+        let inv = s
+            .call("kv-ladder.sh")
+            .arg(&self.url)
+            .arg(&self.weights)
+            .arg(&self.served)
+            .arg(variant)
+            .arg(run.to_string())
+            .arg(clients.to_string())
+            .arg(self.pause_s.to_string())
+            .dir(&self.out);
+        Step::new(format!("{variant}-{run}-L{clients}"), inv, check)
+            .estimate(120 + 10 * u64::from(clients) + u64::from(self.pause_s))
+    }
+}
+
+fn path_os(p: &Path) -> std::ffi::OsString {
+    p.as_os_str().to_owned()
+}
+
+/// A level counts when its records parse (at least one), both snapshots exist and the
+/// client's log says every client finished.
+fn level_done(
+    exit: &Result<crate::process::Output, crate::process::ProcessError>,
+    base: &Path,
+) -> Outcome {
+    let file = |ext: &str| PathBuf::from(format!("{}.{ext}", base.display()));
+    match mt_records::parse_path(&file("json")) {
+        Ok(r) if r.is_empty() => return Outcome::Failed("the client wrote no records".into()),
+        Ok(_) => {}
+        Err(e) => {
+            let log = std::fs::read_to_string(file("log")).unwrap_or_default();
+            let last = log
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("");
+            return Outcome::Failed(if last.is_empty() {
+                e.to_string()
+            } else {
+                format!("{}; the client's last line: {last}", e.reason)
+            });
+        }
+    }
+    for ext in ["pre.prom", "post.prom", "log"] {
+        if !file(ext).is_file() {
+            return Outcome::Failed(format!("no `{}`", file(ext).display()));
+        }
+    }
+    match exit {
+        Err(e) => Outcome::Failed(e.to_string()),
+        Ok(_) => Outcome::Ok,
+    }
+}
+
+/// The compose file of a variant's folder (`compose.yaml` and its other names).
+pub fn compose_file(dir: &Path) -> PathBuf {
+    for n in [
+        "compose.yaml",
+        "compose.yml",
+        "docker-compose.yaml",
+        "docker-compose.yml",
+    ] {
+        if dir.join(n).is_file() {
+            return dir.join(n);
+        }
+    }
+    dir.join("compose.yaml")
+}
+
+/// What the model's row of the procedure asks of a variant's compose file, and whether
+/// the prompt fits its context. Empty when all is well.
+pub fn compose_problems(dir: &Path, m: &ModelRef, connector: bool) -> Vec<String> {
+    let file = compose_file(dir);
+    let Ok(text) = std::fs::read_to_string(&file) else {
+        return vec![format!(
+            "no compose file in `{}`: create it as the procedure's \"Build it\" step 5 says",
+            dir.display()
+        )];
+    };
+    let mut out = Vec::new();
+    let mut want = vec![
+        m.image.clone(),
+        format!("--max-model-len={}", m.max_model_len),
+    ];
+    want.extend(m.extra.iter().cloned());
+    if connector {
+        if let Some(c) = m.chunk_size {
+            want.push(format!("\"chunk_size\":{c}"));
+        }
+    }
+    for w in want {
+        let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let w_compact: String = w.chars().filter(|c| !c.is_whitespace()).collect();
+        if !compact.contains(&w_compact) {
+            out.push(format!(
+                "`{}` does not have `{w}`, which the procedure's row for {} asks for",
+                file.display(),
+                m.title
+            ));
+        }
+    }
+    out
+}
+
+/// Whether the prompt of `lines` lines fits the model's context, by the procedure's own
+/// measure of tokens per line.
+pub fn prompt_problem(lines: u64, m: &ModelRef, r: &KvReference) -> Option<String> {
+    let tokens = (lines as f64 * r.restore.tokens_per_line).round() as u64;
+    (tokens >= m.max_model_len).then(|| {
+        format!(
+            "--lines {lines} makes about {tokens} tokens, not below {}'s --max-model-len {}: lower --lines",
+            m.title, m.max_model_len
+        )
+    })
+}
+
+/// What every KV collector is given.
+pub struct KvPlan {
+    pub kv: Kv,
+    /// The model's row of the procedure, when the model is one it publishes.
+    pub model: Option<ModelRef>,
+    pub reference: KvReference,
+    pub dry_run: bool,
+    pub fresh: bool,
+}
+
+impl KvPlan {
+    /// The model from `--model` (an id like `glm-5.3`, or a weights path), its row, and
+    /// what the requests carry.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        bench: &Path,
+        workdir: &Path,
+        url: &str,
+        model: &str,
+        served: Option<&str>,
+        lines: Option<u64>,
+        ready_timeout_s: u64,
+        pause_s: u32,
+        dry_run: bool,
+        fresh: bool,
+    ) -> anyhow::Result<KvPlan> {
+        let reference = KvReference::load()?;
+        let row = reference.model(model).cloned();
+        let weights = if model.contains('/') {
+            model.to_string()
+        } else {
+            row.as_ref()
+                .map_or(model.to_string(), |m| m.weights.clone())
+        };
+        let served = served
+            .map(str::to_string)
+            .or_else(|| row.as_ref().map(|m| m.id.clone()))
+            .unwrap_or_else(|| model.to_string());
+        let lines = lines.or(row.as_ref().map(|m| m.lines)).unwrap_or(14580);
+        let work = std::env::temp_dir().join(format!("reprobench-kv-{}", std::process::id()));
+        Ok(KvPlan {
+            kv: Kv {
+                bench: super::plan::expand_home(bench),
+                out: super::plan::expand_home(workdir),
+                url: url.trim_end_matches('/').to_string(),
+                served,
+                weights,
+                lines,
+                ready_timeout_s,
+                work,
+                pause_s,
+            },
+            model: row,
+            reference,
+            dry_run,
+            fresh,
+        })
+    }
+
+    /// Preflight for collectors that start the variants themselves.
+    pub fn server_preflight(
+        &self,
+        variants: &[&str],
+        runner: &dyn crate::process::Runner,
+    ) -> Vec<String> {
+        let mut out = super::plan::missing_programs(&["docker", "curl", "jq", "python3"]);
+        for v in variants {
+            let dir = self.kv.dir(v);
+            match &self.model {
+                Some(m) => out.extend(compose_problems(&dir, m, *v == ADP)),
+                None if !compose_file(&dir).is_file() => {
+                    out.push(format!("no compose file in `{}`", dir.display()))
+                }
+                None => {}
+            }
+        }
+        if let Some(m) = &self.model {
+            out.extend(prompt_problem(self.kv.lines, m, &self.reference));
+        }
+        out.extend(super::plan::space_problem(&self.kv.out, 16 << 20, runner));
+        out
+    }
+
+    /// The checks the dry run lists.
+    pub fn server_checks(&self, variants: &[&str]) -> Vec<String> {
+        let mut c = vec!["programs: docker, curl, jq, python3".to_string()];
+        for v in variants {
+            c.push(format!(
+                "`{}` holds the {v} compose file{}",
+                compose_file(&self.kv.dir(v)).display(),
+                self.model.as_ref().map_or(String::new(), |m| format!(
+                    " with {}'s image {}, --max-model-len={}{}",
+                    m.title,
+                    m.image,
+                    m.max_model_len,
+                    if m.extra.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" and {}", m.extra.join(", "))
+                    }
+                ))
+            ));
+        }
+        if let Some(m) = &self.model {
+            c.push(format!(
+                "the prompt ({} lines, about {} tokens) fits --max-model-len {}",
+                self.kv.lines,
+                (self.kv.lines as f64 * self.reference.restore.tokens_per_line).round(),
+                m.max_model_len
+            ));
+        }
+        c
+    }
+
+    /// The session of a KV collection, its manifest under `manifests/`.
+    pub fn session(&self, collection: &str, procedure: &str) -> super::steps::Session {
+        let params = serde_json::json!({
+            "url": self.kv.url,
+            "model": self.kv.served,
+            "weights": self.kv.weights,
+            "lines": self.kv.lines,
+            "bench": self.kv.bench,
+        });
+        let mut s = super::steps::Session::new(
+            self.kv
+                .out
+                .join("manifests")
+                .join(format!("{collection}.json")),
+            procedure,
+            collection,
+            params,
+            Vec::new(),
+        );
+        s.resume = !self.fresh;
+        s
+    }
+
+    /// After a collection: the index manifest names the model, which picks the
+    /// published numbers the analysis shows.
+    pub fn index(&self, collection: &str, session_path: &Path) -> anyhow::Result<()> {
+        super::plan::index_manifest(
+            &self.kv.out,
+            collection,
+            session_path,
+            &[
+                ("procedure", "AI Key-Value Caching".to_string()),
+                ("model", self.kv.served.clone()),
+            ],
+        )
+    }
+}
+
+/// Whether a variant's test 1 transcript is complete: every expected line a measurement.
+pub fn transcript_done(path: &Path, lines: usize) -> bool {
+    ask::parse_path(path).is_ok_and(|a| a.len() >= lines && a.iter().all(|x| x.failed.is_none()))
+}

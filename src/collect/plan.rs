@@ -1,0 +1,195 @@
+//! What every collector does around its steps: the preflight (programs, free space, the
+//! server, the devices) before anything runs, the dry run, the run itself with its
+//! manifest, and the index manifest at the top of the results folder.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use crate::process::{which, Runner};
+
+use super::scripts::{self, Scripts};
+use super::steps::{self, Session, Step};
+
+/// `~/bench` -> `$HOME/bench`.
+pub fn expand_home(p: &Path) -> PathBuf {
+    match p.strip_prefix("~") {
+        Ok(rest) => std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .unwrap_or_default()
+            .join(rest),
+        Err(_) => p.to_path_buf(),
+    }
+}
+
+/// Whether this process runs as root (the procedure's `sudo` is then not needed).
+pub fn is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("Uid:"))
+                .and_then(|l| l.split_whitespace().nth(1).map(|u| u == "0"))
+        })
+        .unwrap_or(false)
+}
+
+/// Programs that are not on PATH, by name.
+pub fn missing_programs(names: &[&str]) -> Vec<String> {
+    names
+        .iter()
+        .filter(|n| {
+            let p = Path::new(n);
+            if p.components().count() > 1 {
+                !p.is_file()
+            } else {
+                which(n).is_none()
+            }
+        })
+        .map(|n| format!("`{n}` is not installed (not on PATH)"))
+        .collect()
+}
+
+/// Free bytes where `dir` (or its nearest existing parent) lives, from `df`.
+pub fn free_bytes(dir: &Path, runner: &dyn Runner) -> Option<u64> {
+    let mut probe = dir.to_path_buf();
+    while !probe.exists() {
+        if !probe.pop() {
+            return None;
+        }
+    }
+    let out = runner
+        .run(
+            &crate::process::Invocation::new("df")
+                .arg("-Pk")
+                .arg(probe.as_os_str()),
+        )
+        .ok()?;
+    let line = out.stdout.lines().nth(1)?;
+    let kb: u64 = line.split_whitespace().nth(3)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// A free-space problem, if there is less than `need` bytes for the output.
+pub fn space_problem(dir: &Path, need: u64, runner: &dyn Runner) -> Option<String> {
+    let free = free_bytes(dir, runner)?;
+    (free < need).then(|| {
+        format!(
+            "only {} MB free for `{}`; this collection writes about {} MB",
+            free >> 20,
+            dir.display(),
+            need >> 20
+        )
+    })
+}
+
+/// Whether the server answers `/health`.
+pub fn server_problem(url: &str, runner: &dyn Runner) -> Option<String> {
+    let inv = crate::process::Invocation::new("curl")
+        .arg("-sf")
+        .arg("--max-time")
+        .arg("5")
+        .arg(format!("{url}/health"));
+    runner.run(&inv).err().map(|_| {
+        format!("no server answers at {url}/health: start the variant (docker compose up -d) first")
+    })
+}
+
+/// Runs (or prints) a collection. Preflight problems stop it before anything runs;
+/// the dry run only lists them.
+pub struct Collection<'a> {
+    pub session: Session,
+    pub steps: Vec<Step>,
+    pub scripts: &'a Scripts,
+    pub preflight: Vec<String>,
+    /// What the preflight checks, for the dry run.
+    pub checks: Vec<String>,
+    pub dry_run: bool,
+}
+
+impl Collection<'_> {
+    pub fn run(mut self, runner: &dyn Runner) -> anyhow::Result<i32> {
+        if self.dry_run {
+            if !self.checks.is_empty() {
+                crate::outln!("# before anything runs, the preflight checks:");
+                for c in &self.checks {
+                    crate::outln!("#   {c}");
+                }
+            }
+            for p in &self.preflight {
+                crate::outln!("# preflight here: {p}");
+            }
+            let scripts = self.scripts;
+            steps::print_dry_run(&self.steps, |s| {
+                scripts::expand(&s.invocation, scripts, runner)
+            });
+            crate::outln!(
+                "\n# manifest: {} (tool version, host, parameters, every step with start, end, exit status and result)",
+                self.session.path.display()
+            );
+            return Ok(0);
+        }
+        if !self.preflight.is_empty() {
+            for p in &self.preflight {
+                eprintln!("error: {p}");
+            }
+            eprintln!("nothing ran (preflight); --dry-run shows what would run");
+            return Ok(2);
+        }
+        let ran = self.session.execute(&self.steps, runner)?;
+        crate::outln!(
+            "{}: {} steps ok, {} failed, {} skipped (done before, or unavailable here); manifest: {}",
+            self.session.manifest.collection,
+            ran.ok,
+            ran.failed,
+            ran.skipped,
+            self.session.path.display()
+        );
+        if ran.interrupted {
+            eprintln!("interrupted: what finished is kept; run the same command again to resume");
+        }
+        Ok(ran.exit_code())
+    }
+}
+
+/// Adds `pairs` to the results folder's index `manifest.json` (what the analysis shows as
+/// environment facts: the tool, the host, the model) and lists the collection in it.
+pub fn index_manifest(
+    root: &Path,
+    collection: &str,
+    manifest: &Path,
+    pairs: &[(&str, String)],
+) -> anyhow::Result<()> {
+    let path = root.join("manifest.json");
+    let mut v: serde_json::Value = std::fs::read(&path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .filter(serde_json::Value::is_object)
+        .unwrap_or_else(|| serde_json::json!({}));
+    let Some(map) = v.as_object_mut() else {
+        return Ok(());
+    };
+    map.insert(
+        "tool".into(),
+        format!("reprobench {}", env!("CARGO_PKG_VERSION")).into(),
+    );
+    map.insert("host".into(), steps::hostname().into());
+    for (k, val) in pairs {
+        map.insert((*k).into(), val.clone().into());
+    }
+    let rel = manifest
+        .strip_prefix(root)
+        .unwrap_or(manifest)
+        .display()
+        .to_string();
+    let list = map
+        .entry("collections")
+        .or_insert_with(|| serde_json::json!({}));
+    if let Some(l) = list.as_object_mut() {
+        l.insert(collection.into(), rel.into());
+    }
+    std::fs::create_dir_all(root)
+        .with_context(|| format!("failed to create `{}`", root.display()))?;
+    std::fs::write(&path, serde_json::to_vec_pretty(&v)?)
+        .with_context(|| format!("failed to write `{}`", path.display()))
+}

@@ -1,0 +1,297 @@
+//! `collect spdk-raid`: the SPDK RAID article end to end. For each drive count and array
+//! (the raw drives first, then each array): the SPDK config (`spdk config`), the fio job
+//! files (`spdk jobs`), fio with SPDK's bdev plugin for every job, and for arrays the
+//! degraded runs: bdevperf waiting on RPC, `bdev_raid_get_bdevs` before and after
+//! `bdev_raid_remove_base_bdev` of one member, then the random-read and full-stripe jobs
+//! with the member gone. Writes the `spdk/<array>-<drives>/` layout `analyze` reads.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::parse::bdevperf;
+use crate::process::{Invocation, Runner};
+use crate::spdk::jobs::{article_suite, Target};
+use crate::spdk::{stripe_bytes, Raid};
+
+use super::outcome::Outcome;
+use super::plan::{self, Collection};
+use super::scripts::Scripts;
+use super::steps::{Check, Session, Step, Write};
+
+pub struct Plan {
+    pub out: PathBuf,
+    pub spdk_dir: PathBuf,
+    pub fio: PathBuf,
+    pub plugin: PathBuf,
+    pub pcie: Vec<String>,
+    pub counts: Vec<u32>,
+    pub arrays: Vec<String>,
+    pub strip_kb: u32,
+    pub runtime_s: u32,
+    pub seq_runtime_s: u32,
+    pub degraded: bool,
+    pub degraded_runtime_s: u32,
+    pub dry_run: bool,
+    pub fresh: bool,
+    pub confirmed: Vec<PathBuf>,
+}
+
+/// `raw` / `raid5f` / `xinnor` -> the generator's array kind.
+fn raid_of(array: &str) -> Result<Raid, String> {
+    match array {
+        "raw" => Ok(Raid::None),
+        "xinnor" => Ok(Raid::Xinnor(5)),
+        other => Raid::parse(other),
+    }
+}
+
+fn me() -> PathBuf {
+    std::env::current_exe().unwrap_or_else(|_| PathBuf::from("reprobench"))
+}
+
+fn steps(p: &Plan, s: &Scripts) -> Result<Vec<Step>, String> {
+    let mut out = Vec::new();
+    let spdk = p.out.join("spdk");
+    let jobs_root = p.out.join("spdk-jobs");
+    // The raw drives first: every array's theoretical maximum is built on them.
+    let mut arrays = p.arrays.clone();
+    arrays.sort_by_key(|a| a != "raw");
+    for &n in &p.counts {
+        let addrs: Vec<String> = p.pcie.iter().take(n as usize).cloned().collect();
+        if addrs.len() < n as usize {
+            return Err(format!(
+                "{n} drives asked for, {} PCIe addresses given (--pcie)",
+                addrs.len()
+            ));
+        }
+        let writes: Vec<Write> = addrs
+            .iter()
+            .map(|a| Write::to(&PathBuf::from(format!("pci:{a}"))))
+            .collect();
+        for array in &arrays {
+            let raid = raid_of(array)?;
+            let dir = spdk.join(format!("{array}-{n}"));
+            let jobs_dir = jobs_root.join(format!("{array}-{n}"));
+            let conf = dir.join("config.json");
+            let raid_arg = match &raid {
+                Raid::None => "none".to_string(),
+                Raid::Spdk(l) => l.clone(),
+                Raid::Xinnor(l) => format!("xinnor:{l}"),
+            };
+            out.push(
+                Step::new(
+                    format!("{array}-{n}: spdk config"),
+                    Invocation::new(me())
+                        .arg("spdk")
+                        .arg("config")
+                        .arg("--pcie")
+                        .arg(addrs.join(","))
+                        .arg("--raid")
+                        .arg(&raid_arg)
+                        .arg("--strip-kb")
+                        .arg(p.strip_kb.to_string())
+                        .arg("-o")
+                        .arg(conf.as_os_str()),
+                    Check::Exit,
+                )
+                .required(),
+            );
+            let filename = match &raid {
+                Raid::None => (0..n)
+                    .map(|i| format!("nvme{i}n1"))
+                    .collect::<Vec<_>>()
+                    .join(":"),
+                _ => "raid5".to_string(),
+            };
+            out.push(
+                Step::new(
+                    format!("{array}-{n}: spdk jobs"),
+                    Invocation::new(me())
+                        .arg("spdk")
+                        .arg("jobs")
+                        .arg("--drives")
+                        .arg(n.to_string())
+                        .arg("--raid")
+                        .arg(&raid_arg)
+                        .arg("--strip-kb")
+                        .arg(p.strip_kb.to_string())
+                        .arg("--spdk-conf")
+                        .arg(conf.as_os_str())
+                        .arg("--runtime")
+                        .arg(p.runtime_s.to_string())
+                        .arg("--seq-runtime")
+                        .arg(p.seq_runtime_s.to_string())
+                        .arg("-o")
+                        .arg(jobs_dir.as_os_str()),
+                    Check::Exit,
+                )
+                .required(),
+            );
+            let target = Target {
+                raid: raid.clone(),
+                drives: n,
+                strip_kb: p.strip_kb,
+                spdk_conf: conf.display().to_string(),
+                filename,
+            };
+            let (jobs, _refused) = article_suite(&target, p.runtime_s, p.seq_runtime_s);
+            for j in &jobs {
+                let json = dir.join(format!("{}.json", j.name()));
+                let mut step = Step::new(
+                    format!("{array}-{n}: {}", j.name()),
+                    s.call("spdk-fio.sh")
+                        .arg(p.fio.as_os_str())
+                        .arg(p.plugin.as_os_str())
+                        .arg(jobs_dir.join(format!("{}.fio", j.name())).as_os_str())
+                        .arg(json.as_os_str()),
+                    Check::Fio(json),
+                )
+                .estimate(u64::from(j.runtime_s) + 5);
+                for w in &writes {
+                    step = step.writes(w.clone());
+                }
+                out.push(step);
+            }
+            if p.degraded && raid != Raid::None {
+                out.extend(degraded(p, s, &raid, n, &dir, &conf, &writes));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The degraded runs of one array: random reads and full-stripe reads and writes.
+fn degraded(
+    p: &Plan,
+    s: &Scripts,
+    raid: &Raid,
+    n: u32,
+    dir: &std::path::Path,
+    conf: &std::path::Path,
+    writes: &[Write],
+) -> Vec<Step> {
+    let mut out = Vec::new();
+    let member = "nvme1n1";
+    let stripe = stripe_bytes(raid, n, p.strip_kb).unwrap_or(u64::from(p.strip_kb) * 1024);
+    let name = dir
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for (job, w, qd, size) in [
+        ("randread-8k-j1-d32".to_string(), "randread", 32, 8192),
+        (
+            format!("read-{}k-j1-d16", stripe / 1024),
+            "read",
+            16,
+            stripe,
+        ),
+        (
+            format!("write-{}k-j1-d16", stripe / 1024),
+            "write",
+            16,
+            stripe,
+        ),
+    ] {
+        let json = dir.join("degraded").join(format!("{job}.json"));
+        let check = Check::Custom(Arc::new({
+            let json = json.clone();
+            move |exit| match bdevperf::parse_path(&json) {
+                Ok(_) => Outcome::Ok,
+                Err(e) => Outcome::Failed(match exit {
+                    Err(x) => format!("{x}; {}", e.reason),
+                    Ok(_) => e.to_string(),
+                }),
+            }
+        }));
+        let mut step = Step::new(
+            format!("{name}: degraded {job} ({member} removed)"),
+            s.call("spdk-degraded.sh")
+                .arg(p.spdk_dir.as_os_str())
+                .arg(conf.as_os_str())
+                .arg(member)
+                .arg(dir.join("degraded").as_os_str())
+                .arg(&job)
+                .arg(w)
+                .arg(qd.to_string())
+                .arg(size.to_string())
+                .arg(p.degraded_runtime_s.to_string()),
+            check,
+        )
+        .estimate(u64::from(p.degraded_runtime_s) + 10);
+        for wr in writes {
+            step = step.writes(wr.clone());
+        }
+        out.push(step);
+    }
+    out
+}
+
+pub fn collect(p: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
+    let scripts = Scripts::write()?;
+    let list = match steps(p, &scripts) {
+        Ok(l) => l,
+        Err(why) => {
+            eprintln!("error: {why}");
+            return Ok(2);
+        }
+    };
+    let bdevperf_py = p.spdk_dir.join("examples/bdev/bdevperf/bdevperf.py");
+    let rpc = p.spdk_dir.join("scripts/rpc.py");
+    let bdevperf_bin = p.spdk_dir.join("build/examples/bdevperf");
+    let fio = p.fio.display().to_string();
+    let mut needed: Vec<String> = vec![fio, "python3".into()];
+    if p.degraded {
+        for x in [&rpc, &bdevperf_bin, &bdevperf_py] {
+            needed.push(x.display().to_string());
+        }
+    }
+    let needed_ref: Vec<&str> = needed.iter().map(String::as_str).collect();
+    let mut preflight = plan::missing_programs(&needed_ref);
+    if !p.plugin.is_file() {
+        preflight.push(format!(
+            "no fio plugin at `{}` (--fio-plugin: <spdk>/build/fio/spdk_bdev)",
+            p.plugin.display()
+        ));
+    }
+    for a in &p.pcie {
+        if let Err(why) = crate::spdk::config::check_pcie(a) {
+            preflight.push(why);
+        }
+    }
+    preflight.extend(plan::space_problem(&p.out, 64 << 20, runner));
+    let params = serde_json::json!({
+        "pcie": p.pcie, "counts": p.counts, "arrays": p.arrays, "strip_kb": p.strip_kb,
+        "runtime_s": p.runtime_s, "seq_runtime_s": p.seq_runtime_s, "degraded": p.degraded,
+    });
+    let manifest = p.out.join("manifests").join("spdk-raid.json");
+    let mut session = Session::new(
+        manifest.clone(),
+        "SPDK raid5f vs Xinnor SPDK RAID",
+        "spdk-raid",
+        params,
+        p.confirmed.clone(),
+    );
+    session.resume = !p.fresh;
+    let code = Collection {
+        session,
+        steps: list,
+        scripts: &scripts,
+        preflight,
+        checks: vec![
+            format!("programs: {}", needed.join(", ")),
+            format!("the fio plugin `{}`", p.plugin.display()),
+            "each PCIe drive: bound to vfio/uio for SPDK, or its kernel namespaces not mounted, not swap, not held by md/dm/LVM".into(),
+        ],
+        dry_run: p.dry_run,
+    }
+    .run(runner)?;
+    if !p.dry_run && code != 2 {
+        plan::index_manifest(
+            &p.out,
+            "spdk-raid",
+            &manifest,
+            &[("procedure", "SPDK raid5f vs Xinnor SPDK RAID".to_string())],
+        )?;
+    }
+    Ok(code)
+}

@@ -1,0 +1,117 @@
+//! `collect sysinfo`: what the procedures' "Report the results" sections and reference-setup
+//! tables ask for that a host can give, under `system/` with the names the checklist
+//! reads. A program that is not installed is recorded as missing, not an error.
+
+use std::path::{Path, PathBuf};
+
+use super::scripts::Scripts;
+use super::steps::{Check, Step};
+
+/// What to capture: the file under `system/` and the command that prints it.
+pub fn commands(
+    xdp: u32,
+    ib_peer: Option<&str>,
+    ib_file: Option<&Path>,
+) -> Vec<(String, Vec<String>)> {
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let mut list: Vec<(String, Vec<String>)> = vec![
+        ("nvme-list.txt".into(), s(&["nvme", "list"])),
+        ("nvme-list-subsys.txt".into(), s(&["nvme", "list-subsys"])),
+        ("mdstat.txt".into(), s(&["cat", "/proc/mdstat"])),
+        (
+            "lsblk.txt".into(),
+            s(&["lsblk", "-o", "NAME,SIZE,TYPE,MODEL,SERIAL,MOUNTPOINTS"]),
+        ),
+        ("uname.txt".into(), s(&["uname", "-a"])),
+        ("os-release.txt".into(), s(&["cat", "/etc/os-release"])),
+        ("lscpu.txt".into(), s(&["lscpu"])),
+        ("free.txt".into(), s(&["free", "-g"])),
+        ("nvidia-smi-L.txt".into(), s(&["nvidia-smi", "-L"])),
+        ("nvidia-smi-q.txt".into(), s(&["nvidia-smi", "-q"])),
+        ("docker-version.txt".into(), s(&["docker", "version"])),
+        (
+            "docker-images.txt".into(),
+            s(&["docker", "images", "--digests"]),
+        ),
+        ("fio-version.txt".into(), s(&["fio", "--version"])),
+        ("sysstat-version.txt".into(), s(&["iostat", "-V"])),
+        (
+            "pliocli-system-get_status.txt".into(),
+            s(&["pliocli", "system", "get_status"]),
+        ),
+        (
+            "pliocli-system-get_disk_usage.txt".into(),
+            s(&["pliocli", "system", "get_disk_usage", "-x", "0"]),
+        ),
+        (
+            "pliocli-raid-get_raid_info.txt".into(),
+            vec![
+                "pliocli".into(),
+                "raid".into(),
+                "get_raid_info".into(),
+                "-x".into(),
+                xdp.to_string(),
+            ],
+        ),
+    ];
+    match (ib_peer, ib_file) {
+        (_, Some(f)) => list.push((
+            "ib_read_bw.txt".into(),
+            vec!["cat".into(), f.display().to_string()],
+        )),
+        (Some(peer), None) => list.push((
+            "ib_read_bw.txt".into(),
+            vec!["ib_read_bw".into(), peer.to_string()],
+        )),
+        (None, None) => {}
+    }
+    list
+}
+
+/// One optional step per fact, into `root/system/`.
+pub fn steps(
+    root: &Path,
+    scripts: &Scripts,
+    xdp: u32,
+    ib_peer: Option<&str>,
+    ib_file: Option<&Path>,
+) -> Vec<Step> {
+    commands(xdp, ib_peer, ib_file)
+        .into_iter()
+        .map(|(file, cmd)| {
+            let out: PathBuf = root.join("system").join(&file);
+            let mut inv = scripts.call("capture.sh").arg(out.as_os_str());
+            for a in &cmd {
+                inv = inv.arg(a);
+            }
+            Step::new(format!("sysinfo/{file}"), inv, Check::Exit).optional()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_match_what_the_checklist_reads() {
+        let names: Vec<String> = commands(1, Some("peer"), None)
+            .into_iter()
+            .map(|(f, _)| f)
+            .collect();
+        for want in [
+            "nvme-list.txt",
+            "nvme-list-subsys.txt",
+            "mdstat.txt",
+            "pliocli-system-get_status.txt",
+            "pliocli-system-get_disk_usage.txt",
+            "pliocli-raid-get_raid_info.txt",
+            "ib_read_bw.txt",
+        ] {
+            assert!(names.iter().any(|n| n == want), "{want}");
+        }
+        assert!(commands(1, None, None)
+            .iter()
+            .all(|(f, _)| f != "ib_read_bw.txt"));
+    }
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env python3
+"""Stand-in rpc.py: -s SOCK bdev_raid_get_bdevs all | bdev_raid_remove_base_bdev NAME."""
+import json, sys
+a = sys.argv[1:]
+sock = a[a.index("-s") + 1]
+state_file = sock + ".state.json"
+st = json.load(open(state_file))
+if "bdev_raid_get_bdevs" in a:
+    print(json.dumps([st], indent=2))
+elif "bdev_raid_remove_base_bdev" in a:
+    name = a[a.index("bdev_raid_remove_base_bdev") + 1]
+    for b in st["base_bdevs_list"]:
+        if b["name"] == name:
+            b["name"], b["is_configured"] = None, False
+            st["num_base_bdevs_operational"] -= 1
+            st["num_base_bdevs_discovered"] -= 1
+    json.dump(st, open(state_file, "w"))
+else:
+    sys.exit("stand-in rpc.py: not supported")
