@@ -5,7 +5,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::folder::{Folder, Skipped};
+use crate::ingest::walk::Skipped;
+use crate::ingest::{layout, Catalog, Kind};
 use crate::suites::{self, Fact, Options, SuiteReport};
 use crate::verdict::{self, Status, Verdict};
 
@@ -56,17 +57,27 @@ pub enum Unusable {
 }
 
 pub fn analyze(input: &Path, opts: &Options) -> Result<Analysis, Unusable> {
-    let folder = Folder::scan(input).map_err(|source| Unusable::Unreadable {
+    let catalog = Catalog::scan(input).map_err(|source| Unusable::Unreadable {
         path: input.display().to_string(),
         source,
     })?;
-    let mut skipped: Vec<Skipped> = folder.problems.clone();
+    analyze_catalog(input, &catalog, opts)
+}
+
+/// Judges an ingested input: each suite that finds its files reads them from the catalog.
+pub fn analyze_catalog(
+    input: &Path,
+    catalog: &Catalog,
+    opts: &Options,
+) -> Result<Analysis, Unusable> {
+    let mut skipped: Vec<Skipped> = catalog.problems.clone();
     let mut reports = Vec::new();
     for suite in suites::SUITES {
-        if suite.detect(&folder) {
-            reports.push(suite.analyze(&folder, opts, &mut skipped));
+        if suite.detect(catalog) {
+            reports.push(suite.analyze(catalog, opts, &mut skipped));
         }
     }
+    skipped.extend(unused(catalog, &reports, &skipped));
     if reports.is_empty() {
         let skipped = if skipped.is_empty() {
             String::new()
@@ -82,7 +93,7 @@ pub fn analyze(input: &Path, opts: &Options) -> Result<Analysis, Unusable> {
         };
         return Err(Unusable::NothingFound {
             path: input.display().to_string(),
-            files: folder.files.len(),
+            files: catalog.items.len(),
             skipped,
         });
     }
@@ -100,7 +111,7 @@ pub fn analyze(input: &Path, opts: &Options) -> Result<Analysis, Unusable> {
     skipped.sort_by(|a, b| a.file.cmp(&b.file));
     skipped.dedup();
     let summary = summarize(reports.iter().flat_map(|r| &r.verdicts));
-    let mut environment = manifest_facts(&folder);
+    let mut environment = manifest_facts(catalog);
     for f in reports.iter().flat_map(|r| &r.facts) {
         if !environment
             .iter()
@@ -144,14 +155,8 @@ impl Analysis {
 }
 
 /// Scalar entries of a top-level `manifest.json` (what a collector recorded).
-fn manifest_facts(folder: &Folder) -> Vec<Fact> {
-    let Some(e) = folder.files.iter().find(|e| e.rel == "manifest.json") else {
-        return Vec::new();
-    };
-    let Ok(text) = std::fs::read_to_string(&e.path) else {
-        return Vec::new();
-    };
-    let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(&text)
+fn manifest_facts(catalog: &Catalog) -> Vec<Fact> {
+    let Some(serde_json::Value::Object(map)) = catalog.get("manifest.json").and_then(|i| i.json())
     else {
         return Vec::new();
     };
@@ -164,6 +169,54 @@ fn manifest_facts(folder: &Folder) -> Vec<Fact> {
                 _ => return None,
             };
             Some(Fact::new(k.clone(), value, "manifest.json"))
+        })
+        .collect()
+}
+
+/// Results no suite read although they are one suite's kind of file: where they sit is
+/// not a layout any suite reads, so say which layout would work.
+fn unused(catalog: &Catalog, reports: &[SuiteReport], skipped: &[Skipped]) -> Vec<Skipped> {
+    let read: std::collections::HashSet<&str> = reports
+        .iter()
+        .flat_map(|r| r.files_read.iter().map(String::as_str))
+        .chain(skipped.iter().map(|s| s.file.as_str()))
+        .collect();
+    catalog
+        .items
+        .iter()
+        .filter(|i| i.record.is_ok() && !read.contains(i.rel.as_str()))
+        .filter_map(|i| {
+            let dir = layout::dir_of(&i.rel);
+            let at = if dir.is_empty() { ".".to_string() } else { format!("{dir}/") };
+            let hint = match i.kind {
+                Kind::Fio | Kind::Bdevperf | Kind::SpdkConfig | Kind::RaidState
+                    if layout::in_spdk_tree(&i.rel) || i.kind != Kind::Fio =>
+                {
+                    format!(
+                        "{} under `{at}`: the spdk-raid suite reads `spdk/<array>-<drives>/` (and its `degraded/`)",
+                        i.kind.label()
+                    )
+                }
+                Kind::Fio | Kind::Iostat => format!(
+                    "{} under `{at}`: the storage suite reads `<array>/<job>.json` with `<array>/iostat/<job>.iostat`",
+                    i.kind.label()
+                ),
+                Kind::ClientRecords | Kind::ClientLog | Kind::Prometheus => format!(
+                    "{} named `{}`: the kv-ladder suite reads `results/<variant>-<run>-L<clients>.json` with `.log`, `.pre.prom` and `.post.prom`",
+                    i.kind.label(),
+                    i.file_name()
+                ),
+                Kind::Ask => format!(
+                    "{} under `{at}`: kv-restore reads `restore/<variant>.txt`, kv-dram `dram/<variant>-warm.txt` and `dram/<variant>-restart.txt`",
+                    i.kind.label()
+                ),
+                _ => return None,
+            };
+            Some(Skipped {
+                file: i.rel.clone(),
+                line: None,
+                reason: format!("not read: {hint}"),
+            })
         })
         .collect()
 }

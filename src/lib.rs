@@ -1,4 +1,7 @@
 //! reprobench: reproduce published storage and KV-cache benchmarks and judge the runs.
+//!
+//! Data moves one way: `ingest` (walk, sniff, parse each file once) -> `frames` (Polars)
+//! -> `suites` (criteria, deviations) -> `analysis` (the model) -> `render` / `bundle`.
 
 pub mod analysis;
 pub mod bundle;
@@ -9,7 +12,7 @@ pub mod commands;
 pub mod deviation;
 pub mod error;
 pub mod fio;
-pub mod folder;
+pub mod ingest;
 pub mod frames;
 pub mod output;
 pub mod parse;

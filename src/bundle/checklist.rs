@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::analysis::Analysis;
-use crate::folder::Folder;
+use crate::ingest::walk::Folder;
 use crate::suites::kv_common::ladder::split_level;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

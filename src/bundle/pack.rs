@@ -14,8 +14,9 @@ use anyhow::Context;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::analysis::{analyze, Analysis};
-use crate::folder::{Entry, Folder};
+use crate::analysis::{analyze, analyze_catalog, Analysis};
+use crate::ingest::Catalog;
+use crate::ingest::walk::{Entry, Folder};
 use crate::process::Runner;
 use crate::render::report::{write_report, PdfChoice};
 use crate::suites::Options;
@@ -402,7 +403,9 @@ pub fn build(
 pub fn survey(input: &Path, opts: &BundleOptions) -> anyhow::Result<(Folder, Analysis)> {
     let folder =
         Folder::scan(input).with_context(|| format!("cannot read `{}`", input.display()))?;
-    let analysis = analyze(input, &opts.judging)?;
+    // One walk: the listing the bundle chooses from is the one the analysis read.
+    let catalog = Catalog::ingest(folder.clone());
+    let analysis = analyze_catalog(input, &catalog, &opts.judging)?;
     Ok((folder, analysis))
 }
 

@@ -2,13 +2,13 @@
 //! of the same card (`lmcache`): warm restores, restores after a restart, and load.
 
 use crate::chart::{Chart, Kind, Series};
-use crate::folder::{Folder, Skipped};
+use crate::ingest::walk::Skipped;
+use crate::ingest::{layout, Catalog, Kind as FileKind};
 use crate::parse::ask::Attempt;
-use crate::suites::kv_common::ladder;
 use crate::suites::kv_common::reference::KvReference;
 use crate::suites::kv_common::{self, ADP, LMCACHE};
-use crate::suites::kv_ladder::{failing_runs, fed_by, gen, too_spread, Aggregate};
-use crate::suites::kv_restore::measured;
+use crate::suites::kv_common::aggregate::{failing_runs, fed_by, gen, too_spread, Aggregate};
+use crate::suites::kv_common::restore::measured;
 use crate::suites::{Options, Suite, SuiteInfo, SuiteReport, Table};
 use crate::verdict::{Observation, Status, Verdict};
 
@@ -36,25 +36,29 @@ impl Suite for KvDram {
         &INFO
     }
 
-    fn detect(&self, folder: &Folder) -> bool {
-        folder.files.iter().any(|e| {
-            e.rel.split('/').rev().skip(1).any(|c| c == "dram")
-                || e.rel
-                    .strip_suffix(".json")
-                    .and_then(ladder::split_level)
-                    .is_some_and(|(name, _)| ladder::split_run(name).0 == LMCACHE)
+    fn detect(&self, catalog: &Catalog) -> bool {
+        catalog.items.iter().any(|i| {
+            (i.kind == FileKind::Ask && layout::transcript_dir(&i.rel) == Some("dram"))
+                || (i.kind == FileKind::ClientRecords
+                    && layout::ladder_file(&i.rel)
+                        .is_some_and(|(prefix, _, _)| layout::split_run(prefix).0 == LMCACHE))
         })
     }
 
-    fn analyze(&self, folder: &Folder, opts: &Options, skipped: &mut Vec<Skipped>) -> SuiteReport {
+    fn analyze(
+        &self,
+        catalog: &Catalog,
+        opts: &Options,
+        skipped: &mut Vec<Skipped>,
+    ) -> SuiteReport {
         let mut report = SuiteReport::for_suite(self);
         let Some(reference) = KvReference::load_or_note(&mut report) else {
             return report;
         };
         let d = &reference.dram;
-        let transcripts = kv_common::transcripts(folder, "dram", skipped);
+        let transcripts = kv_common::transcripts(catalog, "dram", skipped);
         // The ladder files were already checked (and skipped) by kv-ladder when present.
-        let levels = kv_common::levels(folder, skipped);
+        let levels = kv_common::levels(catalog, skipped);
         let agg = Aggregate::of(&levels);
         report.files_read = transcripts.values().map(|(f, _)| f.clone()).collect();
         report.files_read.extend(
@@ -91,8 +95,8 @@ impl Suite for KvDram {
                 vec![format!("kv-dram.L{n}-gen")]
             });
         // The prompt of the restores against the published comparison's (GLM-5.3).
-        let logs = kv_common::server_logs(folder, skipped);
-        let model = kv_common::model_name(folder, &logs)
+        let logs = kv_common::server_logs(catalog, skipped);
+        let model = kv_common::model_name(catalog, &logs)
             .and_then(|(m, _)| reference.model(&m).cloned())
             .or_else(|| reference.model(&reference.restore.default_model).cloned());
         let timed: Vec<(&str, &str, &[Attempt])> = all
@@ -143,7 +147,7 @@ impl Suite for KvDram {
             if a.is_none() && l.is_none() {
                 continue;
             }
-            let f = |x: &Option<crate::suites::kv_restore::Measured>| {
+            let f = |x: &Option<crate::suites::kv_common::restore::Measured>| {
                 x.as_ref()
                     .and_then(|m| m.median)
                     .map_or("-".into(), |s| format!("{s:.2} s"))
@@ -164,7 +168,7 @@ impl Suite for KvDram {
             }
         }
         crate::deviation::annotate(&mut report.observations, &all_devs);
-        report.observations.extend(lmcache_observation(folder));
+        report.observations.extend(lmcache_observation(catalog));
         report.charts.extend(chart(&chart_values));
         report.tables.push(attempts_table(&all));
         report
@@ -317,8 +321,8 @@ fn attempts_table(all: &[(String, (String, Vec<Attempt>))]) -> Table {
 }
 
 /// LMCache's own lines in its vLLM log: what it retrieved and how fast.
-fn lmcache_observation(folder: &Folder) -> Option<Observation> {
-    let logs = kv_common::server_logs(folder, &mut Vec::new());
+fn lmcache_observation(catalog: &Catalog) -> Option<Observation> {
+    let logs = kv_common::server_logs(catalog, &mut Vec::new());
     let (file, log) = logs.by_variant.get(LMCACHE)?;
     if log.lmcache_retrievals.is_empty() && log.lmcache_hits.is_empty() {
         return None;

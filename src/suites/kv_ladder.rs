@@ -1,13 +1,16 @@
 //! Test 2, the multi-turn agent load ladder: plain vLLM vs the connector at 1 to 32
 //! clients, with the procedure script's table, per-run and median results, and criteria.
 
-use std::collections::BTreeMap;
 
 use crate::chart::{Chart, Kind, Series};
-use crate::folder::{Folder, Skipped};
+use crate::ingest::walk::Skipped;
+use crate::ingest::{layout, Catalog, Kind as FileKind};
 use crate::suites::kv_common::ladder::{self, Level};
 use crate::suites::kv_common::reference::KvReference;
-use crate::suites::kv_common::stats::{median, spread};
+use crate::suites::kv_common::aggregate::{
+    failing_runs, fed_by, gen, output, too_spread, ttft, Aggregate, RATES, RATES_AND_TTFT,
+};
+use crate::suites::kv_common::stats::median;
 use crate::suites::kv_common::{self, ADP, PLAIN};
 use crate::suites::{Options, Preformatted, Suite, SuiteInfo, SuiteReport, Table};
 use crate::verdict::{Observation, Status, Verdict};
@@ -40,20 +43,22 @@ impl Suite for KvLadder {
         &INFO
     }
 
-    fn detect(&self, folder: &Folder) -> bool {
-        folder.files.iter().any(|e| {
-            [".json", ".log", ".pre.prom", ".post.prom"]
-                .iter()
-                .any(|s| {
-                    e.rel
-                        .strip_suffix(s)
-                        .and_then(ladder::split_level)
-                        .is_some()
-                })
+    fn detect(&self, catalog: &Catalog) -> bool {
+        catalog.items.iter().any(|i| {
+            layout::ladder_file(&i.rel).is_some()
+                && matches!(
+                    i.kind,
+                    FileKind::ClientRecords | FileKind::ClientLog | FileKind::Prometheus
+                )
         })
     }
 
-    fn analyze(&self, folder: &Folder, opts: &Options, skipped: &mut Vec<Skipped>) -> SuiteReport {
+    fn analyze(
+        &self,
+        catalog: &Catalog,
+        opts: &Options,
+        skipped: &mut Vec<Skipped>,
+    ) -> SuiteReport {
         let mut report = SuiteReport::for_suite(self);
         let Some(reference) = KvReference::load_or_note(&mut report) else {
             return report;
@@ -61,8 +66,8 @@ impl Suite for KvLadder {
         let r = &reference.ladder;
         let sla = opts.sla_gen_tok_s.unwrap_or(r.sla_gen_tok_s);
         let max_spread = opts.max_spread.unwrap_or(r.max_spread);
-        let levels = kv_common::levels(folder, skipped);
-        let logs = kv_common::server_logs(folder, skipped);
+        let levels = kv_common::levels(catalog, skipped);
+        let logs = kv_common::server_logs(catalog, skipped);
         report.files_read = levels.iter().flat_map(|l| l.files.clone()).collect();
         report
             .files_read
@@ -105,82 +110,9 @@ impl Suite for KvLadder {
         report.tables.push(runs_table(&levels));
         report.tables.push(median_table(&agg, max_spread));
         report.charts = charts(&agg, sla);
-        report.facts = kv_common::facts(&logs, kv_common::model_name(folder, &logs).as_ref());
+        report.facts = kv_common::facts(&logs, kv_common::model_name(catalog, &logs).as_ref());
         report
     }
-}
-
-/// Levels grouped by variant and client count, across runs.
-pub struct Aggregate<'a> {
-    pub by: BTreeMap<(String, u32), Vec<&'a Level>>,
-}
-
-impl<'a> Aggregate<'a> {
-    pub fn of(levels: &'a [Level]) -> Self {
-        let mut by: BTreeMap<(String, u32), Vec<&Level>> = BTreeMap::new();
-        for l in levels {
-            by.entry((l.variant.clone(), l.clients))
-                .or_default()
-                .push(l);
-        }
-        Aggregate { by }
-    }
-
-    pub fn runs(&self, variant: &str, clients: u32) -> &[&'a Level] {
-        self.by
-            .get(&(variant.to_string(), clients))
-            .map_or(&[], Vec::as_slice)
-    }
-
-    /// Median of a metric over the runs, and its spread.
-    pub fn metric(
-        &self,
-        variant: &str,
-        clients: u32,
-        f: fn(&Level) -> Option<f64>,
-    ) -> (Option<f64>, Option<f64>) {
-        let v: Vec<f64> = self
-            .runs(variant, clients)
-            .iter()
-            .filter_map(|l| f(l))
-            .collect();
-        (median(&v), spread(&v))
-    }
-
-    fn runs_per_variant(&self) -> BTreeMap<String, usize> {
-        let mut out: BTreeMap<String, usize> = BTreeMap::new();
-        for ((variant, _), runs) in &self.by {
-            let n = out.entry(variant.clone()).or_default();
-            *n = (*n).max(runs.len());
-        }
-        out
-    }
-
-    pub fn levels_of(&self, variant: &str) -> Vec<u32> {
-        self.by
-            .keys()
-            .filter(|(v, _)| v == variant)
-            .map(|(_, n)| *n)
-            .collect()
-    }
-
-    fn files(&self, variants: &[&str], clients: u32) -> Vec<String> {
-        variants
-            .iter()
-            .flat_map(|v| self.runs(v, clients))
-            .flat_map(|l| l.files.iter().filter(|f| f.ends_with(".json")).cloned())
-            .collect()
-    }
-}
-
-pub fn output(l: &Level) -> Option<f64> {
-    l.output_tok_s
-}
-pub fn gen(l: &Level) -> Option<f64> {
-    l.gen_tok_s
-}
-pub fn ttft(l: &Level) -> Option<f64> {
-    l.ttft_p50_s
 }
 
 fn base(id: String, criterion: String) -> Verdict {
@@ -190,68 +122,6 @@ fn base(id: String, criterion: String) -> Verdict {
         "-",
         "pass criteria only (synthetic workload)",
     )
-}
-
-/// The metrics a criterion reads, by name.
-pub type Metrics<'m> = &'m [(&'static str, fn(&Level) -> Option<f64>)];
-
-pub const RATES: Metrics<'static> = &[("output tok/s", output), ("gen tok/s", gen)];
-pub const RATES_AND_TTFT: Metrics<'static> = &[
-    ("output tok/s", output),
-    ("gen tok/s", gen),
-    ("TTFT p50", ttft),
-];
-
-/// Spreads above the limit in the metrics a criterion reads, named, for an inconclusive
-/// verdict.
-pub fn too_spread(
-    agg: &Aggregate,
-    variants: &[&str],
-    clients: u32,
-    max: f64,
-    metrics: Metrics,
-) -> Vec<String> {
-    let mut out = Vec::new();
-    for v in variants {
-        for (name, f) in metrics {
-            if let (_, Some(s)) = agg.metric(v, clients, *f) {
-                if s > max {
-                    out.push(format!("{v} runs differ by {:.0}% in {name}", s * 100.0));
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Runs of the level that failed (failed requests, a dead client): a level with one is
-/// failed, never averaged away.
-pub fn failing_runs(agg: &Aggregate, variants: &[&str], clients: u32) -> Vec<String> {
-    variants
-        .iter()
-        .flat_map(|v| agg.runs(v, clients))
-        .filter_map(|l| l.failed())
-        .collect()
-}
-
-/// Which runs feed each variant's median at a level, e.g. `adp-1, adp-2 vs gpu-only-1`.
-pub fn fed_by(agg: &Aggregate, variants: &[&str], clients: u32) -> String {
-    variants
-        .iter()
-        .map(|v| {
-            let runs: Vec<String> = agg
-                .runs(v, clients)
-                .iter()
-                .map(|l| format!("{}-{}", l.variant, l.run))
-                .collect();
-            if runs.is_empty() {
-                format!("no {v} run")
-            } else {
-                runs.join(", ")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" vs ")
 }
 
 fn parity_verdict(agg: &Aggregate, n: u32, min_ratio: f64, max_spread: f64) -> Verdict {

@@ -2,10 +2,11 @@
 //! plain vLLM and restored from the card by the connector.
 
 use crate::chart::{Chart, Kind, Series};
-use crate::folder::{Folder, Skipped};
+use crate::ingest::walk::Skipped;
+use crate::ingest::{layout, Catalog};
 use crate::parse::ask::Attempt;
 use crate::suites::kv_common::reference::KvReference;
-use crate::suites::kv_common::stats::median;
+use crate::suites::kv_common::restore::{measured, Measured};
 use crate::suites::kv_common::{self, ServerLogs, ADP, PLAIN};
 use crate::suites::{Options, Suite, SuiteInfo, SuiteReport, Table};
 use crate::verdict::{Observation, Status, Verdict};
@@ -36,20 +37,25 @@ impl Suite for KvRestore {
         &INFO
     }
 
-    fn detect(&self, folder: &Folder) -> bool {
-        folder
-            .files
+    fn detect(&self, catalog: &Catalog) -> bool {
+        catalog
+            .items
             .iter()
-            .any(|e| e.rel.split('/').rev().skip(1).any(|c| c == "restore"))
+            .any(|i| layout::transcript_dir(&i.rel) == Some("restore"))
     }
 
-    fn analyze(&self, folder: &Folder, _opts: &Options, skipped: &mut Vec<Skipped>) -> SuiteReport {
+    fn analyze(
+        &self,
+        catalog: &Catalog,
+        _opts: &Options,
+        skipped: &mut Vec<Skipped>,
+    ) -> SuiteReport {
         let mut report = SuiteReport::for_suite(self);
         let Some(reference) = KvReference::load_or_note(&mut report) else {
             return report;
         };
-        let logs = kv_common::server_logs(folder, skipped);
-        let transcripts = kv_common::transcripts(folder, "restore", skipped);
+        let logs = kv_common::server_logs(catalog, skipped);
+        let transcripts = kv_common::transcripts(catalog, "restore", skipped);
         let pick = |want: &str| {
             transcripts
                 .iter()
@@ -64,7 +70,7 @@ impl Suite for KvRestore {
             .extend(logs.by_variant.values().map(|(f, _)| f.clone()));
         report.files_read.extend(logs.gateway.clone());
 
-        let model = kv_common::model_name(folder, &logs);
+        let model = kv_common::model_name(catalog, &logs);
         // A named model has published numbers only if the procedure publishes it; with
         // no model named, the procedure's main model is assumed, and said.
         let published = match &model {
@@ -200,51 +206,6 @@ fn variant_of(stem: &str) -> &'static str {
     }
 }
 
-/// The timed attempts of one variant after `skip` leading ones (ADP's cold write), with
-/// the procedure's warm-up rule: a first run after a fresh start more than 10% slower
-/// than the second is replaced by it.
-pub struct Measured {
-    pub file: String,
-    pub used: Vec<f64>,
-    pub median: Option<f64>,
-    pub warmup_note: Option<String>,
-    /// Requests that failed, by line, with why: they are left out of the times.
-    pub failed: Vec<String>,
-}
-
-/// How much slower a first run must be to count as warm-up (kernels compiling), not noise.
-const WARMUP_SLOWER: f64 = 1.10;
-
-pub fn measured(file: &str, attempts: &[Attempt], skip: usize) -> Measured {
-    // A failed request returns at once: its time is not a restore or a recompute.
-    let times: Vec<f64> = attempts
-        .iter()
-        .skip(skip)
-        .filter(|a| a.failed.is_none())
-        .filter_map(|a| a.seconds)
-        .collect();
-    let failed: Vec<String> = attempts
-        .iter()
-        .skip(skip)
-        .filter_map(|a| a.failed.as_ref().map(|f| format!("line {}: {f}", a.line)))
-        .collect();
-    let mut used = times.clone();
-    let mut warmup_note = None;
-    if times.len() >= 2 && times[0] > WARMUP_SLOWER * times[1] {
-        used.remove(0);
-        warmup_note = Some(format!(
-            "`{file}`: the first timed run ({:.2} s) was slower than the second ({:.2} s); as the procedure says, it is treated as warm-up and the later runs are used",
-            times[0], times[1]
-        ));
-    }
-    Measured {
-        file: file.to_string(),
-        median: median(&used),
-        used,
-        warmup_note,
-        failed,
-    }
-}
 
 fn verdict(id: &str, criterion: &str) -> Verdict {
     Verdict::new(format!("kv-restore.{id}"), criterion, "-", "-")

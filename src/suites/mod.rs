@@ -11,7 +11,8 @@ use serde::Serialize;
 
 use crate::chart::Chart;
 use crate::deviation::Deviation;
-use crate::folder::{Folder, Skipped};
+use crate::ingest::walk::Skipped;
+use crate::ingest::Catalog;
 use crate::frames::Frame;
 use crate::verdict::{Observation, Verdict};
 
@@ -159,10 +160,12 @@ pub trait Suite: Sync {
     fn reproduce(&self) -> &'static [&'static str] {
         self.info().reproduce
     }
-    /// Whether the folder holds anything for this suite.
-    fn detect(&self, folder: &Folder) -> bool;
-    /// Reads the folder and judges it. Files it could not use go into `skipped`.
-    fn analyze(&self, folder: &Folder, opts: &Options, skipped: &mut Vec<Skipped>) -> SuiteReport;
+    /// Whether the catalog holds anything for this suite.
+    fn detect(&self, catalog: &Catalog) -> bool;
+    /// Judges what the catalog holds for this suite. Files it could not use go into
+    /// `skipped`.
+    fn analyze(&self, catalog: &Catalog, opts: &Options, skipped: &mut Vec<Skipped>)
+        -> SuiteReport;
 }
 
 pub const SUITES: &[&dyn Suite] = &[

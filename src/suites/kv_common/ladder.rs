@@ -5,8 +5,45 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::folder::{Entry, Folder, Skipped};
-use crate::parse::{client_log, mt_records, prom};
+use crate::error::Problem;
+use crate::ingest::layout::{self, LadderPart};
+use crate::ingest::walk::Skipped;
+use crate::ingest::{Catalog, Item, Kind, Record};
+use crate::parse::client_log::ClientLog;
+use crate::parse::{mt_records, prom};
+
+/// What a ladder file must be, when its content says it is something else.
+fn wrong_kind(item: &Item, want: Kind) -> Problem {
+    Problem::whole(format!(
+        "named as {} but holds {}",
+        want.label(),
+        item.kind.label()
+    ))
+}
+
+fn as_client_log(item: &Item) -> Result<&ClientLog, Problem> {
+    match &item.record {
+        Ok(Record::ClientLog(l)) => Ok(l),
+        Ok(_) => Err(wrong_kind(item, Kind::ClientLog)),
+        Err(p) => Err(p.clone()),
+    }
+}
+
+fn as_records(item: &Item) -> Result<&[mt_records::Record], Problem> {
+    match &item.record {
+        Ok(Record::ClientRecords(r)) => Ok(r),
+        Ok(_) => Err(wrong_kind(item, Kind::ClientRecords)),
+        Err(p) => Err(p.clone()),
+    }
+}
+
+fn as_snapshot(item: &Item) -> Result<&prom::Snapshot, Problem> {
+    match &item.record {
+        Ok(Record::Prometheus(s)) => Ok(s),
+        Ok(_) => Err(wrong_kind(item, Kind::Prometheus)),
+        Err(p) => Err(p.clone()),
+    }
+}
 
 /// One level of one run of one variant.
 #[derive(Debug, Clone, Serialize)]
@@ -61,49 +98,27 @@ impl Level {
     }
 }
 
-/// `name-L8.json` -> (`name`, 8)
-pub fn split_level(stem: &str) -> Option<(&str, u32)> {
-    let (name, lvl) = stem.rsplit_once("-L")?;
-    let n = lvl.parse().ok()?;
-    (!name.is_empty()).then_some((name, n))
-}
-
-/// `adp-1` -> (`adp`, `1`); `gpu-only-2` -> (`gpu-only`, `2`).
-pub fn split_run(name: &str) -> (String, String) {
-    let base = name.rsplit('/').next().unwrap_or(name);
-    match base.rsplit_once('-') {
-        Some((v, r)) if !v.is_empty() => (v.to_string(), r.to_string()),
-        _ => (base.to_string(), "1".to_string()),
-    }
-}
-
-fn strip<'a>(rel: &'a str, suffix: &str) -> Option<&'a str> {
-    rel.strip_suffix(suffix)
-}
+pub use crate::ingest::layout::{split_level, split_run};
 
 /// Every level in the folder, in the script's order (by path prefix, then clients).
-pub fn load(folder: &Folder, skipped: &mut Vec<Skipped>) -> Vec<Level> {
+pub fn load(catalog: &Catalog, skipped: &mut Vec<Skipped>) -> Vec<Level> {
     // Key: (prefix, clients) -> the four files.
-    let mut sets: BTreeMap<(String, u32), [Option<&Entry>; 4]> = BTreeMap::new();
-    for e in &folder.files {
-        for (slot, suffix) in [".json", ".log", ".pre.prom", ".post.prom"]
-            .iter()
-            .enumerate()
-        {
-            let Some(base) = strip(&e.rel, suffix) else {
-                continue;
-            };
-            if *suffix == ".json" && (base.ends_with(".pre") || base.ends_with(".post")) {
-                continue;
-            }
-            if let Some((prefix, clients)) = split_level(base) {
-                sets.entry((prefix.to_string(), clients)).or_default()[slot] = Some(e);
-            }
-        }
+    let mut sets: BTreeMap<(String, u32), [Option<&Item>; 4]> = BTreeMap::new();
+    for item in &catalog.items {
+        let Some((prefix, clients, part)) = layout::ladder_file(&item.rel) else {
+            continue;
+        };
+        let slot = match part {
+            LadderPart::Records => 0,
+            LadderPart::Log => 1,
+            LadderPart::Pre => 2,
+            LadderPart::Post => 3,
+        };
+        sets.entry((prefix.to_string(), clients)).or_default()[slot] = Some(item);
     }
     let mut levels = Vec::new();
     for ((prefix, clients), files) in sets {
-        levels.push(read_level(&prefix, clients, files, folder, skipped));
+        levels.push(read_level(&prefix, clients, files, skipped));
     }
     levels
 }
@@ -112,11 +127,31 @@ fn median(v: Vec<f64>) -> Option<f64> {
     super::stats::median(&v)
 }
 
+/// A level's `.pre.prom` or `.post.prom` snapshot, or why there is none.
+fn snapshot<'a>(
+    e: Option<&'a Item>,
+    missing: String,
+    skipped: &mut Vec<Skipped>,
+    problems: &mut Vec<String>,
+) -> Option<&'a prom::Snapshot> {
+    let Some(e) = e else {
+        problems.push(missing);
+        return None;
+    };
+    match as_snapshot(e) {
+        Ok(s) => Some(s),
+        Err(err) => {
+            problems.push(Item::error_text(&err, &e.rel));
+            skipped.push(e.skipped(&err));
+            None
+        }
+    }
+}
+
 fn read_level(
     prefix: &str,
     clients: u32,
-    files: [Option<&Entry>; 4],
-    folder: &Folder,
+    files: [Option<&Item>; 4],
     skipped: &mut Vec<Skipped>,
 ) -> Level {
     let (variant, run) = split_run(prefix);
@@ -147,7 +182,7 @@ fn read_level(
 
     // The client's log: failures live only there.
     match log {
-        Some(e) => match client_log::parse_path(&e.path) {
+        Some(e) => match as_client_log(e) {
             Ok(l) => {
                 level.runtime_sec = l.runtime_sec;
                 level.args = l.args.clone();
@@ -171,8 +206,8 @@ fn read_level(
                 }
             }
             Err(err) => {
-                level.problems.push(err.to_string());
-                skipped.push(folder.skipped(e, err.line, err.reason));
+                level.problems.push(Item::error_text(&err, &e.rel));
+                skipped.push(e.skipped(&err));
             }
         },
         None => level
@@ -188,11 +223,11 @@ fn read_level(
             ));
             script_error = Some("no JSON file (the client failed before writing it)".into());
         }
-        Some(e) => match mt_records::parse_path(&e.path) {
+        Some(e) => match as_records(e) {
             Err(err) => {
-                level.problems.push(err.to_string());
+                level.problems.push(Item::error_text(&err, &e.rel));
                 script_error = Some(format!("the script stops: {}", err.reason));
-                skipped.push(folder.skipped(e, err.line, err.reason));
+                skipped.push(e.skipped(&err));
             }
             Ok(r) if r.is_empty() => {
                 level.requests = Some(0);
@@ -239,27 +274,9 @@ fn read_level(
     }
 
     // Prefix-cache hit rates between the two snapshots.
-    let snap =
-        |e: Option<&Entry>, which: &str, skipped: &mut Vec<Skipped>, problems: &mut Vec<String>| {
-            match e {
-                None => {
-                    problems.push(format!(
-                        "no `{prefix}-L{clients}.{which}.prom`: hit rates not measured"
-                    ));
-                    None
-                }
-                Some(e) => match prom::parse_path(&e.path) {
-                    Ok(s) => Some(s),
-                    Err(err) => {
-                        problems.push(err.to_string());
-                        skipped.push(folder.skipped(e, err.line, err.reason));
-                        None
-                    }
-                },
-            }
-        };
-    let pre_s = snap(pre, "pre", skipped, &mut level.problems);
-    let post_s = snap(post, "post", skipped, &mut level.problems);
+    let missing = |which: &str| format!("no `{prefix}-L{clients}.{which}.prom`: hit rates not measured");
+    let pre_s = snapshot(pre, missing("pre"), skipped, &mut level.problems);
+    let post_s = snapshot(post, missing("post"), skipped, &mut level.problems);
     let mut script_hits = (String::from("-"), String::from("-"));
     match (&pre_s, &post_s) {
         (Some(a), Some(b)) => {
@@ -382,9 +399,9 @@ mod tests {
     fn reproduces_the_fixture_table_of_the_procedure_script() {
         let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures/kv-ladder-client");
-        let folder = Folder::scan(&root).expect("scan");
+        let catalog = Catalog::scan(&root).expect("scan");
         let mut skipped = Vec::new();
-        let levels = load(&folder, &mut skipped);
+        let levels = load(&catalog, &mut skipped);
         assert!(skipped.is_empty(), "{skipped:?}");
         let mut text = vec![script_header()];
         text.extend(

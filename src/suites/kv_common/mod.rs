@@ -1,16 +1,19 @@
 //! What the three KV-cache suites share: the published numbers, the ladder's files, the
-//! servers' logs and the `ask` transcripts, each read once per analysis.
+//! servers' logs and the `ask` transcripts, taken from the catalog.
 
+pub mod aggregate;
 pub mod deviations;
 pub mod ladder;
 pub mod reference;
+pub mod restore;
 pub mod stats;
 
 use std::collections::BTreeMap;
 
-use crate::folder::{Entry, Folder, Skipped};
-use crate::parse::ask::{self, Attempt};
-use crate::parse::vllm_log::{self, ServerLog};
+use crate::ingest::walk::Skipped;
+use crate::ingest::{layout, Catalog, Kind, Record};
+use crate::parse::ask::Attempt;
+use crate::parse::vllm_log::ServerLog;
 use crate::suites::Fact;
 
 /// The plain-vLLM variant's name in the procedure.
@@ -20,21 +23,14 @@ pub const LMCACHE: &str = "lmcache";
 
 /// Server logs by variant (`logs/adp-vllm.log`), and the gateway's log.
 #[derive(Debug, Default)]
-pub struct ServerLogs {
-    pub by_variant: BTreeMap<String, (String, ServerLog)>,
+pub struct ServerLogs<'c> {
+    pub by_variant: BTreeMap<String, (String, &'c ServerLog)>,
     pub gateway: Option<String>,
 }
 
-fn is_server_log(e: &Entry) -> bool {
-    let name = e.file_name().to_ascii_lowercase();
-    name.ends_with(".log")
-        && (name.contains("vllm") || name.contains("server"))
-        && ladder::split_level(e.stem()).is_none()
-}
-
 /// `adp-vllm.log` -> `adp`, `gpu-only_server.log` -> `gpu-only`.
-fn log_variant(e: &Entry) -> String {
-    let stem = e.stem().to_ascii_lowercase();
+fn log_variant(stem: &str) -> String {
+    let stem = stem.to_ascii_lowercase();
     let mut v = stem.as_str();
     for cut in [
         "-vllm", "_vllm", ".vllm", "-server", "_server", "vllm-", "vllm_",
@@ -47,75 +43,61 @@ fn log_variant(e: &Entry) -> String {
     v.to_string()
 }
 
-/// The server logs, read once per folder; files that cannot be read are reported in
-/// `skipped` the first time.
-pub fn server_logs(folder: &Folder, skipped: &mut Vec<Skipped>) -> std::rc::Rc<ServerLogs> {
-    folder.memo("kv-server-logs", || read_server_logs(folder, skipped))
-}
-
-/// The ladder's levels, read once per folder (see [`server_logs`]).
-pub fn levels(folder: &Folder, skipped: &mut Vec<Skipped>) -> std::rc::Rc<Vec<ladder::Level>> {
-    folder.memo("kv-ladder-levels", || ladder::load(folder, skipped))
-}
-
-fn read_server_logs(folder: &Folder, skipped: &mut Vec<Skipped>) -> ServerLogs {
-    let mut logs = ServerLogs::default();
-    for e in &folder.files {
-        let lower = e.file_name().to_ascii_lowercase();
-        if lower.ends_with(".log") && lower.contains("gateway") {
-            logs.gateway.get_or_insert(e.rel.clone());
-            continue;
-        }
-        if !is_server_log(e) {
-            continue;
-        }
-        match vllm_log::parse_path(&e.path) {
-            Ok(l) => {
+/// The servers' logs in the catalog; logs that cannot be read go into `skipped`.
+pub fn server_logs<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> ServerLogs<'c> {
+    let mut logs = ServerLogs {
+        gateway: catalog.of(Kind::GatewayLog).next().map(|i| i.rel.clone()),
+        ..ServerLogs::default()
+    };
+    for item in catalog.of(Kind::ServerLog) {
+        match &item.record {
+            Ok(Record::ServerLog(l)) => {
                 logs.by_variant
-                    .entry(log_variant(e))
-                    .or_insert((e.rel.clone(), l));
+                    .entry(log_variant(item.stem()))
+                    .or_insert((item.rel.clone(), l));
             }
-            Err(err) => skipped.push(folder.skipped(e, err.line, err.reason)),
+            Ok(_) => {}
+            Err(p) => skipped.push(item.skipped(p)),
         }
     }
     logs
 }
 
+/// The ladder's levels (see [`ladder::load`]).
+pub fn levels(catalog: &Catalog, skipped: &mut Vec<Skipped>) -> Vec<ladder::Level> {
+    ladder::load(catalog, skipped)
+}
+
 /// `ask` transcripts under a folder named `dir` (`restore`, `dram`), by file stem.
 pub fn transcripts(
-    folder: &Folder,
+    catalog: &Catalog,
     dir: &str,
     skipped: &mut Vec<Skipped>,
 ) -> BTreeMap<String, (String, Vec<Attempt>)> {
     let mut out = BTreeMap::new();
-    for e in &folder.files {
-        let in_dir = e.rel.split('/').rev().skip(1).any(|c| c == dir);
-        if !in_dir || !(e.rel.ends_with(".txt") || e.rel.ends_with(".json")) {
+    for item in catalog.of(Kind::Ask) {
+        if layout::transcript_dir(&item.rel) != Some(dir) {
             continue;
         }
-        match ask::parse_path(&e.path) {
-            Ok(a) => {
-                out.insert(e.stem().to_string(), (e.rel.clone(), a));
+        match &item.record {
+            Ok(Record::Ask(a)) => {
+                out.insert(item.stem().to_string(), (item.rel.clone(), a.clone()));
             }
-            Err(err) => skipped.push(folder.skipped(e, err.line, err.reason)),
+            Ok(_) => {}
+            Err(p) => skipped.push(item.skipped(p)),
         }
     }
     out
 }
 
-/// The model under test: `manifest.json`'s `model`, else the servers' logs.
-pub fn model_name(folder: &Folder, logs: &ServerLogs) -> Option<(String, String)> {
-    for e in folder
-        .files
-        .iter()
-        .filter(|e| e.file_name() == "manifest.json")
+/// The model under test: a manifest's `model`, else the servers' logs.
+pub fn model_name(catalog: &Catalog, logs: &ServerLogs) -> Option<(String, String)> {
+    for item in catalog
+        .of(Kind::Manifest)
+        .filter(|i| i.file_name() == "manifest.json")
     {
-        if let Ok(text) = std::fs::read_to_string(&e.path) {
-            if let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) {
-                if let Some(m) = v.get("model").and_then(|m| m.as_str()) {
-                    return Some((m.to_string(), e.rel.clone()));
-                }
-            }
+        if let Some(m) = item.json().and_then(|v| v.get("model")).and_then(|m| m.as_str()) {
+            return Some((m.to_string(), item.rel.clone()));
         }
     }
     logs.by_variant

@@ -8,7 +8,8 @@ use serde_json::Value;
 
 use crate::fio::groups::groups;
 use crate::fio::signature::Signature;
-use crate::folder::{Entry, Folder, Skipped};
+use crate::ingest::walk::Skipped;
+use crate::ingest::{layout, Catalog, Item, Kind, Record};
 use crate::parse::{bdevperf, fio};
 
 /// One direction of one run, in the article's units.
@@ -116,125 +117,174 @@ pub struct ArrayDir {
     pub degraded_state: Option<RaidState>,
 }
 
-/// `raid5f-8` -> (`raid5f`, 8)
-pub fn split_array(name: &str) -> Option<(&str, u32)> {
-    let (a, n) = name.rsplit_once('-')?;
-    let n: u32 = n.parse().ok()?;
-    (!a.is_empty() && n > 0).then_some((a, n))
+pub use crate::ingest::layout::split_array;
+
+/// The kinds of file an array folder holds.
+fn spdk_kind(k: Kind) -> bool {
+    matches!(
+        k,
+        Kind::Fio | Kind::Bdevperf | Kind::SpdkConfig | Kind::RaidState | Kind::OtherJson
+    )
 }
 
-/// The array folder an entry belongs to, and whether it is a degraded run.
-fn array_of(e: &Entry) -> Option<(String, bool)> {
-    let parts: Vec<&str> = e.rel.split('/').collect();
-    let n = parts.len();
-    if n >= 2 && split_array(parts[n - 2]).is_some() {
-        return Some((parts[..n - 1].join("/"), false));
+/// fio results that ran through SPDK's bdev layer: this suite's wherever they sit.
+fn spdk_bdev_run(item: &Item) -> bool {
+    item.fio().is_some_and(|o| o.uses_ioengine("spdk_bdev"))
+}
+
+/// The array folder of a file outside the article's layout (`results/raid5f/x.json`):
+/// its folder, or the one above a `degraded/` folder.
+fn folder_of(rel: &str) -> (String, bool) {
+    let dir = layout::dir_of(rel);
+    if layout::name_of(dir) == "degraded" && !dir.is_empty() && dir != "degraded" {
+        (layout::dir_of(dir).to_string(), true)
+    } else {
+        (dir.to_string(), false)
     }
-    if n >= 3 && parts[n - 2] == "degraded" && split_array(parts[n - 3]).is_some() {
-        return Some((parts[..n - 2].join("/"), true));
+}
+
+pub fn detect(catalog: &Catalog) -> bool {
+    catalog.items.iter().any(|i| {
+        spdk_bdev_run(i)
+            || (spdk_kind(i.kind)
+                && i.kind != Kind::OtherJson
+                && layout::spdk_array_of(&i.rel).is_some()
+                && (layout::in_spdk_tree(&i.rel)
+                    || matches!(i.kind, Kind::Bdevperf | Kind::SpdkConfig)))
+    })
+}
+
+/// Where each file of this suite belongs: the article's `<array>-<drives>/` folders, and
+/// the folders of spdk_bdev runs found elsewhere.
+fn placement(catalog: &Catalog) -> BTreeMap<String, (String, bool)> {
+    let mut out: BTreeMap<String, (String, bool)> = BTreeMap::new();
+    let mut elsewhere: BTreeMap<String, ()> = BTreeMap::new();
+    for i in &catalog.items {
+        if !i.rel.ends_with(".json") && !spdk_bdev_run(i) {
+            continue;
+        }
+        if let Some(at) = layout::spdk_array_of(&i.rel) {
+            if spdk_kind(i.kind) {
+                out.insert(i.rel.clone(), at);
+            }
+        } else if spdk_bdev_run(i) {
+            let (dir, degraded) = folder_of(&i.rel);
+            elsewhere.insert(dir.clone(), ());
+            out.insert(i.rel.clone(), (dir, degraded));
+        }
     }
-    None
-}
-
-/// Whether a results file sits in this suite's layout (`spdk/...` or `<array>-<n>/`), so
-/// the storage suite leaves it alone.
-pub fn claims(rel: &str) -> bool {
-    rel.starts_with("spdk/") || rel.contains("/spdk/")
-}
-
-pub fn detect(folder: &Folder) -> bool {
-    folder
-        .files
+    // The configs and raid states beside runs found elsewhere belong to them too.
+    for i in catalog
+        .items
         .iter()
-        .any(|e| e.rel.ends_with(".json") && array_of(e).is_some() && e.rel.contains("spdk"))
-        || folder.files.iter().any(|e| {
-            e.rel.ends_with(".json")
-                && array_of(e).is_some()
-                && std::fs::read(&e.path).is_ok_and(|b| {
-                    serde_json::from_slice::<Value>(&b)
-                        .is_ok_and(|v| bdevperf::looks_like(&v) || v.get("subsystems").is_some())
-                })
-        })
+        .filter(|i| matches!(i.kind, Kind::SpdkConfig | Kind::RaidState | Kind::Bdevperf))
+    {
+        let (dir, degraded) = folder_of(&i.rel);
+        if elsewhere.contains_key(&dir) {
+            out.entry(i.rel.clone()).or_insert((dir, degraded));
+        }
+    }
+    out
 }
 
-pub fn load(folder: &Folder, skipped: &mut Vec<Skipped>) -> Vec<ArrayDir> {
+pub fn load(catalog: &Catalog, skipped: &mut Vec<Skipped>) -> Vec<ArrayDir> {
     let mut arrays: BTreeMap<String, ArrayDir> = BTreeMap::new();
-    for e in folder.with_suffix(".json") {
-        let Some((dir, degraded)) = array_of(e) else {
+    let mut unnamed: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (rel, (dir, degraded)) in placement(catalog) {
+        let Some(item) = catalog.get(&rel) else {
             continue;
         };
-        let name = dir.rsplit('/').next().unwrap_or(&dir).to_string();
-        let Some((array, drives)) = split_array(&name) else {
-            continue;
+        let name = if dir.is_empty() {
+            catalog.root_name.clone()
+        } else {
+            layout::name_of(&dir).to_string()
+        };
+        let (array, drives) = match split_array(&name) {
+            Some((a, n)) => (a.to_string(), n),
+            None => (name.clone(), 0),
         };
         let slot = arrays.entry(dir.clone()).or_insert_with(|| ArrayDir {
             dir: dir.clone(),
-            array: array.to_string(),
+            array,
             drives,
             ..ArrayDir::default()
         });
-        match read_file(e, degraded) {
-            Ok(Item::Run(r)) => slot.runs.push(*r),
-            Ok(Item::Config(c)) => slot.config = Some(c),
-            Ok(Item::State(s)) => {
+        match read_item(item, degraded) {
+            Ok(Read::Run(r)) => {
+                if slot.drives == 0 {
+                    unnamed.entry(dir.clone()).or_default().push(rel.clone());
+                }
+                slot.runs.push(*r)
+            }
+            Ok(Read::Config(c)) => slot.config = Some(c),
+            Ok(Read::State(s)) => {
                 if degraded {
                     slot.degraded_state = Some(s);
                 } else {
                     slot.state = Some(s);
                 }
             }
-            Err((line, why)) => skipped.push(folder.skipped(e, line, why)),
+            Err((line, why)) => skipped.push(Skipped {
+                file: rel.clone(),
+                line,
+                reason: why,
+            }),
         }
     }
-    arrays.into_values().collect()
+    // A folder not named `<array>-<drives>`: the drive count from its config or its
+    // raid state, else the runs cannot be judged as a share of anything, and we say how
+    // to name it.
+    for a in arrays.values_mut().filter(|a| a.drives == 0) {
+        let from_config = a.config.as_ref().map(|c| c.drives as u32).filter(|n| *n > 0);
+        let from_state = a.state.as_ref().map(|s| s.members as u32).filter(|n| *n > 0);
+        if let Some(n) = from_config.or(from_state) {
+            a.drives = n;
+            continue;
+        }
+        let shown = if a.dir.is_empty() { ".".to_string() } else { a.dir.clone() };
+        for rel in unnamed.remove(&a.dir).unwrap_or_default() {
+            skipped.push(Skipped {
+                file: rel,
+                line: None,
+                reason: format!(
+                    "spdk_bdev fio results under `{shown}/`, whose drive count nothing gives: the spdk-raid suite reads `spdk/<array>-<drives>/` (name the folder `{}-<drives>`, or put the SPDK config.json beside the runs)",
+                    a.array
+                ),
+            });
+        }
+        a.runs.clear();
+    }
+    arrays.into_values().filter(|a| a.drives > 0 || a.config.is_some() || a.state.is_some()).collect()
 }
 
-enum Item {
+enum Read {
     Run(Box<Run>),
     Config(ConfigFacts),
     State(RaidState),
 }
 
-fn read_file(e: &Entry, degraded: bool) -> Result<Item, (Option<usize>, String)> {
-    let bytes = std::fs::read(&e.path).map_err(|err| (None, format!("cannot read: {err}")))?;
-    if let Ok(out) = fio::parse_bytes(&bytes) {
-        return Ok(Item::Run(Box::new(from_fio(e, degraded, &out)?)));
-    }
-    let v: Value = match serde_json::from_slice(&bytes) {
-        Ok(v) => v,
-        Err(_) => {
-            return match bdevperf::parse_bytes(&bytes) {
-                Ok(b) => Ok(Item::Run(Box::new(from_bdevperf(e, degraded, &b)?))),
-                Err(p) => {
-                    let f = fio::parse_bytes(&bytes)
-                        .err()
-                        .map(|p| p.reason)
-                        .unwrap_or_default();
-                    Err((p.line, if f.is_empty() { p.reason } else { f }))
-                }
-            }
+fn read_item(item: &Item, degraded: bool) -> Result<Read, (Option<usize>, String)> {
+    let rel = item.rel.as_str();
+    match &item.record {
+        Ok(Record::Fio(out)) => Ok(Read::Run(Box::new(from_fio(rel, degraded, out)?))),
+        Ok(Record::Bdevperf(b)) => Ok(Read::Run(Box::new(from_bdevperf(rel, degraded, b)?))),
+        Ok(Record::Json(v)) if item.kind == Kind::SpdkConfig => {
+            Ok(Read::Config(config_facts(rel, v)))
         }
-    };
-    if v.get("subsystems").is_some() {
-        return Ok(Item::Config(config_facts(e, &v)));
-    }
-    if let Some(s) = raid_state(e, &v) {
-        return Ok(Item::State(s));
-    }
-    match bdevperf::parse_bytes(&bytes) {
-        Ok(b) => Ok(Item::Run(Box::new(from_bdevperf(e, degraded, &b)?))),
-        Err(p) => Err((
-            p.line,
-            format!(
-                "not fio or bdevperf output, an SPDK config or bdev_raid_get_bdevs output ({})",
-                p.reason
-            ),
+        Ok(Record::Json(v)) if item.kind == Kind::RaidState => match raid_state(rel, v) {
+            Some(s) => Ok(Read::State(s)),
+            None => Err((Some(1), "bdev_raid_get_bdevs output without a raid bdev".into())),
+        },
+        Ok(_) => Err((
+            Some(1),
+            "not fio or bdevperf output, an SPDK config or bdev_raid_get_bdevs output".into(),
         )),
+        Err(p) => Err((p.line, p.reason.clone())),
     }
 }
 
 fn from_fio(
-    e: &Entry,
+    rel: &str,
     degraded: bool,
     out: &fio::FioOutput,
 ) -> Result<Run, (Option<usize>, String)> {
@@ -271,7 +321,7 @@ fn from_fio(
     let io_bytes = g.read.io_bytes + g.write.io_bytes;
     let recorded = g.recorded;
     Ok(Run {
-        file: e.rel.clone(),
+        file: rel.to_string(),
         degraded,
         tool: "fio",
         options: g.options.clone(),
@@ -289,7 +339,7 @@ fn from_fio(
 }
 
 fn from_bdevperf(
-    e: &Entry,
+    rel: &str,
     degraded: bool,
     b: &bdevperf::Bdevperf,
 ) -> Result<Run, (Option<usize>, String)> {
@@ -334,7 +384,7 @@ fn from_bdevperf(
     };
     let writes_only = matches!(first.workload.as_str(), "write" | "randwrite");
     Ok(Run {
-        file: e.rel.clone(),
+        file: rel.to_string(),
         degraded,
         tool: "bdevperf",
         sig: Signature::from_options(&opts),
@@ -355,7 +405,7 @@ fn from_bdevperf(
     })
 }
 
-fn config_facts(e: &Entry, v: &Value) -> ConfigFacts {
+fn config_facts(rel: &str, v: &Value) -> ConfigFacts {
     let mut controllers: Vec<String> = Vec::new();
     let mut malloc: Vec<String> = Vec::new();
     let mut level = None;
@@ -426,7 +476,7 @@ fn config_facts(e: &Entry, v: &Value) -> ConfigFacts {
         _ => "unknown",
     };
     ConfigFacts {
-        file: e.rel.clone(),
+        file: rel.to_string(),
         drives: kinds.len(),
         raid_level: level,
         strip_kb: strip,
@@ -434,12 +484,12 @@ fn config_facts(e: &Entry, v: &Value) -> ConfigFacts {
     }
 }
 
-fn raid_state(e: &Entry, v: &Value) -> Option<RaidState> {
+fn raid_state(rel: &str, v: &Value) -> Option<RaidState> {
     let list = v.as_array()?;
     let r = list.iter().find(|r| r.get("raid_level").is_some())?;
     let members = r["num_base_bdevs"].as_u64().unwrap_or(0);
     Some(RaidState {
-        file: e.rel.clone(),
+        file: rel.to_string(),
         name: r["name"].as_str().unwrap_or("").to_string(),
         state: r["state"].as_str().unwrap_or("unknown").to_string(),
         raid_level: r["raid_level"].as_str().unwrap_or("").to_string(),
@@ -473,11 +523,7 @@ mod tests {
                  "base_bdevs_list": [{"name": null, "is_configured": false}]}]"#,
         )
         .expect("json");
-        let e = Entry {
-            path: "x".into(),
-            rel: "spdk/raid5f-8/degraded/bdev_raid_get_bdevs.json".into(),
-        };
-        let s = raid_state(&e, &v).expect("state");
+        let s = raid_state("spdk/raid5f-8/degraded/bdev_raid_get_bdevs.json", &v).expect("state");
         assert_eq!(s.label(), "degraded (7 of 8 members operational)");
     }
 }

@@ -9,7 +9,8 @@ mod reference;
 mod tables;
 pub mod theory;
 
-use crate::folder::{Folder, Skipped};
+use crate::ingest::walk::Skipped;
+use crate::ingest::Catalog;
 use crate::suites::{Fact, Options, Suite, SuiteInfo, SuiteReport};
 
 pub use reference::{SpdkReference, SPDK_TOML};
@@ -41,11 +42,16 @@ impl Suite for SpdkRaid {
         &INFO
     }
 
-    fn detect(&self, folder: &Folder) -> bool {
-        load::detect(folder)
+    fn detect(&self, catalog: &Catalog) -> bool {
+        load::detect(catalog)
     }
 
-    fn analyze(&self, folder: &Folder, _opts: &Options, skipped: &mut Vec<Skipped>) -> SuiteReport {
+    fn analyze(
+        &self,
+        catalog: &Catalog,
+        _opts: &Options,
+        skipped: &mut Vec<Skipped>,
+    ) -> SuiteReport {
         let mut report = SuiteReport::for_suite(self);
         let reference = match SpdkReference::load() {
             Ok(r) => r,
@@ -56,7 +62,7 @@ impl Suite for SpdkRaid {
                 return report;
             }
         };
-        let arrays = load::load(folder, skipped);
+        let arrays = load::load(catalog, skipped);
         for a in &arrays {
             report
                 .files_read

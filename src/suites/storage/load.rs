@@ -1,19 +1,19 @@
-//! Reads a results folder in the procedure's layout: `<array>/<job>.json` (fio) and
+//! The procedure's layout, read from the catalog: `<array>/<job>.json` (fio) and
 //! `<array>/iostat/<job>.iostat`. Anything unreadable is skipped with a reason.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::rc::Rc;
 
-use crate::error::ParseError;
+use crate::error::Problem;
 use crate::fio::groups::{groups, Group};
 use crate::fio::signature::Signature;
-use crate::folder::{Entry, Folder, Skipped};
-use crate::parse::fio::{self, FioOutput};
-use crate::parse::iostat::{self, IostatLog};
+use crate::ingest::walk::Skipped;
+use crate::ingest::{layout, Catalog, Item, Kind, Record};
+use crate::parse::fio::FioOutput;
+use crate::parse::iostat::IostatLog;
 
 /// One fio output file.
 #[derive(Debug, Clone)]
-pub struct Run {
+pub struct Run<'c> {
     /// The file, relative to the input folder.
     pub file: String,
     /// The folder holding it, relative to the input folder ("" at the top).
@@ -22,14 +22,14 @@ pub struct Run {
     pub array: String,
     /// The file name without `.json`: the job name the procedure's helper gives it.
     pub stem: String,
-    pub output: FioOutput,
+    pub output: &'c FioOutput,
     pub groups: Vec<Group>,
 }
 
 /// One reporting group of one run, with its shape.
 #[derive(Debug, Clone)]
 pub struct RunGroup<'a> {
-    pub run: &'a Run,
+    pub run: &'a Run<'a>,
     pub group: &'a Group,
     pub signature: Signature,
     /// `array/jobname`, with `#g<N>` when the file holds several groups.
@@ -37,9 +37,9 @@ pub struct RunGroup<'a> {
 }
 
 #[derive(Debug, Clone)]
-pub struct IostatFile {
+pub struct IostatFile<'c> {
     pub file: String,
-    pub log: IostatLog,
+    pub log: &'c IostatLog,
 }
 
 /// A job the helper started (its iostat log exists) for which fio left no usable JSON.
@@ -54,14 +54,14 @@ pub struct NoResult {
 }
 
 #[derive(Debug, Default)]
-pub struct Loaded {
-    pub runs: Vec<Run>,
+pub struct Loaded<'c> {
+    pub runs: Vec<Run<'c>>,
     /// Keyed by (array_dir, job stem).
-    pub iostat: BTreeMap<(String, String), IostatFile>,
+    pub iostat: BTreeMap<(String, String), IostatFile<'c>>,
     pub no_result: Vec<NoResult>,
 }
 
-impl Loaded {
+impl<'c> Loaded<'c> {
     pub fn run_groups(&self) -> Vec<RunGroup<'_>> {
         let mut out = Vec::new();
         for run in &self.runs {
@@ -82,7 +82,7 @@ impl Loaded {
         out
     }
 
-    pub fn iostat_for(&self, run: &Run) -> Option<&IostatFile> {
+    pub fn iostat_for(&self, run: &Run) -> Option<&IostatFile<'c>> {
         self.iostat.get(&(run.array_dir.clone(), run.stem.clone()))
     }
 
@@ -91,93 +91,76 @@ impl Loaded {
     }
 }
 
-fn dir_of(rel: &str) -> &str {
-    rel.rsplit_once('/').map_or("", |(d, _)| d)
+/// The fio results this suite reads: fio JSON outside the SPDK article's layout that did
+/// not run through SPDK's bdev engine (those are the spdk-raid suite's, wherever they are).
+fn storage_fio(item: &Item) -> bool {
+    !layout::in_spdk_tree(&item.rel)
+        && !layout::is_manifest(&item.rel)
+        && !item.fio().is_some_and(|o| o.uses_ioengine("spdk_bdev"))
 }
 
-fn name_of(dir: &str) -> &str {
-    dir.rsplit('/').next().unwrap_or(dir)
+/// Whether the catalog holds anything for this suite: an iostat log, or a fio result.
+pub fn detect(catalog: &Catalog) -> bool {
+    catalog.of(Kind::Iostat).next().is_some()
+        || catalog
+            .of(Kind::Fio)
+            .any(|i| i.fio().is_some() && storage_fio(i))
 }
 
-/// Whether a JSON file holds something that is plainly another suite's (a list of
-/// records, an object without fio's keys) rather than a broken fio file.
-fn is_other_json(bytes: &[u8]) -> bool {
-    match serde_json::from_slice::<serde_json::Value>(bytes) {
-        Ok(serde_json::Value::Array(_)) => true,
-        Ok(serde_json::Value::Object(m)) => {
-            !m.contains_key("fio version") && !m.contains_key("jobs")
-        }
-        _ => false,
-    }
-}
-
-/// The JSON files this suite may own, each read as fio once per folder: detection and
-/// loading share it. SPDK's layout, spdk_bdev runs and collectors' manifests are left out.
-pub fn fio_files(folder: &Folder) -> Rc<Vec<(Entry, Result<FioOutput, ParseError>)>> {
-    folder.memo("storage-fio-files", || {
-        folder
-            .with_suffix(".json")
-            .filter(|e| {
-                !crate::suites::spdk_raid::load::claims(&e.rel) && e.file_name() != "manifest.json"
-            })
-            .map(|e| (e.clone(), fio::parse_path(&e.path)))
-            .filter(|(_, r)| !r.as_ref().is_ok_and(|o| o.uses_ioengine("spdk_bdev")))
-            .collect()
-    })
-}
-
-pub fn load(folder: &Folder, skipped: &mut Vec<Skipped>) -> Loaded {
+pub fn load<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Loaded<'c> {
     let mut loaded = Loaded::default();
     // Files at the top of the input belong to the input folder itself, as the
     // procedure's script (`f.split("/")[-2]`) names them.
-    let root_name = folder
-        .root
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
     let array_name = |dir: &str| {
         if dir.is_empty() {
-            root_name.clone()
+            catalog.root_name.clone()
         } else {
-            name_of(dir).to_string()
+            layout::name_of(dir).to_string()
+        }
+    };
+    let iostat_dir = |rel: &str| -> String {
+        let dir = layout::dir_of(rel);
+        if layout::name_of(dir) == "iostat" {
+            layout::dir_of(dir).to_string()
+        } else {
+            dir.to_string()
         }
     };
     // Folders that hold an iostat/ subfolder are array folders by the procedure's layout.
-    let iostat_entries: Vec<&Entry> = folder.with_suffix(".iostat").collect();
-    let mut array_dirs: BTreeSet<String> = BTreeSet::new();
-    for e in &iostat_entries {
-        let dir = dir_of(&e.rel);
-        let array_dir = if name_of(dir) == "iostat" {
-            dir_of(dir)
-        } else {
-            dir
-        };
-        array_dirs.insert(array_dir.to_string());
-    }
-    let mut failed: Vec<(&Entry, Skipped, bool)> = Vec::new();
-    let parsed = fio_files(folder);
-    for (e, result) in parsed.iter() {
-        match result {
-            Ok(output) => {
-                let array_dir = dir_of(&e.rel).to_string();
+    let iostat_items: Vec<&Item> = catalog
+        .of(Kind::Iostat)
+        .filter(|i| !layout::in_spdk_tree(&i.rel))
+        .collect();
+    let mut array_dirs: BTreeSet<String> = iostat_items.iter().map(|i| iostat_dir(&i.rel)).collect();
+    let mut failed: Vec<(&Item, Skipped, bool)> = Vec::new();
+    for item in catalog
+        .items
+        .iter()
+        .filter(|i| matches!(i.kind, Kind::Fio | Kind::OtherJson) && storage_fio(i))
+    {
+        match &item.record {
+            Ok(Record::Fio(output)) => {
+                let array_dir = layout::dir_of(&item.rel).to_string();
                 array_dirs.insert(array_dir.clone());
                 loaded.runs.push(Run {
-                    file: e.rel.clone(),
+                    file: item.rel.clone(),
                     array: array_name(&array_dir),
                     array_dir,
-                    stem: e.stem().to_string(),
+                    stem: item.stem().to_string(),
                     groups: groups(output),
-                    output: output.clone(),
+                    output,
                 });
             }
-            Err(err) => {
-                let other = std::fs::read(&e.path).is_ok_and(|b| is_other_json(&b));
-                failed.push((e, folder.skipped(e, err.line, err.reason.clone()), other));
+            Ok(_) => {
+                // Valid JSON of another shape: not a fio file, unless it sits in an array.
+                let p = Problem::at(1, "valid JSON, but not fio output (no `jobs` array)");
+                failed.push((item, item.skipped(&p), true));
             }
+            Err(p) => failed.push((item, item.skipped(p), item.kind == Kind::OtherJson)),
         }
     }
-    for (e, skip, other) in failed {
-        let dir = dir_of(&e.rel);
+    for (item, skip, other) in failed {
+        let dir = layout::dir_of(&item.rel);
         if other && !array_dirs.contains(dir) {
             continue; // another suite's file, outside the storage layout
         }
@@ -185,32 +168,27 @@ pub fn load(folder: &Folder, skipped: &mut Vec<Skipped>) -> Loaded {
             loaded.no_result.push(NoResult {
                 array_dir: dir.to_string(),
                 array: array_name(dir),
-                job: e.stem().to_string(),
-                evidence: e.rel.clone(),
+                job: item.stem().to_string(),
+                evidence: item.rel.clone(),
                 reason: skip.reason.clone(),
             });
         }
         skipped.push(skip);
     }
-    for e in iostat_entries {
-        let dir = dir_of(&e.rel);
-        let array_dir = if name_of(dir) == "iostat" {
-            dir_of(dir)
-        } else {
-            dir
-        };
-        let key = (array_dir.to_string(), e.stem().to_string());
-        match iostat::parse_path(&e.path) {
-            Ok(log) => {
+    for item in iostat_items {
+        let key = (iostat_dir(&item.rel), item.stem().to_string());
+        match &item.record {
+            Ok(Record::Iostat(log)) => {
                 loaded.iostat.insert(
                     key.clone(),
                     IostatFile {
-                        file: e.rel.clone(),
+                        file: item.rel.clone(),
                         log,
                     },
                 );
             }
-            Err(err) => skipped.push(folder.skipped(e, err.line, err.reason)),
+            Ok(_) => {}
+            Err(p) => skipped.push(item.skipped(p)),
         }
         let has_json = loaded
             .runs
@@ -230,7 +208,7 @@ pub fn load(folder: &Folder, skipped: &mut Vec<Skipped>) -> Loaded {
                 array_dir: key.0.clone(),
                 array: array_name(&key.0),
                 job: key.1.clone(),
-                evidence: e.rel.clone(),
+                evidence: item.rel.clone(),
                 reason: format!(
                     "no `{expected}`: fio wrote no JSON (it refuses bad options before running)"
                 ),

@@ -12,7 +12,8 @@ mod reference;
 mod script_table;
 mod tables;
 
-use crate::folder::{Folder, Skipped};
+use crate::ingest::walk::Skipped;
+use crate::ingest::Catalog;
 use crate::suites::{Fact, Options, Suite, SuiteInfo, SuiteReport};
 use crate::verdict::Verdict;
 
@@ -46,12 +47,16 @@ impl Suite for Storage {
         &INFO
     }
 
-    fn detect(&self, folder: &Folder) -> bool {
-        folder.with_suffix(".iostat").next().is_some()
-            || load::fio_files(folder).iter().any(|(_, r)| r.is_ok())
+    fn detect(&self, catalog: &Catalog) -> bool {
+        load::detect(catalog)
     }
 
-    fn analyze(&self, folder: &Folder, opts: &Options, skipped: &mut Vec<Skipped>) -> SuiteReport {
+    fn analyze(
+        &self,
+        catalog: &Catalog,
+        opts: &Options,
+        skipped: &mut Vec<Skipped>,
+    ) -> SuiteReport {
         let reference = match Reference::load() {
             Ok(r) => r,
             Err(e) => {
@@ -63,7 +68,7 @@ impl Suite for Storage {
                 return report;
             }
         };
-        let loaded = load::load(folder, skipped);
+        let loaded = load::load(catalog, skipped);
         let groups = loaded.run_groups();
         let sides = judge::sides(
             &reference,

@@ -1,11 +1,7 @@
 //! A results folder, listed once and never written to: regular files with their paths
 //! relative to the root, and the entries that could not be listed, with reasons.
 
-use std::any::Any;
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 
 use serde::Serialize;
 
@@ -49,24 +45,11 @@ impl Entry {
     }
 }
 
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct Folder {
     pub root: PathBuf,
     pub files: Vec<Entry>,
     pub problems: Vec<Skipped>,
-    /// What suites read from this folder, kept so that suites sharing files (the KV
-    /// suites share the ladder and the server logs) parse each file once.
-    memo: RefCell<HashMap<&'static str, Rc<dyn Any>>>,
-}
-
-impl std::fmt::Debug for Folder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Folder")
-            .field("root", &self.root)
-            .field("files", &self.files.len())
-            .field("problems", &self.problems)
-            .finish()
-    }
 }
 
 /// How deep a results tree may nest before we stop descending.
@@ -85,7 +68,6 @@ impl Folder {
             root: root.to_path_buf(),
             files: Vec::new(),
             problems: Vec::new(),
-            memo: RefCell::new(HashMap::new()),
         };
         if meta.is_file() {
             let name = root
@@ -194,18 +176,6 @@ impl Folder {
             line: None,
             reason,
         });
-    }
-
-    /// What `read` makes of this folder, computed once per `key` and then shared.
-    pub fn memo<T: 'static>(&self, key: &'static str, read: impl FnOnce() -> T) -> Rc<T> {
-        if let Some(v) = self.memo.borrow().get(key).cloned() {
-            if let Ok(t) = v.downcast::<T>() {
-                return t;
-            }
-        }
-        let value = Rc::new(read());
-        self.memo.borrow_mut().insert(key, value.clone());
-        value
     }
 
     /// Files whose name ends with `suffix` (e.g. `.json`).

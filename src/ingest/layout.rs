@@ -1,0 +1,143 @@
+//! The procedures' layouts, in one place: which folder names an array, how a ladder
+//! level's files are named, where transcripts live. Suites ask here instead of knowing
+//! each other's layouts.
+
+/// The last path component.
+pub fn file_name(rel: &str) -> &str {
+    rel.rsplit('/').next().unwrap_or(rel)
+}
+
+/// The file name without its last extension.
+pub fn stem(rel: &str) -> &str {
+    let name = file_name(rel);
+    name.rsplit_once('.').map_or(name, |(s, _)| s)
+}
+
+/// The folder holding `rel`, relative to the input ("" at the top).
+pub fn dir_of(rel: &str) -> &str {
+    rel.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+/// The last component of a folder path.
+pub fn name_of(dir: &str) -> &str {
+    dir.rsplit('/').next().unwrap_or(dir)
+}
+
+/// A collector's manifest (`manifest.json`, `*.manifest.json`, `manifests/*.json`).
+pub fn is_manifest(rel: &str) -> bool {
+    let name = file_name(rel);
+    name == "manifest.json"
+        || name.ends_with(".manifest.json")
+        || (rel.split('/').next() == Some("manifests") && name.ends_with(".json"))
+}
+
+/// The four files of a ladder level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LadderPart {
+    Records,
+    Log,
+    Pre,
+    Post,
+}
+
+/// `name-L8` -> (`name`, 8)
+pub fn split_level(stem: &str) -> Option<(&str, u32)> {
+    let (name, lvl) = stem.rsplit_once("-L")?;
+    let n = lvl.parse().ok()?;
+    (!name.is_empty()).then_some((name, n))
+}
+
+/// `adp-1` -> (`adp`, `1`); `gpu-only-2` -> (`gpu-only`, `2`).
+pub fn split_run(name: &str) -> (String, String) {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    match base.rsplit_once('-') {
+        Some((v, r)) if !v.is_empty() => (v.to_string(), r.to_string()),
+        _ => (base.to_string(), "1".to_string()),
+    }
+}
+
+/// A ladder level's file, `<prefix>-L<clients>.{json,log,pre.prom,post.prom}`: the
+/// prefix (path before `-L`, the procedure script's sort key), the clients and the part.
+pub fn ladder_file(rel: &str) -> Option<(&str, u32, LadderPart)> {
+    for (suffix, part) in [
+        (".pre.prom", LadderPart::Pre),
+        (".post.prom", LadderPart::Post),
+        (".json", LadderPart::Records),
+        (".log", LadderPart::Log),
+    ] {
+        let Some(base) = rel.strip_suffix(suffix) else {
+            continue;
+        };
+        if part == LadderPart::Records && (base.ends_with(".pre") || base.ends_with(".post")) {
+            return None;
+        }
+        return split_level(base).map(|(prefix, n)| (prefix, n, part));
+    }
+    None
+}
+
+/// The KV procedure's transcript folder a file sits in: `restore` (test 1) or `dram`
+/// (test 3).
+pub fn transcript_dir(rel: &str) -> Option<&'static str> {
+    let dirs: Vec<&str> = rel.split('/').rev().skip(1).collect();
+    ["restore", "dram"]
+        .into_iter()
+        .find(|want| dirs.iter().any(|d| d == want))
+}
+
+/// `raid5f-8` -> (`raid5f`, 8)
+pub fn split_array(name: &str) -> Option<(&str, u32)> {
+    let (a, n) = name.rsplit_once('-')?;
+    let n: u32 = n.parse().ok()?;
+    (!a.is_empty() && n > 0).then_some((a, n))
+}
+
+/// The SPDK article's array folder (`<array>-<drives>/`, or its `degraded/` subfolder)
+/// a file sits in: the folder and whether the run is degraded.
+pub fn spdk_array_of(rel: &str) -> Option<(String, bool)> {
+    let parts: Vec<&str> = rel.split('/').collect();
+    let n = parts.len();
+    if n >= 2 && split_array(parts[n - 2]).is_some() {
+        return Some((parts[..n - 1].join("/"), false));
+    }
+    if n >= 3 && parts[n - 2] == "degraded" && split_array(parts[n - 3]).is_some() {
+        return Some((parts[..n - 2].join("/"), true));
+    }
+    None
+}
+
+/// Whether a file sits in the SPDK article's layout (`spdk/...`).
+pub fn in_spdk_tree(rel: &str) -> bool {
+    rel.starts_with("spdk/") || rel.contains("/spdk/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_levels() {
+        assert_eq!(
+            ladder_file("results/adp-1-L8.pre.prom"),
+            Some(("results/adp-1", 8, LadderPart::Pre))
+        );
+        assert_eq!(
+            ladder_file("results/adp-1-L16.json"),
+            Some(("results/adp-1", 16, LadderPart::Records))
+        );
+        assert_eq!(ladder_file("results/adp-1-L8.pre.json"), None);
+        assert_eq!(ladder_file("results/raid10/x.json"), None);
+        assert_eq!(split_run("results/gpu-only-2"), ("gpu-only".into(), "2".into()));
+        assert_eq!(transcript_dir("restore/adp.txt"), Some("restore"));
+        assert_eq!(transcript_dir("x/dram/adp-warm.txt"), Some("dram"));
+        assert_eq!(transcript_dir("adp.txt"), None);
+        assert_eq!(
+            spdk_array_of("spdk/raid5f-8/degraded/r.json"),
+            Some(("spdk/raid5f-8".into(), true))
+        );
+        assert_eq!(spdk_array_of("results/raid5f/r.json"), None);
+        assert!(is_manifest("manifests/storage-adp.json"));
+        assert!(is_manifest("adp-1.manifest.json"));
+        assert!(!is_manifest("results/adp-1-L8.json"));
+    }
+}

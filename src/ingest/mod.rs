@@ -1,0 +1,252 @@
+//! Ingest: walk an input once, classify every file by its content (then its path), parse
+//! each exactly once, in parallel, and hand the suites a catalog of typed records. Suites
+//! read the catalog; they never open a file.
+
+pub mod layout;
+pub mod sniff;
+pub mod walk;
+
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::error::Problem;
+use crate::parse::ask::Attempt;
+use crate::parse::bdevperf::Bdevperf;
+use crate::parse::client_log::ClientLog;
+use crate::parse::fio::FioOutput;
+use crate::parse::iostat::IostatLog;
+use crate::parse::mt_records;
+use crate::parse::prom::Snapshot;
+use crate::parse::vllm_log::ServerLog;
+use crate::parse::{self};
+
+pub use sniff::{By, Kind};
+use walk::{Folder, Skipped};
+
+/// What a file held, parsed once.
+#[derive(Debug, Clone)]
+pub enum Record {
+    Fio(Box<FioOutput>),
+    Bdevperf(Bdevperf),
+    /// SPDK configs, `bdev_raid_get_bdevs` output and manifests: small JSON documents
+    /// read as they are.
+    Json(serde_json::Value),
+    ClientRecords(Vec<mt_records::Record>),
+    Prometheus(Snapshot),
+    Iostat(IostatLog),
+    ServerLog(Box<ServerLog>),
+    ClientLog(ClientLog),
+    Ask(Vec<Attempt>),
+    /// Kept by name only (gateway logs, system outputs, other JSON).
+    Unread,
+}
+
+/// One file of the input.
+#[derive(Debug, Clone)]
+pub struct Item {
+    /// Path relative to the input, `/`-separated.
+    pub rel: String,
+    pub kind: Kind,
+    pub by: By,
+    pub bytes: u64,
+    /// The parsed record, or why the file could not be read as its kind.
+    pub record: Result<Record, Problem>,
+}
+
+impl Item {
+    pub fn file_name(&self) -> &str {
+        layout::file_name(&self.rel)
+    }
+
+    pub fn stem(&self) -> &str {
+        layout::stem(&self.rel)
+    }
+
+    /// This item as a skipped file, with its problem.
+    pub fn skipped(&self, problem: &Problem) -> Skipped {
+        Skipped {
+            file: self.rel.clone(),
+            line: problem.line,
+            reason: problem.reason.clone(),
+        }
+    }
+
+    /// The problem, as the one-line `` `file`: line N: reason `` the parsers give.
+    pub fn error_text(problem: &Problem, rel: &str) -> String {
+        match problem.line {
+            Some(l) => format!("`{rel}`: line {l}: {}", problem.reason),
+            None => format!("`{rel}`: {}", problem.reason),
+        }
+    }
+
+    pub fn fio(&self) -> Option<&FioOutput> {
+        match &self.record {
+            Ok(Record::Fio(f)) => Some(f),
+            _ => None,
+        }
+    }
+
+    pub fn json(&self) -> Option<&serde_json::Value> {
+        match &self.record {
+            Ok(Record::Json(v)) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// Everything an input holds, classified and parsed.
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    /// The input as given.
+    pub root: PathBuf,
+    /// The input folder's own name (files at its top belong to it).
+    pub root_name: String,
+    /// One item per file, in path order.
+    pub items: Vec<Item>,
+    /// Entries the walk could not use (links out of the folder, special files).
+    pub problems: Vec<Skipped>,
+}
+
+/// How many files of each kind, for the terminal and the benchmark.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Census {
+    pub files: usize,
+    pub bytes: u64,
+    pub by_kind: std::collections::BTreeMap<String, usize>,
+}
+
+impl Catalog {
+    /// Walks `root` (a folder or one file) and ingests it.
+    pub fn scan(root: &std::path::Path) -> std::io::Result<Catalog> {
+        Ok(Catalog::ingest(Folder::scan(root)?))
+    }
+
+    /// Reads, sniffs and parses every file of `folder` once, in parallel.
+    pub fn ingest(folder: Folder) -> Catalog {
+        let root_name = folder
+            .root
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let items: Vec<Item> = folder
+            .files
+            .par_iter()
+            .map(|e| read_item(&e.path, &e.rel))
+            .collect();
+        Catalog {
+            root: folder.root,
+            root_name,
+            items,
+            problems: folder.problems,
+        }
+    }
+
+    /// The items of one kind, in path order.
+    pub fn of(&self, kind: Kind) -> impl Iterator<Item = &Item> + '_ {
+        self.items.iter().filter(move |i| i.kind == kind)
+    }
+
+    pub fn get(&self, rel: &str) -> Option<&Item> {
+        self.items
+            .binary_search_by(|i| i.rel.as_str().cmp(rel))
+            .ok()
+            .map(|i| &self.items[i])
+    }
+
+    pub fn census(&self) -> Census {
+        let mut c = Census {
+            files: self.items.len(),
+            ..Census::default()
+        };
+        for i in &self.items {
+            c.bytes += i.bytes;
+            *c.by_kind.entry(i.kind.label().to_string()).or_default() += 1;
+        }
+        c
+    }
+}
+
+fn read_item(path: &std::path::Path, rel: &str) -> Item {
+    let bytes = match parse::text::read_capped(path) {
+        Ok(b) => b,
+        Err(e) => {
+            let (kind, by) = sniff::sniff(rel, &[]);
+            return Item {
+                rel: rel.to_string(),
+                kind,
+                by,
+                bytes: std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
+                record: Err(Problem {
+                    line: e.line,
+                    reason: e.reason,
+                }),
+            };
+        }
+    };
+    let (mut kind, by) = sniff::sniff(rel, &bytes);
+    let record = parse_as(kind, &bytes);
+    // A `.json` given to fio by its path that holds other valid JSON is not a broken fio
+    // file: it is somebody else's, and only a suite that expected fio there says so.
+    if kind == Kind::Fio && by == By::Path && record.is_err() && is_other_json(&bytes) {
+        kind = Kind::OtherJson;
+    }
+    Item {
+        rel: rel.to_string(),
+        kind,
+        by,
+        bytes: bytes.len() as u64,
+        record,
+    }
+}
+
+/// Whether `bytes` hold valid JSON that is not fio's (a list, an object without its keys).
+fn is_other_json(bytes: &[u8]) -> bool {
+    match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Ok(serde_json::Value::Array(_)) => true,
+        Ok(serde_json::Value::Object(m)) => {
+            !m.contains_key("fio version") && !m.contains_key("jobs")
+        }
+        _ => false,
+    }
+}
+
+fn json_value(bytes: &[u8]) -> Result<serde_json::Value, Problem> {
+    parse::text::TextCheck::of(bytes)?;
+    serde_json::from_slice(bytes).map_err(|e| {
+        let what = if e.is_eof() {
+            "truncated JSON: the file ends inside the document".to_string()
+        } else {
+            let msg = e.to_string();
+            let msg = msg
+                .rsplit_once(" at line ")
+                .map_or(msg.as_str(), |(m, _)| m)
+                .to_string();
+            format!("invalid JSON: {msg}")
+        };
+        Problem::at(e.line().max(1), what)
+    })
+}
+
+fn text_of(bytes: &[u8]) -> Result<String, Problem> {
+    parse::text::TextCheck::of(bytes)?;
+    Ok(String::from_utf8_lossy(bytes).into_owned())
+}
+
+fn parse_as(kind: Kind, bytes: &[u8]) -> Result<Record, Problem> {
+    Ok(match kind {
+        Kind::Fio => Record::Fio(Box::new(parse::fio::parse_bytes(bytes)?)),
+        Kind::Bdevperf => Record::Bdevperf(parse::bdevperf::parse_bytes(bytes)?),
+        Kind::SpdkConfig | Kind::RaidState | Kind::Manifest => Record::Json(json_value(bytes)?),
+        Kind::ClientRecords => Record::ClientRecords(mt_records::parse_bytes(bytes)?),
+        Kind::Prometheus => Record::Prometheus(parse::prom::parse_bytes(bytes)?),
+        Kind::Iostat => Record::Iostat(parse::iostat::parse_bytes(bytes)?),
+        Kind::ServerLog => Record::ServerLog(Box::new(parse::vllm_log::parse_text(&text_of(
+            bytes,
+        )?))),
+        Kind::ClientLog => Record::ClientLog(parse::client_log::parse_text(&text_of(bytes)?)),
+        Kind::Ask => Record::Ask(parse::ask::parse_bytes(bytes)?),
+        Kind::GatewayLog | Kind::OtherJson | Kind::Text => Record::Unread,
+    })
+}
