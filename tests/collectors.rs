@@ -658,7 +658,8 @@ fn ctrl_c_stops_the_current_run_keeps_what_finished_and_a_rerun_resumes() {
         cut_json.display()
     );
     // Run again with the same parameters: what finished is skipped, the rest runs.
-    let kept = fs::read(out.join("raid10/precondition.json")).expect("r");
+    let kept = fs::read(out.join("raid10/precondition.json"))
+        .unwrap_or_else(|e| panic!("the finished precondition: {e}; steps: {results:?}"));
     let r = run(&[
         "collect",
         "storage",

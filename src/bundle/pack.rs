@@ -15,8 +15,8 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::analysis::{analyze, analyze_catalog, Analysis};
-use crate::ingest::Catalog;
 use crate::ingest::walk::{Entry, Folder};
+use crate::ingest::Catalog;
 use crate::process::Runner;
 use crate::render::report::{write_report, PdfChoice};
 use crate::suites::Options;

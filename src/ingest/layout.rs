@@ -127,7 +127,10 @@ mod tests {
         );
         assert_eq!(ladder_file("results/adp-1-L8.pre.json"), None);
         assert_eq!(ladder_file("results/raid10/x.json"), None);
-        assert_eq!(split_run("results/gpu-only-2"), ("gpu-only".into(), "2".into()));
+        assert_eq!(
+            split_run("results/gpu-only-2"),
+            ("gpu-only".into(), "2".into())
+        );
         assert_eq!(transcript_dir("restore/adp.txt"), Some("restore"));
         assert_eq!(transcript_dir("x/dram/adp-warm.txt"), Some("dram"));
         assert_eq!(transcript_dir("adp.txt"), None);

@@ -242,9 +242,9 @@ fn parse_as(kind: Kind, bytes: &[u8]) -> Result<Record, Problem> {
         Kind::ClientRecords => Record::ClientRecords(mt_records::parse_bytes(bytes)?),
         Kind::Prometheus => Record::Prometheus(parse::prom::parse_bytes(bytes)?),
         Kind::Iostat => Record::Iostat(parse::iostat::parse_bytes(bytes)?),
-        Kind::ServerLog => Record::ServerLog(Box::new(parse::vllm_log::parse_text(&text_of(
-            bytes,
-        )?))),
+        Kind::ServerLog => {
+            Record::ServerLog(Box::new(parse::vllm_log::parse_text(&text_of(bytes)?)))
+        }
         Kind::ClientLog => Record::ClientLog(parse::client_log::parse_text(&text_of(bytes)?)),
         Kind::Ask => Record::Ask(parse::ask::parse_bytes(bytes)?),
         Kind::GatewayLog | Kind::OtherJson | Kind::Text => Record::Unread,

@@ -246,11 +246,12 @@ fn is_prometheus(head: &[u8]) -> bool {
 
 /// The `ask` helper's `time 2.118532 s  {...}` lines.
 fn is_ask(head: &[u8]) -> bool {
-    head.split(|&c| c == b'\n').map(|l| l.trim_ascii()).any(|l| {
-        l.strip_prefix(b"time ").is_some_and(|rest| {
-            rest.first().is_some_and(u8::is_ascii_digit) && has(rest, " s")
+    head.split(|&c| c == b'\n')
+        .map(|l| l.trim_ascii())
+        .any(|l| {
+            l.strip_prefix(b"time ")
+                .is_some_and(|rest| rest.first().is_some_and(u8::is_ascii_digit) && has(rest, " s"))
         })
-    })
 }
 
 /// The kind a file's path gives it when its content says nothing.
@@ -302,7 +303,10 @@ mod tests {
     fn content_decides_before_the_name() {
         let fio = "{\n  \"fio version\" : \"fio-3.33\",\n  \"jobs\" : []\n}\n";
         assert_eq!(kind("anything.out", fio), Kind::Fio);
-        assert_eq!(kind("notes.txt", &format!("fio: warning\n{fio}")), Kind::Fio);
+        assert_eq!(
+            kind("notes.txt", &format!("fio: warning\n{fio}")),
+            Kind::Fio
+        );
         let iostat = "Linux 6.1.0 (host) \t11/30/26 \t_x86_64_\t(2 CPU)\n\navg-cpu:  %user\n";
         assert_eq!(kind("raid10/iostat/x.log", iostat), Kind::Iostat);
         assert_eq!(
@@ -322,7 +326,10 @@ mod tests {
             Kind::Bdevperf
         );
         assert_eq!(
-            kind("x.json", "[{\"raid_level\": \"raid5f\", \"num_base_bdevs\": 8}]"),
+            kind(
+                "x.json",
+                "[{\"raid_level\": \"raid5f\", \"num_base_bdevs\": 8}]"
+            ),
             Kind::RaidState
         );
         assert_eq!(kind("c.json", "{\"subsystems\": []}"), Kind::SpdkConfig);
@@ -331,7 +338,10 @@ mod tests {
             Kind::Iostat
         );
         assert_eq!(
-            kind("v.log", "INFO 11-29 10:00:01 [api_server.py:1831] vLLM API server version 0.28.0\n"),
+            kind(
+                "v.log",
+                "INFO 11-29 10:00:01 [api_server.py:1831] vLLM API server version 0.28.0\n"
+            ),
             Kind::ServerLog
         );
         assert_eq!(
@@ -342,19 +352,34 @@ mod tests {
 
     #[test]
     fn the_path_decides_when_the_content_cannot() {
-        assert_eq!(sniff("raid10/iostat/x.iostat", b""), (Kind::Iostat, By::Path));
-        assert_eq!(sniff("raid10/x.json", b"{\"jobs\": [ {"), (Kind::Fio, By::Path));
+        assert_eq!(
+            sniff("raid10/iostat/x.iostat", b""),
+            (Kind::Iostat, By::Path)
+        );
+        assert_eq!(
+            sniff("raid10/x.json", b"{\"jobs\": [ {"),
+            (Kind::Fio, By::Path)
+        );
         assert_eq!(
             sniff("results/adp-1-L8.json", b"[{\"ttft"),
             (Kind::ClientRecords, By::Path)
         );
-        assert_eq!(sniff("results/adp-1-L8.log", b""), (Kind::ClientLog, By::Path));
+        assert_eq!(
+            sniff("results/adp-1-L8.log", b""),
+            (Kind::ClientLog, By::Path)
+        );
         assert_eq!(
             sniff("results/adp-1-L8.pre.prom", b"\x00\x01"),
             (Kind::Prometheus, By::Path)
         );
         assert_eq!(sniff("restore/adp.txt", b"nothing"), (Kind::Ask, By::Path));
-        assert_eq!(sniff("system/lsblk.txt", b"NAME SIZE"), (Kind::Text, By::Path));
-        assert_eq!(sniff("manifest.json", b"{\"model\": \"x\"}").0, Kind::Manifest);
+        assert_eq!(
+            sniff("system/lsblk.txt", b"NAME SIZE"),
+            (Kind::Text, By::Path)
+        );
+        assert_eq!(
+            sniff("manifest.json", b"{\"model\": \"x\"}").0,
+            Kind::Manifest
+        );
     }
 }

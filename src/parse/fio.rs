@@ -186,7 +186,27 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<FioOutput, Problem> {
 }
 
 fn is_fio(v: &Value) -> bool {
-    v.get("jobs").is_some_and(Value::is_array)
+    v.get("jobs").is_some_and(Value::is_array) || v.get("client_stats").is_some_and(Value::is_array)
+}
+
+/// fio 2.x wrote `io_bytes` in KiB, bandwidth only in KiB/s and latencies in µs under
+/// `slat`/`clat`/`lat` (fio 3 added `io_kbytes`, `bw_bytes` and the `_ns` blocks).
+#[derive(Clone, Copy)]
+struct Units {
+    legacy: bool,
+}
+
+impl Units {
+    fn of(doc: &Value) -> Units {
+        let major = doc
+            .get("fio version")
+            .and_then(Value::as_str)
+            .and_then(|v| v.trim_start_matches("fio-").split('.').next())
+            .and_then(|m| m.parse::<u32>().ok());
+        Units {
+            legacy: major.is_some_and(|m| m < 3),
+        }
+    }
 }
 
 fn first_line(bytes: &[u8]) -> String {
@@ -215,13 +235,22 @@ fn strip_position(msg: &str) -> String {
 
 fn read_document(doc: &Value, line: usize) -> Result<FioOutput, Problem> {
     let bad = |what: String| Problem::at(line, what);
-    let jobs_v = doc
-        .get("jobs")
-        .and_then(Value::as_array)
-        .ok_or_else(|| bad("not fio output: no `jobs` array".into()))?;
+    let units = Units::of(doc);
+    // `fio --client` writes `client_stats`: one entry per client and job, and with
+    // several clients an `All clients` sum without options or percentiles, which is left
+    // out: the per-client entries are summed per group as group_reporting would.
+    let (key, jobs_v) = match (doc.get("jobs"), doc.get("client_stats")) {
+        (Some(Value::Array(j)), _) => ("jobs", j),
+        (_, Some(Value::Array(c))) => ("client_stats", c),
+        _ => return Err(bad("not fio output: no `jobs` array".into())),
+    };
     let mut jobs = Vec::with_capacity(jobs_v.len());
     for (i, j) in jobs_v.iter().enumerate() {
-        jobs.push(read_job(j, &format!("jobs[{i}]")).map_err(bad)?);
+        if key == "client_stats" && j.get("jobname").and_then(Value::as_str) == Some("All clients")
+        {
+            continue;
+        }
+        jobs.push(read_job(j, &format!("{key}[{i}]"), units).map_err(bad)?);
     }
     Ok(FioOutput {
         fio_version: doc
@@ -238,7 +267,7 @@ fn read_document(doc: &Value, line: usize) -> Result<FioOutput, Problem> {
     })
 }
 
-fn read_job(j: &Value, at: &str) -> Result<FioJob, String> {
+fn read_job(j: &Value, at: &str, units: Units) -> Result<FioJob, String> {
     if !j.is_object() {
         return Err(format!("{at}: expected an object"));
     }
@@ -252,35 +281,54 @@ fn read_job(j: &Value, at: &str) -> Result<FioJob, String> {
         groupid: opt_u64(j, "groupid", at)?.unwrap_or(0),
         error: opt_i64(j, "error", at)?.unwrap_or(0),
         job_options: read_options(j.get("job options")),
-        read: read_dir(j.get("read"), &format!("{at}.read"))?,
-        write: read_dir(j.get("write"), &format!("{at}.write"))?,
-        trim: read_dir(j.get("trim"), &format!("{at}.trim"))?,
+        read: read_dir(j.get("read"), &format!("{at}.read"), units)?,
+        write: read_dir(j.get("write"), &format!("{at}.write"), units)?,
+        trim: read_dir(j.get("trim"), &format!("{at}.trim"), units)?,
         usr_cpu: opt_f64(j, "usr_cpu", at)?.unwrap_or(0.0),
         sys_cpu: opt_f64(j, "sys_cpu", at)?.unwrap_or(0.0),
         job_runtime_ms: opt_u64(j, "job_runtime", at)?.unwrap_or(0),
     })
 }
 
-fn read_dir(v: Option<&Value>, at: &str) -> Result<DirStats, String> {
+fn read_dir(v: Option<&Value>, at: &str, units: Units) -> Result<DirStats, String> {
     let Some(v) = v else {
         return Ok(DirStats::default());
     };
     if !v.is_object() {
         return Err(format!("{at}: expected an object"));
     }
+    let io_bytes = opt_u64(v, "io_bytes", at)?.unwrap_or(0);
+    let bw_kib = opt_f64(v, "bw", at)?;
+    // The `_ns` blocks when present; fio 2.x's µs blocks scaled to ns otherwise.
+    let lat = |name: &str| -> Result<Latency, String> {
+        let ns = format!("{name}_ns");
+        match (v.get(&ns), v.get(name)) {
+            (Some(b), _) => read_latency(Some(b), &format!("{at}.{ns}"), 1.0),
+            (None, Some(b)) => read_latency(Some(b), &format!("{at}.{name}"), 1000.0),
+            (None, None) => Ok(Latency::default()),
+        }
+    };
     Ok(DirStats {
-        io_bytes: opt_u64(v, "io_bytes", at)?.unwrap_or(0),
-        bw_bytes: opt_f64(v, "bw_bytes", at)?.unwrap_or(0.0),
+        io_bytes: if units.legacy && v.get("io_kbytes").is_none() {
+            io_bytes.saturating_mul(1024)
+        } else {
+            io_bytes
+        },
+        bw_bytes: match opt_f64(v, "bw_bytes", at)? {
+            Some(b) => b,
+            None => bw_kib.map_or(0.0, |k| k * 1024.0),
+        },
         iops: opt_f64(v, "iops", at)?.unwrap_or(0.0),
         runtime_ms: opt_u64(v, "runtime", at)?.unwrap_or(0),
         total_ios: opt_u64(v, "total_ios", at)?.unwrap_or(0),
-        slat: read_latency(v.get("slat_ns"), &format!("{at}.slat_ns"))?,
-        clat: read_latency(v.get("clat_ns"), &format!("{at}.clat_ns"))?,
-        lat: read_latency(v.get("lat_ns"), &format!("{at}.lat_ns"))?,
+        slat: lat("slat")?,
+        clat: lat("clat")?,
+        lat: lat("lat")?,
     })
 }
 
-fn read_latency(v: Option<&Value>, at: &str) -> Result<Latency, String> {
+/// A latency block; `scale` turns its unit into ns (1000 for fio 2.x's µs).
+fn read_latency(v: Option<&Value>, at: &str, scale: f64) -> Result<Latency, String> {
     let Some(v) = v else {
         return Ok(Latency::default());
     };
@@ -299,7 +347,7 @@ fn read_latency(v: Option<&Value>, at: &str) -> Result<Latency, String> {
             let ns = val
                 .as_f64()
                 .ok_or_else(|| format!("{at}.percentile.{k}: expected a number"))?;
-            percentiles.push((pct, ns));
+            percentiles.push((pct, ns * scale));
         }
     }
     let bins = match v.get("bins") {
@@ -324,10 +372,11 @@ fn read_latency(v: Option<&Value>, at: &str) -> Result<Latency, String> {
     };
     Ok(Latency {
         n: opt_u64(v, "N", at)?.unwrap_or(0),
-        mean: opt_f64(v, "mean", at)?.unwrap_or(0.0),
-        max: opt_f64(v, "max", at)?.unwrap_or(0.0),
+        mean: opt_f64(v, "mean", at)?.unwrap_or(0.0) * scale,
+        max: opt_f64(v, "max", at)?.unwrap_or(0.0) * scale,
         percentiles,
-        bins,
+        // fio 2.x's json+ bins are indices, not durations: left out.
+        bins: bins.filter(|_| scale == 1.0),
     })
 }
 

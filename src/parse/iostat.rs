@@ -1,5 +1,9 @@
-//! `iostat -x` logs (sysstat 10-12; `-m` or kB units): the header of each block names its
-//! columns, the first block (the average since boot) is dropped, `avg-cpu` is kept.
+//! `iostat -x` logs, as sysstat writes them: the header of each block names its columns
+//! (sysstat 12's `r_await`/`w_await`, older ones' `await`, `rsec/s` and `avgrq-sz`), MB,
+//! kB or sector units, `-t` timestamps in any locale (`11/30/2026 08:14:41 PM`,
+//! `30.11.2026 20:14:42`, `2026年11月30日 20時14分44秒`, ISO), comma decimals, and
+//! sysstat's JSON (`-o JSON`, also when iostat was killed mid-document). The first block
+//! (the average since boot) is dropped; `avg-cpu` is kept.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -23,6 +27,8 @@ pub struct IostatLog {
 pub struct IostatSample {
     /// 1 for the first interval after the since-boot block.
     pub index: usize,
+    /// The `-t` timestamp, as iostat printed it (its locale's format).
+    pub time: Option<String>,
     pub cpu_system: Option<f64>,
     pub cpu_iowait: Option<f64>,
     pub devices: Vec<DeviceRow>,
@@ -37,6 +43,8 @@ pub struct DeviceRow {
     pub w_mb_s: Option<f64>,
     pub r_await: Option<f64>,
     pub w_await: Option<f64>,
+    /// Older sysstat's `await`: reads and writes together (no `r_await`/`w_await`).
+    pub await_ms: Option<f64>,
     pub util: Option<f64>,
 }
 
@@ -63,6 +71,7 @@ impl Columns {
             ("w/s", &["w/s"][..]),
             ("r_await", &["r_await"][..]),
             ("w_await", &["w_await"][..]),
+            ("await", &["await"][..]),
             ("%util", &["%util"][..]),
         ] {
             if let Some(i) = find(names) {
@@ -79,13 +88,18 @@ impl Columns {
                     at.insert("rMB/s", r);
                     at.insert("wMB/s", w);
                     scale = 1024.0;
+                } else if let (Some(r), Some(w)) = (find(&["rsec/s"]), find(&["wsec/s"])) {
+                    // Older sysstat without -k/-m: 512-byte sectors.
+                    at.insert("rMB/s", r);
+                    at.insert("wMB/s", w);
+                    scale = 2048.0;
                 }
             }
         }
         if !at.contains_key("r/s") || !at.contains_key("rMB/s") {
             return Err(Problem::at(
                 line,
-                "device header without r/s and rMB/s (or rkB/s) columns; run iostat with -x",
+                "device header without r/s and rMB/s (or rkB/s, rsec/s) columns; run iostat with -x",
             ));
         }
         Ok(Columns {
@@ -99,7 +113,11 @@ impl Columns {
 pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
     TextCheck::of(bytes)?;
     let text = String::from_utf8_lossy(bytes);
+    if text.trim_start().starts_with('{') {
+        return super::iostat_json::parse(&text);
+    }
     let lines: Vec<&str> = text.lines().collect();
+    let mut pending_time: Option<String> = None;
     let ends_cut = !bytes.is_empty() && !bytes.ends_with(b"\n");
     let mut banner = None;
     let mut blocks: Vec<IostatSample> = Vec::new();
@@ -122,8 +140,15 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
             banner = Some(fields.join(" "));
             continue;
         }
+        if !in_devices && !expect_cpu && is_timestamp(line) {
+            pending_time = Some(line.to_string());
+            continue;
+        }
         if fields[0] == "avg-cpu:" {
             blocks.push(new_block(blocks.len()));
+            if let Some(b) = blocks.last_mut() {
+                b.time = pending_time.take();
+            }
             expect_cpu = true;
             in_devices = false;
             cols = None;
@@ -162,6 +187,9 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
             };
             if needs_block {
                 blocks.push(new_block(blocks.len()));
+            }
+            if let (Some(t), Some(b)) = (pending_time.take(), blocks.last_mut()) {
+                b.time.get_or_insert(t);
             }
             cols = Some(Columns::from_header(&fields[1..], line_no)?);
             in_devices = true;
@@ -204,6 +232,7 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
                     w_mb_s: get("wMB/s").map(|v| v / c.scale),
                     r_await: get("r_await"),
                     w_await: get("w_await"),
+                    await_ms: get("await"),
                     util: get("%util"),
                 });
             }
@@ -239,9 +268,23 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
     })
 }
 
-fn new_block(index: usize) -> IostatSample {
+/// A `-t` timestamp line: it starts with a digit and holds a time of day, in whatever
+/// order and separators the locale gives (`08:14:41 PM`, `20時14分44秒`, ISO `T`).
+fn is_timestamp(line: &str) -> bool {
+    let starts_digit = line.chars().next().is_some_and(|c| c.is_ascii_digit());
+    let has_time = line.contains(':') || line.contains('時');
+    let words_ok = line.split_whitespace().all(|w| {
+        w.chars().any(|c| c.is_ascii_digit())
+            || matches!(w.to_ascii_uppercase().as_str(), "AM" | "PM")
+            || !w.is_ascii()
+    });
+    starts_digit && has_time && words_ok && line.split_whitespace().count() <= 4
+}
+
+pub(crate) fn new_block(index: usize) -> IostatSample {
     IostatSample {
         index,
+        time: None,
         cpu_system: None,
         cpu_iowait: None,
         devices: Vec::new(),

@@ -5,6 +5,7 @@ pub mod bdevperf;
 pub mod client_log;
 pub mod fio;
 pub mod iostat;
+pub mod iostat_json;
 pub mod mt_records;
 pub mod prom;
 pub mod pyrepr;

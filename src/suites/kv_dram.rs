@@ -5,10 +5,10 @@ use crate::chart::{Chart, Kind, Series};
 use crate::ingest::walk::Skipped;
 use crate::ingest::{layout, Catalog, Kind as FileKind};
 use crate::parse::ask::Attempt;
-use crate::suites::kv_common::reference::KvReference;
-use crate::suites::kv_common::{self, ADP, LMCACHE};
 use crate::suites::kv_common::aggregate::{failing_runs, fed_by, gen, too_spread, Aggregate};
+use crate::suites::kv_common::reference::KvReference;
 use crate::suites::kv_common::restore::measured;
+use crate::suites::kv_common::{self, ADP, LMCACHE};
 use crate::suites::{Options, Suite, SuiteInfo, SuiteReport, Table};
 use crate::verdict::{Observation, Status, Verdict};
 

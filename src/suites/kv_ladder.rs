@@ -1,15 +1,14 @@
 //! Test 2, the multi-turn agent load ladder: plain vLLM vs the connector at 1 to 32
 //! clients, with the procedure script's table, per-run and median results, and criteria.
 
-
 use crate::chart::{Chart, Kind, Series};
 use crate::ingest::walk::Skipped;
 use crate::ingest::{layout, Catalog, Kind as FileKind};
-use crate::suites::kv_common::ladder::{self, Level};
-use crate::suites::kv_common::reference::KvReference;
 use crate::suites::kv_common::aggregate::{
     failing_runs, fed_by, gen, output, too_spread, ttft, Aggregate, RATES, RATES_AND_TTFT,
 };
+use crate::suites::kv_common::ladder::{self, Level};
+use crate::suites::kv_common::reference::KvReference;
 use crate::suites::kv_common::stats::median;
 use crate::suites::kv_common::{self, ADP, PLAIN};
 use crate::suites::{Options, Preformatted, Suite, SuiteInfo, SuiteReport, Table};

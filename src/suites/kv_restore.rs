@@ -206,7 +206,6 @@ fn variant_of(stem: &str) -> &'static str {
     }
 }
 
-
 fn verdict(id: &str, criterion: &str) -> Verdict {
     Verdict::new(format!("kv-restore.{id}"), criterion, "-", "-")
 }

@@ -11,9 +11,9 @@ use serde::Serialize;
 
 use crate::chart::Chart;
 use crate::deviation::Deviation;
+use crate::frames::Frame;
 use crate::ingest::walk::Skipped;
 use crate::ingest::Catalog;
-use crate::frames::Frame;
 use crate::verdict::{Observation, Verdict};
 
 /// Choices a user can make about how a folder is judged.

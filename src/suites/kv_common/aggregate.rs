@@ -140,4 +140,3 @@ pub fn fed_by(agg: &Aggregate, variants: &[&str], clients: u32) -> String {
         .collect::<Vec<_>>()
         .join(" vs ")
 }
-

@@ -274,7 +274,8 @@ fn read_level(
     }
 
     // Prefix-cache hit rates between the two snapshots.
-    let missing = |which: &str| format!("no `{prefix}-L{clients}.{which}.prom`: hit rates not measured");
+    let missing =
+        |which: &str| format!("no `{prefix}-L{clients}.{which}.prom`: hit rates not measured");
     let pre_s = snapshot(pre, missing("pre"), skipped, &mut level.problems);
     let post_s = snapshot(post, missing("post"), skipped, &mut level.problems);
     let mut script_hits = (String::from("-"), String::from("-"));

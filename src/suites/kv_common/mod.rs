@@ -96,7 +96,11 @@ pub fn model_name(catalog: &Catalog, logs: &ServerLogs) -> Option<(String, Strin
         .of(Kind::Manifest)
         .filter(|i| i.file_name() == "manifest.json")
     {
-        if let Some(m) = item.json().and_then(|v| v.get("model")).and_then(|m| m.as_str()) {
+        if let Some(m) = item
+            .json()
+            .and_then(|v| v.get("model"))
+            .and_then(|m| m.as_str())
+        {
             return Some((m.to_string(), item.rel.clone()));
         }
     }

@@ -235,13 +235,25 @@ pub fn load(catalog: &Catalog, skipped: &mut Vec<Skipped>) -> Vec<ArrayDir> {
     // raid state, else the runs cannot be judged as a share of anything, and we say how
     // to name it.
     for a in arrays.values_mut().filter(|a| a.drives == 0) {
-        let from_config = a.config.as_ref().map(|c| c.drives as u32).filter(|n| *n > 0);
-        let from_state = a.state.as_ref().map(|s| s.members as u32).filter(|n| *n > 0);
+        let from_config = a
+            .config
+            .as_ref()
+            .map(|c| c.drives as u32)
+            .filter(|n| *n > 0);
+        let from_state = a
+            .state
+            .as_ref()
+            .map(|s| s.members as u32)
+            .filter(|n| *n > 0);
         if let Some(n) = from_config.or(from_state) {
             a.drives = n;
             continue;
         }
-        let shown = if a.dir.is_empty() { ".".to_string() } else { a.dir.clone() };
+        let shown = if a.dir.is_empty() {
+            ".".to_string()
+        } else {
+            a.dir.clone()
+        };
         for rel in unnamed.remove(&a.dir).unwrap_or_default() {
             skipped.push(Skipped {
                 file: rel,
@@ -254,7 +266,10 @@ pub fn load(catalog: &Catalog, skipped: &mut Vec<Skipped>) -> Vec<ArrayDir> {
         }
         a.runs.clear();
     }
-    arrays.into_values().filter(|a| a.drives > 0 || a.config.is_some() || a.state.is_some()).collect()
+    arrays
+        .into_values()
+        .filter(|a| a.drives > 0 || a.config.is_some() || a.state.is_some())
+        .collect()
 }
 
 enum Read {
@@ -273,7 +288,10 @@ fn read_item(item: &Item, degraded: bool) -> Result<Read, (Option<usize>, String
         }
         Ok(Record::Json(v)) if item.kind == Kind::RaidState => match raid_state(rel, v) {
             Some(s) => Ok(Read::State(s)),
-            None => Err((Some(1), "bdev_raid_get_bdevs output without a raid bdev".into())),
+            None => Err((
+                Some(1),
+                "bdev_raid_get_bdevs output without a raid bdev".into(),
+            )),
         },
         Ok(_) => Err((
             Some(1),

@@ -131,7 +131,8 @@ pub fn load<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Loaded<'c> 
         .of(Kind::Iostat)
         .filter(|i| !layout::in_spdk_tree(&i.rel))
         .collect();
-    let mut array_dirs: BTreeSet<String> = iostat_items.iter().map(|i| iostat_dir(&i.rel)).collect();
+    let mut array_dirs: BTreeSet<String> =
+        iostat_items.iter().map(|i| iostat_dir(&i.rel)).collect();
     let mut failed: Vec<(&Item, Skipped, bool)> = Vec::new();
     for item in catalog
         .items
