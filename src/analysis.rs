@@ -5,6 +5,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::frames::{records, verdicts as frame_verdicts, Frame};
 use crate::ingest::walk::Skipped;
 use crate::ingest::{layout, Catalog, Kind};
 use crate::suites::{self, Fact, Options, SuiteReport};
@@ -19,9 +20,18 @@ pub struct Analysis {
     pub summary: Summary,
     /// Facts about the environment: the folder's manifest.json, then each suite's.
     pub environment: Vec<Fact>,
+    /// Every frame: the catalog's records, the suites' derived frames, the verdicts and
+    /// the deviations (written by `--export`).
+    #[serde(skip)]
+    pub frames: Vec<Frame>,
+    /// Frames that could not be built, and why.
+    #[serde(skip)]
+    pub frame_problems: Vec<String>,
 }
 
+/// How many verdicts have each status; keys are the status names (`not-measured`).
 #[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub struct Summary {
     pub pass: usize,
     pub fail: usize,
@@ -120,6 +130,19 @@ pub fn analyze_catalog(
             environment.push(f.clone());
         }
     }
+    let (mut frames, mut frame_problems) = records::frames(catalog);
+    for r in &mut reports {
+        frames.append(&mut r.frames);
+    }
+    for built in [
+        frame_verdicts::verdicts(&reports),
+        frame_verdicts::deviations(&reports),
+    ] {
+        match built {
+            Ok(f) => frames.push(f),
+            Err(e) => frame_problems.push(format!("{e:#}")),
+        }
+    }
     Ok(Analysis {
         environment,
         input: input.display().to_string(),
@@ -127,6 +150,8 @@ pub fn analyze_catalog(
         suites: reports,
         skipped,
         summary,
+        frames,
+        frame_problems,
     })
 }
 

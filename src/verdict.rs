@@ -51,9 +51,37 @@ pub struct Verdict {
     pub files: Vec<String>,
     /// Why the status is what it is, when that is not obvious from the numbers.
     pub note: String,
+    /// The measured number behind `measured`, in `unit`; none when nothing was measured.
+    pub measured_value: Option<f64>,
+    /// The threshold's number, in `unit`.
+    pub threshold_value: Option<f64>,
+    /// The published number, in `unit`, when the procedure publishes one.
+    pub published_value: Option<f64>,
+    /// The unit of the three numbers: `x` (a ratio), `%`, `s`, `tok/s`, `requests`, ...
+    pub unit: String,
 }
 
 impl Verdict {
+    /// Sets the numbers behind the display strings.
+    pub fn with_numbers(
+        mut self,
+        measured: Option<f64>,
+        threshold: Option<f64>,
+        published: Option<f64>,
+        unit: &str,
+    ) -> Verdict {
+        self.measured_value = measured.filter(|v| v.is_finite());
+        self.threshold_value = threshold.filter(|v| v.is_finite());
+        self.published_value = published.filter(|v| v.is_finite());
+        self.unit = unit.to_string();
+        self
+    }
+
+    /// Sets the measured number (in the unit already set).
+    pub fn set_measured(&mut self, value: Option<f64>) {
+        self.measured_value = value.filter(|v| v.is_finite());
+    }
+
     /// A criterion not measured yet: the suite fills in what it finds.
     pub fn new(
         id: impl Into<String>,
@@ -70,6 +98,10 @@ impl Verdict {
             published: published.into(),
             files: Vec::new(),
             note: String::new(),
+            measured_value: None,
+            threshold_value: None,
+            published_value: None,
+            unit: String::new(),
         }
     }
 }
@@ -108,6 +140,10 @@ mod tests {
             published: String::new(),
             files: vec![],
             note: String::new(),
+            measured_value: None,
+            threshold_value: None,
+            published_value: None,
+            unit: String::new(),
         }
     }
 

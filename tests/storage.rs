@@ -90,7 +90,7 @@ fn loopback_sample_is_not_comparable_and_says_why() {
     assert_eq!(runtime["unit"], "s");
     assert_eq!(runtime["changes_comparison"], true);
     assert!(runtime["files"].as_array().is_some_and(|f| !f.is_empty()));
-    assert_eq!(v["summary"]["not_comparable"], 5);
+    assert_eq!(v["summary"]["not-comparable"], 5);
 }
 
 #[test]
@@ -356,16 +356,27 @@ fn export_writes_parquet_and_csv_frames() {
         out.to_str().unwrap_or(""),
     ]);
     assert_eq!(r.code, 0);
-    for name in ["storage_runs", "storage_iostat", "storage_iostat_cpu"] {
+    for name in [
+        "fio_groups",
+        "iostat_devices",
+        "iostat_cpu",
+        "storage_pairs",
+    ] {
         let pq = fs::read(out.join(format!("{name}.parquet"))).expect("parquet written");
         assert_eq!(&pq[..4], b"PAR1");
         assert_eq!(&pq[pq.len() - 4..], b"PAR1");
     }
-    let csv = fs::read_to_string(out.join("storage_runs.csv")).expect("csv");
+    let csv = fs::read_to_string(out.join("fio_groups.csv")).expect("csv");
     assert_eq!(csv.lines().count(), 1 + 12, "a header and one row per run");
-    assert!(csv
-        .lines()
-        .any(|l| l.starts_with("results/adp/randwrite-8k-j8-d8.json,adp,randwrite-8k-j8-d8,")));
+    assert!(csv.lines().any(
+        |l| l.contains(",storage,adp,randwrite-8k-j8-d8,results/adp/randwrite-8k-j8-d8.json,")
+    ));
+    let pairs = fs::read_to_string(out.join("storage_pairs.csv")).expect("pairs");
+    assert_eq!(
+        pairs.lines().count(),
+        1 + 6,
+        "the six shapes run on both arrays"
+    );
 }
 
 #[test]

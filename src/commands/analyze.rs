@@ -36,9 +36,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
         }
     }
     if let Some(dir) = &args.export {
-        for a in &mut results {
-            export(a, dir, args.inputs.len() > 1)?;
-        }
+        export(&results, dir)?;
     }
     match args.format {
         Format::Json => {
@@ -59,21 +57,21 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     Ok(worst)
 }
 
-fn export(a: &mut Analysis, dir: &Path, several: bool) -> anyhow::Result<()> {
-    let dir = if several {
-        let name = Path::new(&a.input)
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "input".into());
-        dir.join(name)
-    } else {
-        dir.to_path_buf()
-    };
-    for s in &mut a.suites {
-        let written = frames::export(&mut s.frames, &dir)?;
-        for w in written {
-            eprintln!("wrote {w}");
+/// Writes every frame of every input, joined by name with an `input` column, and
+/// `schema.md`.
+fn export(results: &[Analysis], dir: &Path) -> anyhow::Result<()> {
+    for a in results {
+        for p in &a.frame_problems {
+            eprintln!("warning: {}: {p}", a.input);
         }
+    }
+    let inputs: Vec<(String, Vec<frames::Frame>)> = results
+        .iter()
+        .map(|a| (a.input.clone(), a.frames.clone()))
+        .collect();
+    let mut joined = frames::join_inputs(&inputs)?;
+    for w in frames::export(&mut joined, dir)? {
+        eprintln!("wrote {w}");
     }
     Ok(())
 }

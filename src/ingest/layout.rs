@@ -85,6 +85,22 @@ pub fn transcript_dir(rel: &str) -> Option<&'static str> {
         .find(|want| dirs.iter().any(|d| d == want))
 }
 
+/// The variant a server log is named for: `adp-vllm.log` -> `adp`,
+/// `gpu-only_server.log` -> `gpu-only`.
+pub fn server_log_variant(stem: &str) -> String {
+    let stem = stem.to_ascii_lowercase();
+    let mut v = stem.as_str();
+    for cut in [
+        "-vllm", "_vllm", ".vllm", "-server", "_server", "vllm-", "vllm_",
+    ] {
+        v = v.trim_end_matches(cut);
+        if let Some(rest) = v.strip_prefix(cut) {
+            v = rest;
+        }
+    }
+    v.to_string()
+}
+
 /// `raid5f-8` -> (`raid5f`, 8)
 pub fn split_array(name: &str) -> Option<(&str, u32)> {
     let (a, n) = name.rsplit_once('-')?;

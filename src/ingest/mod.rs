@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::Problem;
+use crate::fio::groups::Group;
 use crate::parse::ask::Attempt;
 use crate::parse::bdevperf::Bdevperf;
 use crate::parse::client_log::ClientLog;
@@ -28,7 +29,8 @@ use walk::{Folder, Skipped};
 /// What a file held, parsed once.
 #[derive(Debug, Clone)]
 pub enum Record {
-    Fio(Box<FioOutput>),
+    /// fio's output and its reporting groups (jobs summed as group_reporting would).
+    Fio(Box<FioRecord>),
     Bdevperf(Bdevperf),
     /// SPDK configs, `bdev_raid_get_bdevs` output and manifests: small JSON documents
     /// read as they are.
@@ -41,6 +43,12 @@ pub enum Record {
     Ask(Vec<Attempt>),
     /// Kept by name only (gateway logs, system outputs, other JSON).
     Unread,
+}
+
+#[derive(Debug, Clone)]
+pub struct FioRecord {
+    pub output: FioOutput,
+    pub groups: Vec<Group>,
 }
 
 /// One file of the input.
@@ -82,6 +90,10 @@ impl Item {
     }
 
     pub fn fio(&self) -> Option<&FioOutput> {
+        self.fio_record().map(|f| &f.output)
+    }
+
+    pub fn fio_record(&self) -> Option<&FioRecord> {
         match &self.record {
             Ok(Record::Fio(f)) => Some(f),
             _ => None,
@@ -236,7 +248,11 @@ fn text_of(bytes: &[u8]) -> Result<String, Problem> {
 
 fn parse_as(kind: Kind, bytes: &[u8]) -> Result<Record, Problem> {
     Ok(match kind {
-        Kind::Fio => Record::Fio(Box::new(parse::fio::parse_bytes(bytes)?)),
+        Kind::Fio => {
+            let output = parse::fio::parse_bytes(bytes)?;
+            let groups = crate::fio::groups::groups(&output);
+            Record::Fio(Box::new(FioRecord { output, groups }))
+        }
         Kind::Bdevperf => Record::Bdevperf(parse::bdevperf::parse_bytes(bytes)?),
         Kind::SpdkConfig | Kind::RaidState | Kind::Manifest => Record::Json(json_value(bytes)?),
         Kind::ClientRecords => Record::ClientRecords(mt_records::parse_bytes(bytes)?),

@@ -5,7 +5,7 @@ use crate::chart::{Chart, Kind, Series};
 use crate::ingest::walk::Skipped;
 use crate::ingest::{layout, Catalog, Kind as FileKind};
 use crate::parse::ask::Attempt;
-use crate::suites::kv_common::aggregate::{failing_runs, fed_by, gen, too_spread, Aggregate};
+use crate::suites::kv_common::aggregate::{failing_runs, fed_by, too_spread, Aggregate, GEN};
 use crate::suites::kv_common::reference::KvReference;
 use crate::suites::kv_common::restore::measured;
 use crate::suites::kv_common::{self, ADP, LMCACHE};
@@ -181,7 +181,8 @@ fn gen_verdict(agg: &Aggregate, n: u32, gap: f64, max_spread: f64) -> Verdict {
         format!("{n} clients: LMCache and the connector alone generate at matching rates"),
         format!("within {:.0}%", gap * 100.0),
         "matching generation rates under load",
-    );
+    )
+    .with_numbers(None, Some(gap * 100.0), None, "% difference");
     for var in [ADP, LMCACHE] {
         v.files.extend(
             agg.runs(var, n)
@@ -189,15 +190,16 @@ fn gen_verdict(agg: &Aggregate, n: u32, gap: f64, max_spread: f64) -> Verdict {
                 .flat_map(|l| l.files.iter().filter(|f| f.ends_with(".json")).cloned()),
         );
     }
-    let (Some(a), Some(l)) = (agg.metric(ADP, n, gen).0, agg.metric(LMCACHE, n, gen).0) else {
+    let (Some(a), Some(l)) = (agg.metric(ADP, n, GEN).0, agg.metric(LMCACHE, n, GEN).0) else {
         v.note = format!("needs results/adp-*-L{n} and results/lmcache-*-L{n}");
         return v;
     };
     let diff = l / a - 1.0;
+    v.set_measured(Some(diff * 100.0));
     v.measured = format!("lmcache {l:.1} vs adp {a:.1} tok/s ({:+.1}%)", diff * 100.0);
     let fed = format!("medians of {}", fed_by(agg, &[ADP, LMCACHE], n));
     let failing = failing_runs(agg, &[ADP, LMCACHE], n);
-    let spread = too_spread(agg, &[ADP, LMCACHE], n, max_spread, &[("gen tok/s", gen)]);
+    let spread = too_spread(agg, &[ADP, LMCACHE], n, max_spread, &[("gen tok/s", GEN)]);
     (v.status, v.note) = if !failing.is_empty() {
         (
             Status::Fail,
@@ -228,7 +230,12 @@ fn hits_verdict(all: &[(String, (String, Vec<Attempt>))], share: f64) -> Verdict
         published: "-".into(),
         files: all.iter().map(|(_, (f, _))| f.clone()).collect(),
         note: String::new(),
-    };
+        measured_value: None,
+        threshold_value: None,
+        published_value: None,
+        unit: String::new(),
+    }
+    .with_numbers(None, Some(share * 100.0), None, "% of restores hit");
     if all.is_empty() {
         v.note = "no dram/<variant>-warm.txt or -restart.txt transcripts".into();
         return v;
@@ -254,9 +261,11 @@ fn hits_verdict(all: &[(String, (String, Vec<Attempt>))], share: f64) -> Verdict
             }
         }
     }
+    let hit = count - misses.len() - failed.len();
+    v.set_measured((count > 0).then(|| hit as f64 * 100.0 / count as f64));
     v.measured = format!(
         "{} of {count} restores hit{}",
-        count - misses.len() - failed.len(),
+        hit,
         if failed.is_empty() {
             String::new()
         } else {

@@ -5,7 +5,7 @@ use crate::chart::{Chart, Kind, Series};
 use crate::ingest::walk::Skipped;
 use crate::ingest::{layout, Catalog, Kind as FileKind};
 use crate::suites::kv_common::aggregate::{
-    failing_runs, fed_by, gen, output, too_spread, ttft, Aggregate, RATES, RATES_AND_TTFT,
+    failing_runs, fed_by, too_spread, Aggregate, GEN, GPU_HIT, OUTPUT, RATES, RATES_AND_TTFT, TTFT,
 };
 use crate::suites::kv_common::ladder::{self, Level};
 use crate::suites::kv_common::reference::KvReference;
@@ -73,6 +73,8 @@ impl Suite for KvLadder {
             .extend(logs.by_variant.get(ADP).map(|(f, _)| f.clone()));
 
         let agg = Aggregate::of(&levels);
+        report.frames = agg.frames();
+        report.notes.extend(agg.problem.clone());
         for (variant, runs) in agg.runs_per_variant() {
             if (variant == ADP || variant == PLAIN) && runs < r.min_runs {
                 report.notes.push(format!(
@@ -129,16 +131,23 @@ fn parity_verdict(agg: &Aggregate, n: u32, min_ratio: f64, max_spread: f64) -> V
         format!("{n} client(s): ADP within 10% of plain vLLM in output tok/s and gen tok/s"),
     );
     v.threshold = format!(">= {min_ratio:.2}x in both");
+    v = v.with_numbers(
+        None,
+        Some(min_ratio),
+        None,
+        "x (the lower of output and gen)",
+    );
     v.files = agg.files(&[ADP, PLAIN], n);
-    let (ao, _) = agg.metric(ADP, n, output);
-    let (po, _) = agg.metric(PLAIN, n, output);
-    let (ag, _) = agg.metric(ADP, n, gen);
-    let (pg, _) = agg.metric(PLAIN, n, gen);
+    let (ao, _) = agg.metric(ADP, n, OUTPUT);
+    let (po, _) = agg.metric(PLAIN, n, OUTPUT);
+    let (ag, _) = agg.metric(ADP, n, GEN);
+    let (pg, _) = agg.metric(PLAIN, n, GEN);
     let (Some(ao), Some(po), Some(ag), Some(pg)) = (ao, po, ag, pg) else {
         v.note = format!("needs the {n}-client level of both adp and gpu-only with records");
         return v;
     };
     let (ro, rg) = (ao / po, ag / pg);
+    v.set_measured(Some(ro.min(rg)));
     v.measured = format!("output {ro:.2}x ({ao:.1} vs {po:.1}), gen {rg:.2}x ({ag:.1} vs {pg:.1})");
     let fed = format!("medians of {}", fed_by(agg, &[ADP, PLAIN], n));
     let failing = failing_runs(agg, &[ADP, PLAIN], n);
@@ -167,15 +176,16 @@ fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Verdict {
         format!("{n} clients: with ADP higher output and gen tok/s, lower TTFT p50, card hits > 0"),
     );
     v.threshold = "all four".into();
+    v = v.with_numbers(None, Some(4.0), None, "of 4 conditions met");
     v.files = agg.files(&[ADP, PLAIN], n);
     let m = |var, f| agg.metric(var, n, f).0;
     let (Some(ao), Some(po), Some(ag), Some(pg), Some(at), Some(pt)) = (
-        m(ADP, output),
-        m(PLAIN, output),
-        m(ADP, gen),
-        m(PLAIN, gen),
-        m(ADP, ttft),
-        m(PLAIN, ttft),
+        m(ADP, OUTPUT),
+        m(PLAIN, OUTPUT),
+        m(ADP, GEN),
+        m(PLAIN, GEN),
+        m(ADP, TTFT),
+        m(PLAIN, TTFT),
     ) else {
         v.note = format!("needs the {n}-client level of both adp and gpu-only with records");
         return v;
@@ -210,6 +220,9 @@ fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Verdict {
     } else if card.iter().any(|&c| c <= 0.0) {
         missed.push("no card hits in a run");
     }
+    if !card.is_empty() {
+        v.set_measured(Some(4.0 - missed.len() as f64));
+    }
     let fed = format!("medians of {}", fed_by(agg, &[ADP, PLAIN], n));
     let failing = failing_runs(agg, &[ADP, PLAIN], n);
     let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread, RATES_AND_TTFT);
@@ -240,6 +253,7 @@ fn failures_verdict(levels: &[Level]) -> Verdict {
     );
     v.threshold = "0 at every level".into();
     v.published = "num_failures=0".into();
+    v = v.with_numbers(None, Some(0.0), Some(0.0), "levels with failures");
     let mut bad = Vec::new();
     let mut unknown = Vec::new();
     let mut checked = 0;
@@ -259,6 +273,9 @@ fn failures_verdict(levels: &[Level]) -> Verdict {
             v.files
                 .extend(l.files.iter().filter(|f| f.ends_with(".log")).cloned());
         }
+    }
+    if checked + bad.len() > 0 {
+        v.set_measured(Some(bad.len() as f64));
     }
     v.measured = format!(
         "{checked} clean, {} with failures, {} unknown",
@@ -290,11 +307,13 @@ fn turned_off_verdict(logs: &kv_common::ServerLogs) -> Verdict {
     );
     v.threshold = "never".into();
     v.published = "never".into();
+    v = v.with_numbers(None, Some(0.0), Some(0.0), "lines");
     let Some((file, log)) = logs.by_variant.get(ADP) else {
         v.note = "no ADP server log (logs/adp-vllm.log)".into();
         return v;
     };
     v.files.push(file.clone());
+    v.set_measured(Some(log.turned_off.len() as f64));
     v.measured = format!("{} times", log.turned_off.len());
     if log.turned_off.is_empty() {
         v.status = Status::Pass;
@@ -311,8 +330,8 @@ fn turned_off_verdict(logs: &kv_common::ServerLogs) -> Verdict {
 
 fn fill_observation(agg: &Aggregate, fill: u32) -> Option<Observation> {
     let half = fill / 2;
-    let before = agg.metric(PLAIN, half, |l| l.gpu_hit_pct).0;
-    let at = agg.metric(PLAIN, fill, |l| l.gpu_hit_pct).0;
+    let before = agg.metric(PLAIN, half, GPU_HIT).0;
+    let at = agg.metric(PLAIN, fill, GPU_HIT).0;
     let has = |n: u32| !agg.runs(PLAIN, n).is_empty();
     if !has(half) && !has(fill) {
         return None;
@@ -332,7 +351,7 @@ fn fill_observation(agg: &Aggregate, fill: u32) -> Option<Observation> {
         _ => {
             let missing: Vec<String> = [half, fill]
                 .into_iter()
-                .filter(|&n| agg.metric(PLAIN, n, |l| l.gpu_hit_pct).0.is_none())
+                .filter(|&n| agg.metric(PLAIN, n, GPU_HIT).0.is_none())
                 .map(|n| {
                     if has(n) {
                         format!("no GPU hit rate at {n} clients (no .prom snapshots?)")
@@ -363,7 +382,7 @@ fn sla_observation(agg: &Aggregate, sla: f64) -> Observation {
         let levels: Vec<(u32, f64)> = agg
             .levels_of(variant)
             .into_iter()
-            .filter_map(|n| agg.metric(variant, n, gen).0.map(|g| (n, g)))
+            .filter_map(|n| agg.metric(variant, n, GEN).0.map(|g| (n, g)))
             .collect();
         let Some(&(top, _)) = levels.last() else {
             return "no data".into();
@@ -459,14 +478,14 @@ fn median_table(agg: &Aggregate, max_spread: f64) -> Table {
         let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread, RATES_AND_TTFT);
         rows.push(vec![
             n.to_string(),
-            opt(m(ADP, output), 1),
-            opt(m(PLAIN, output), 1),
-            ratio(m(ADP, output), m(PLAIN, output)),
-            opt(m(ADP, gen), 1),
-            opt(m(PLAIN, gen), 1),
-            ratio(m(ADP, gen), m(PLAIN, gen)),
-            opt(m(ADP, ttft), 2),
-            opt(m(PLAIN, ttft), 2),
+            opt(m(ADP, OUTPUT), 1),
+            opt(m(PLAIN, OUTPUT), 1),
+            ratio(m(ADP, OUTPUT), m(PLAIN, OUTPUT)),
+            opt(m(ADP, GEN), 1),
+            opt(m(PLAIN, GEN), 1),
+            ratio(m(ADP, GEN), m(PLAIN, GEN)),
+            opt(m(ADP, TTFT), 2),
+            opt(m(PLAIN, TTFT), 2),
             format!("{}/{}", agg.runs(ADP, n).len(), agg.runs(PLAIN, n).len()),
             if spread.is_empty() {
                 String::new()
@@ -543,11 +562,7 @@ fn charts(agg: &Aggregate, sla: f64) -> Vec<Chart> {
         .into_iter()
         .filter(|v| !agg.levels_of(v).is_empty())
         .collect();
-    let make = |id: &str,
-                title: &str,
-                y: &str,
-                f: fn(&Level) -> Option<f64>,
-                lines: Vec<(String, f64)>| Chart {
+    let make = |id: &str, title: &str, y: &str, f: &str, lines: Vec<(String, f64)>| Chart {
         id: format!("kv-ladder-{id}"),
         title: title.to_string(),
         kind: Kind::Line,
@@ -569,21 +584,21 @@ fn charts(agg: &Aggregate, sla: f64) -> Vec<Chart> {
             "output",
             "Output throughput (median across runs)",
             "output tok/s",
-            output,
+            OUTPUT,
             Vec::new(),
         ),
         make(
             "ttft",
             "Time to first token, p50 (median across runs)",
             "seconds",
-            ttft,
+            TTFT,
             Vec::new(),
         ),
         make(
             "gen",
             "Generation rate per request (median across runs)",
             "gen tok/s",
-            gen,
+            GEN,
             vec![(format!("SLA {sla} tok/s"), sla)],
         ),
     ];

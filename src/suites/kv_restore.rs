@@ -218,6 +218,12 @@ fn cached_verdict(adp: Option<&(String, Vec<Attempt>)>, reference: &KvReference)
     );
     v.threshold = format!(">= {:.0}% of prompt_tokens", share * 100.0);
     v.published = "196,480 of 196,531 tokens (whole 128-token chunks)".into();
+    v = v.with_numbers(
+        None,
+        Some(share * 100.0),
+        Some(196_480.0 * 100.0 / 196_531.0),
+        "% of prompt_tokens (lowest restore)",
+    );
     let Some((file, attempts)) = adp else {
         v.note = "no ADP transcript (restore/adp.txt)".into();
         return v;
@@ -251,6 +257,7 @@ fn cached_verdict(adp: Option<&(String, Vec<Attempt>)>, reference: &KvReference)
         }
     }
     let measured_n = restores.len() - failed.len() - unreported.len();
+    v.set_measured(worst.map(|w| w * 100.0));
     v.measured = worst.map_or("-".into(), |w| {
         format!(
             "lowest {:.2}% ({measured_n} of {} restores measured)",
@@ -307,6 +314,12 @@ fn time_verdict(
         "<= max(recompute / {:.0}, {:.0} s)",
         r.restore_vs_recompute, r.restore_floor_s
     );
+    v = v.with_numbers(
+        None,
+        None,
+        published.map(|m| m.restore_s),
+        "s (slowest restore)",
+    );
     if let Some(m) = published {
         v.published = format!(
             "{}: {:.2} s vs {:.2} s",
@@ -327,6 +340,8 @@ fn time_verdict(
         return v;
     };
     let limit = (rc / r.restore_vs_recompute).max(r.restore_floor_s);
+    v.set_measured(Some(rs));
+    v.threshold_value = Some(limit);
     let typical = restore.and_then(|m| m.median).unwrap_or(rs);
     v.measured = format!(
         "slowest restore {rs:.2} s (median {typical:.2} s) vs recompute {rc:.2} s (limit {limit:.2} s)"
@@ -353,6 +368,7 @@ fn plain_cold_verdict(plain: Option<&(String, Vec<Attempt>)>) -> Verdict {
     );
     v.threshold = "cached = 0".into();
     v.published = "cached is 0".into();
+    v = v.with_numbers(None, Some(0.0), Some(0.0), "requests with cached > 0");
     let Some((file, attempts)) = plain else {
         v.note = "no plain-vLLM transcript (restore/gpu-only.txt)".into();
         return v;
@@ -373,6 +389,7 @@ fn plain_cold_verdict(plain: Option<&(String, Vec<Attempt>)>) -> Verdict {
         .map(|a| format!("line {}: {} cached", a.line, a.cached.unwrap_or(0)))
         .collect();
     let zero = attempts.iter().filter(|a| a.cached == Some(0)).count();
+    v.set_measured(Some(hits.len() as f64));
     v.measured = format!("{zero} of {} requests with cached = 0", attempts.len());
     (v.status, v.note) = if !hits.is_empty() {
         (
@@ -408,6 +425,7 @@ fn kv_size_verdict(logs: &ServerLogs) -> Verdict {
     );
     v.threshold = "equal".into();
     v.published = "about 545,000 tokens on the reference setup (545,536)".into();
+    v = v.with_numbers(None, Some(0.0), Some(0.0), "tokens (adp minus gpu-only)");
     let get = |variant: &str| {
         logs.by_variant
             .get(variant)
@@ -418,6 +436,7 @@ fn kv_size_verdict(logs: &ServerLogs) -> Verdict {
     v.files.extend(p.iter().map(|(f, _)| f.clone()));
     match (a, p) {
         (Some((_, Some(x))), Some((_, Some(y)))) => {
+            v.set_measured(Some(x as f64 - y as f64));
             v.measured = format!("adp {x} · gpu-only {y} tokens");
             v.status = if x == y { Status::Pass } else { Status::Fail };
             if x != y {
@@ -450,6 +469,7 @@ fn connector_verdict(logs: &ServerLogs) -> Verdict {
         "The ADP variant logs that the connector registered",
     );
     v.threshold = "XKV: <N> cache tensors registered for exchange".into();
+    v = v.with_numbers(None, Some(1.0), None, "registration lines");
     let Some((file, log)) = logs.by_variant.get(ADP) else {
         v.note = "no ADP server log (logs/adp-vllm.log)".into();
         return v;
@@ -457,11 +477,13 @@ fn connector_verdict(logs: &ServerLogs) -> Verdict {
     v.files.push(file.clone());
     match &log.xkv_line {
         Some(line) => {
+            v.set_measured(Some(1.0));
             v.measured = format!("{} tensors", log.xkv_tensors.unwrap_or(0));
             v.status = Status::Pass;
             v.note = line.clone();
         }
         None => {
+            v.set_measured(Some(0.0));
             v.measured = "not logged".into();
             v.status = Status::Fail;
             v.note = "the connector did not register: restores cannot come from the card".into();

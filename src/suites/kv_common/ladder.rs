@@ -229,7 +229,7 @@ fn read_level(
                 script_error = Some(format!("the script stops: {}", err.reason));
                 skipped.push(e.skipped(&err));
             }
-            Ok(r) if r.is_empty() => {
+            Ok([]) => {
                 level.requests = Some(0);
                 level
                     .problems

@@ -28,21 +28,6 @@ pub struct ServerLogs<'c> {
     pub gateway: Option<String>,
 }
 
-/// `adp-vllm.log` -> `adp`, `gpu-only_server.log` -> `gpu-only`.
-fn log_variant(stem: &str) -> String {
-    let stem = stem.to_ascii_lowercase();
-    let mut v = stem.as_str();
-    for cut in [
-        "-vllm", "_vllm", ".vllm", "-server", "_server", "vllm-", "vllm_",
-    ] {
-        v = v.trim_end_matches(cut);
-        if let Some(rest) = v.strip_prefix(cut) {
-            v = rest;
-        }
-    }
-    v.to_string()
-}
-
 /// The servers' logs in the catalog; logs that cannot be read go into `skipped`.
 pub fn server_logs<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> ServerLogs<'c> {
     let mut logs = ServerLogs {
@@ -53,7 +38,7 @@ pub fn server_logs<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Serv
         match &item.record {
             Ok(Record::ServerLog(l)) => {
                 logs.by_variant
-                    .entry(log_variant(item.stem()))
+                    .entry(layout::server_log_variant(item.stem()))
                     .or_insert((item.rel.clone(), l));
             }
             Ok(_) => {}

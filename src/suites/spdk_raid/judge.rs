@@ -229,7 +229,12 @@ fn share_verdict(
         published: "90-95% of theoretical (Xinnor's design goal)".into(),
         files: Vec::new(),
         note: String::new(),
-    };
+        measured_value: None,
+        threshold_value: None,
+        published_value: None,
+        unit: String::new(),
+    }
+    .with_numbers(None, Some(min * 100.0), None, "% of theoretical");
     let Some((value, file)) = best(a, op, r, false) else {
         v.note = format!("no clean {} run in {}", op.label(), a.dir);
         return v;
@@ -253,6 +258,7 @@ fn share_verdict(
         return v;
     }
     let share = value / theory;
+    v.set_measured(Some(share * 100.0));
     shares.insert((a.dir.clone(), op), theory);
     let unit = |x: f64| match op {
         Op::RandomRead | Op::RandomWrite => format!("{:.0}k IOPS", x / 1000.0),
@@ -300,7 +306,8 @@ fn degraded_verdict(a: &ArrayDir, name: &str, r: &SpdkReference) -> Verdict {
             .get(&a.array.to_ascii_lowercase())
             .cloned()
             .unwrap_or_else(|| "-".into()),
-    );
+    )
+    .with_numbers(None, Some(0.0), None, "degraded jobs not clean");
     let runs: Vec<&Run> = a
         .runs
         .iter()
@@ -333,6 +340,7 @@ fn degraded_verdict(a: &ArrayDir, name: &str, r: &SpdkReference) -> Verdict {
         })
         .collect();
     let state = a.degraded_state.as_ref();
+    v.set_measured(Some(bad.len() as f64));
     v.measured = format!(
         "{} of {} jobs clean{}",
         runs.len() - bad.len(),
@@ -418,6 +426,10 @@ fn consistency(a: &ArrayDir, name: &str, out: &mut Judged) {
                 .chain(a.state.iter().map(|s| s.file.clone()))
                 .collect(),
             note: "results may come from another array than the config describes".into(),
+            measured_value: None,
+            threshold_value: None,
+            published_value: None,
+            unit: String::new(),
         });
     }
 }

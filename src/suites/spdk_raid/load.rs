@@ -6,10 +6,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::fio::groups::groups;
 use crate::fio::signature::Signature;
 use crate::ingest::walk::Skipped;
-use crate::ingest::{layout, Catalog, Item, Kind, Record};
+use crate::ingest::{layout, Catalog, FioRecord, Item, Kind, Record};
 use crate::parse::{bdevperf, fio};
 
 /// One direction of one run, in the article's units.
@@ -301,12 +300,9 @@ fn read_item(item: &Item, degraded: bool) -> Result<Read, (Option<usize>, String
     }
 }
 
-fn from_fio(
-    rel: &str,
-    degraded: bool,
-    out: &fio::FioOutput,
-) -> Result<Run, (Option<usize>, String)> {
-    let gs = groups(out);
+fn from_fio(rel: &str, degraded: bool, fio: &FioRecord) -> Result<Run, (Option<usize>, String)> {
+    let out = &fio.output;
+    let gs = &fio.groups;
     let mut notes = Vec::new();
     if gs.len() > 1 {
         notes.push(format!(

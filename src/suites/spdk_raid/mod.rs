@@ -3,6 +3,7 @@
 //! article's published tables beside the measured ones.
 
 mod deviations;
+mod frames;
 mod judge;
 pub mod load;
 mod reference;
@@ -97,6 +98,10 @@ impl Suite for SpdkRaid {
         report.notes = judged.notes;
         report.tables = tables::tables(&arrays, &reference, &judged.shares);
         report.charts = tables::charts(&arrays, &reference, &judged.shares);
+        match frames::runs(&arrays) {
+            Ok(f) => report.frames.push(f),
+            Err(e) => report.notes.push(format!("{e:#}")),
+        }
         report
     }
 }

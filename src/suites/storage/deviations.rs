@@ -44,7 +44,7 @@ pub fn deviations(groups: &[RunGroup], sides: &Sides, reference: &Reference) -> 
             }
             d
         };
-        if let Some(line) = params::interrupted(&g.run.output) {
+        if let Some(line) = params::interrupted(g.run.output) {
             out.push(base(
                 Deviation::new("run", "to its end", "interrupted")
                     .effect(
@@ -60,7 +60,7 @@ pub fn deviations(groups: &[RunGroup], sides: &Sides, reference: &Reference) -> 
             .jobs
             .iter()
             .find(|j| j.jobname == g.group.jobname);
-        let recorded = first.is_some_and(|j| params::recorded(&g.run.output, j));
+        let recorded = first.is_some_and(|j| params::recorded(g.run.output, j));
         if !recorded {
             out.push(base(
                 Deviation::new("fio options", "recorded by the helper", "unknown")
@@ -338,7 +338,7 @@ pub fn commands_ran(groups: &[RunGroup], sides: &Sides) -> Vec<RanCommand> {
                 .jobs
                 .iter()
                 .find(|j| j.jobname == g.group.jobname);
-            let recorded = first.is_some_and(|j| params::recorded(&g.run.output, j));
+            let recorded = first.is_some_and(|j| params::recorded(g.run.output, j));
             RanCommand {
                 subject: g.label.clone(),
                 command: if recorded {

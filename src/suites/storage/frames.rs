@@ -1,108 +1,134 @@
-//! The storage suite's records as frames: one row per fio group, per iostat sample and
-//! device, per verdict.
+//! The storage suite's derived frame: every job shape run on both compared arrays, the
+//! two sides matched by an inner join on the shape (Polars), with the ratio.
+
+use std::collections::BTreeSet;
+
+use polars::prelude::{Column, DataFrame, DataFrameJoinOps, PolarsResult};
 
 use crate::frames::{Frame, FrameBuilder};
 
-use super::load::{Loaded, RunGroup};
+use super::judge::{mb_s, Sides};
+use super::load::RunGroup;
 
-pub fn frames(loaded: &Loaded, groups: &[RunGroup]) -> anyhow::Result<Vec<Frame>> {
-    let runs = FrameBuilder::new("storage_runs")
-        .str("file", groups.iter().map(|g| g.run.file.as_str()))
-        .str("array", groups.iter().map(|g| g.run.array.as_str()))
-        .str("job", groups.iter().map(|g| g.group.jobname.as_str()))
-        .u64("groupid", groups.iter().map(|g| g.group.groupid))
-        .u64("jobs_summed", groups.iter().map(|g| g.group.entries as u64))
-        .i64("error", groups.iter().map(|g| g.group.error))
-        .str("rw", groups.iter().map(|g| g.signature.rw.as_str()))
-        .f64(
+const SHAPE: [&str; 5] = ["rw", "bs_bytes", "numjobs", "iodepth", "rwmixread"];
+
+/// One side's groups, the first of each shape (as the table has always shown).
+fn side(groups: &[RunGroup], array: &str, prefix: &str) -> anyhow::Result<DataFrame> {
+    let mut seen = BTreeSet::new();
+    let rows: Vec<&RunGroup> = groups
+        .iter()
+        .filter(|g| g.run.array.eq_ignore_ascii_case(array))
+        .filter(|g| seen.insert(g.signature.clone()))
+        .collect();
+    let p99 = |g: &RunGroup| {
+        g.group
+            .write
+            .p99_ns
+            .or(g.group.read.p99_ns)
+            .map(|ns| ns / 1000.0)
+    };
+    Ok(FrameBuilder::new(prefix)
+        .str("rw", rows.iter().map(|g| g.signature.rw.as_str()))
+        // Joins do not match missing keys: an unknown size or mix is 0 / -1 here.
+        .i64(
             "bs_bytes",
-            groups.iter().map(|g| g.signature.bs.map(|b| b as f64)),
+            rows.iter().map(|g| g.signature.bs.map_or(0, |b| b as i64)),
         )
-        .u64("numjobs", groups.iter().map(|g| g.signature.numjobs))
-        .u64("iodepth", groups.iter().map(|g| g.signature.iodepth))
-        .f64(
+        .u64("numjobs", rows.iter().map(|g| g.signature.numjobs))
+        .u64("iodepth", rows.iter().map(|g| g.signature.iodepth))
+        .i64(
             "rwmixread",
-            groups
-                .iter()
-                .map(|g| g.signature.rwmixread.map(|m| m as f64)),
+            rows.iter()
+                .map(|g| g.signature.rwmixread.map_or(-1, |m| m as i64)),
         )
-        .f64(
-            "read_bw_bytes",
-            groups.iter().map(|g| Some(g.group.read.bw_bytes)),
-        )
-        .f64(
-            "write_bw_bytes",
-            groups.iter().map(|g| Some(g.group.write.bw_bytes)),
-        )
-        .f64("read_iops", groups.iter().map(|g| Some(g.group.read.iops)))
-        .f64(
-            "write_iops",
-            groups.iter().map(|g| Some(g.group.write.iops)),
-        )
-        .f64("read_p99_ns", groups.iter().map(|g| g.group.read.p99_ns))
-        .f64("write_p99_ns", groups.iter().map(|g| g.group.write.p99_ns))
-        .f64(
-            "read_mean_lat_ns",
-            groups.iter().map(|g| g.group.read.mean_lat_ns),
-        )
-        .f64(
-            "write_mean_lat_ns",
-            groups.iter().map(|g| g.group.write.mean_lat_ns),
-        )
-        .f64("sys_cpu", groups.iter().map(|g| Some(g.group.sys_cpu)))
-        .f64("usr_cpu", groups.iter().map(|g| Some(g.group.usr_cpu)))
         .str(
-            "fio_version",
-            groups
-                .iter()
-                .map(|g| g.run.output.fio_version.clone().unwrap_or_default()),
+            &format!("{prefix}_file"),
+            rows.iter().map(|g| g.run.file.as_str()),
         )
-        .build()?;
+        .f64(
+            &format!("{prefix}_mb_s"),
+            rows.iter().map(|g| Some(mb_s(g))),
+        )
+        .f64(&format!("{prefix}_p99_us"), rows.iter().map(|g| p99(g)))
+        .build()?
+        .df)
+}
 
-    let mut file = Vec::new();
-    let mut sample = Vec::new();
-    let mut device = Vec::new();
-    let mut cols: [Vec<Option<f64>>; 7] = Default::default();
-    let mut cpu_file = Vec::new();
-    let mut cpu_sample = Vec::new();
-    let mut cpu_system = Vec::new();
-    let mut cpu_iowait = Vec::new();
-    for f in loaded.iostat.values() {
-        for s in &f.log.samples {
-            cpu_file.push(f.file.clone());
-            cpu_sample.push(s.index as u64);
-            cpu_system.push(s.cpu_system);
-            cpu_iowait.push(s.cpu_iowait);
-            for d in &s.devices {
-                file.push(f.file.clone());
-                sample.push(s.index as u64);
-                device.push(d.device.clone());
-                for (c, v) in cols.iter_mut().zip([
-                    d.r_s, d.w_s, d.r_mb_s, d.w_mb_s, d.r_await, d.w_await, d.util,
-                ]) {
-                    c.push(v);
-                }
-            }
-        }
-    }
-    let [r_s, w_s, r_mb, w_mb, r_await, w_await, util] = cols;
-    let iostat = FrameBuilder::new("storage_iostat")
-        .str("file", &file)
-        .u64("sample", sample)
-        .str("device", &device)
-        .f64("r_s", r_s)
-        .f64("w_s", w_s)
-        .f64("r_mb_s", r_mb)
-        .f64("w_mb_s", w_mb)
-        .f64("r_await_ms", r_await)
-        .f64("w_await_ms", w_await)
-        .f64("util_pct", util)
-        .build()?;
-    let cpu = FrameBuilder::new("storage_iostat_cpu")
-        .str("file", &cpu_file)
-        .u64("sample", cpu_sample)
-        .f64("system_pct", cpu_system)
-        .f64("iowait_pct", cpu_iowait)
-        .build()?;
-    Ok(vec![runs, iostat, cpu])
+/// `storage_pairs`: baseline and candidate joined on the job shape, ordered as the
+/// procedure reads them (rw, block size, queue depth, jobs).
+pub fn pairs(groups: &[RunGroup], sides: &Sides) -> anyhow::Result<Frame> {
+    let base = side(groups, &sides.baseline, "baseline")?;
+    let cand = side(groups, &sides.candidate, "candidate")?;
+    let mut df = base.inner_join(&cand, SHAPE, SHAPE)?;
+    let (ratio, qd): (Vec<Option<f64>>, Vec<u64>) = {
+        let b = df.column("baseline_mb_s")?.f64()?;
+        let c = df.column("candidate_mb_s")?.f64()?;
+        let j = df.column("numjobs")?.u64()?;
+        let d = df.column("iodepth")?.u64()?;
+        (0..df.height())
+            .map(|i| {
+                let r = match (b.get(i), c.get(i)) {
+                    (Some(b), Some(c)) if b > 0.0 => Some(c / b),
+                    _ => None,
+                };
+                let q = j.get(i).unwrap_or(0).saturating_mul(d.get(i).unwrap_or(0));
+                (r, q)
+            })
+            .unzip()
+    };
+    df.with_column(Column::new("ratio".into(), ratio))?;
+    df.with_column(Column::new("queue_depth".into(), qd))?;
+    df = sorted(&df)?;
+    let n = df.height();
+    df.with_column(Column::new(
+        "baseline".into(),
+        vec![sides.baseline.as_str(); n],
+    ))?;
+    df.with_column(Column::new(
+        "candidate".into(),
+        vec![sides.candidate.as_str(); n],
+    ))?;
+    // The join keys back to missing values where they were unknown.
+    let bs: Vec<Option<f64>> = {
+        let c = df.column("bs_bytes")?.i64()?;
+        (0..n)
+            .map(|i| c.get(i).filter(|b| *b > 0).map(|b| b as f64))
+            .collect()
+    };
+    let mix: Vec<Option<f64>> = {
+        let c = df.column("rwmixread")?.i64()?;
+        (0..n)
+            .map(|i| c.get(i).filter(|m| *m >= 0).map(|m| m as f64))
+            .collect()
+    };
+    df.with_column(Column::new("bs_bytes".into(), bs))?;
+    df.with_column(Column::new("rwmixread".into(), mix))?;
+    let df = df.select([
+        "rw",
+        "bs_bytes",
+        "numjobs",
+        "iodepth",
+        "queue_depth",
+        "rwmixread",
+        "baseline",
+        "candidate",
+        "baseline_file",
+        "candidate_file",
+        "baseline_mb_s",
+        "candidate_mb_s",
+        "ratio",
+        "baseline_p99_us",
+        "candidate_p99_us",
+    ])?;
+    Ok(Frame {
+        name: "storage_pairs".into(),
+        df,
+    })
+}
+
+fn sorted(df: &DataFrame) -> PolarsResult<DataFrame> {
+    df.sort(
+        ["rw", "bs_bytes", "queue_depth", "numjobs", "rwmixread"],
+        Default::default(),
+    )
 }

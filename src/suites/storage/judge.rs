@@ -108,7 +108,17 @@ pub fn headline_verdict(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Ver
         published: w.published.clone(),
         files: Vec::new(),
         note: join(&base_note, &cand_note),
-    };
+        measured_value: None,
+        threshold_value: None,
+        published_value: None,
+        unit: String::new(),
+    }
+    .with_numbers(
+        None,
+        Some(w.min_ratio),
+        Some(w.candidate_mb_s / w.baseline_mb_s),
+        "x",
+    );
     v.files.extend(base.iter().map(|g| g.run.file.clone()));
     v.files.extend(cand.iter().map(|g| g.run.file.clone()));
     let (Some(b), Some(c)) = (base, cand) else {
@@ -131,6 +141,7 @@ pub fn headline_verdict(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Ver
         return v;
     };
     let (bm, cm) = (mb_s(b), mb_s(c));
+    v.set_measured((bm > 0.0).then(|| cm / bm));
     v.measured = if bm > 0.0 {
         format!("{:.2}x ({cm:.0} vs {bm:.0} MB/s)", cm / bm)
     } else {
@@ -210,7 +221,7 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
             .iter()
             .filter(|l| l.starts_with("fio: ") && l.contains("error"))
             .collect();
-        if let Some(line) = crate::fio::params::interrupted(&run.output) {
+        if let Some(line) = crate::fio::params::interrupted(run.output) {
             problems.push(format!(
                 "`{}`: fio logged `{line}`: the run was cut short",
                 run.file
@@ -270,7 +281,17 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
         published: "-".into(),
         files,
         note: problems.join("; "),
+        measured_value: None,
+        threshold_value: None,
+        published_value: None,
+        unit: String::new(),
     }
+    .with_numbers(
+        (total > 0).then_some(clean as f64),
+        (total > 0).then_some(total as f64),
+        None,
+        "result files",
+    )
 }
 
 /// The sides to compare: the user's names, else the procedure's (`raid10`, `adp`).

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::Problem;
-use crate::fio::groups::{groups, Group};
+use crate::fio::groups::Group;
 use crate::fio::signature::Signature;
 use crate::ingest::walk::Skipped;
 use crate::ingest::{layout, Catalog, Item, Kind, Record};
@@ -23,7 +23,7 @@ pub struct Run<'c> {
     /// The file name without `.json`: the job name the procedure's helper gives it.
     pub stem: String,
     pub output: &'c FioOutput,
-    pub groups: Vec<Group>,
+    pub groups: &'c [Group],
 }
 
 /// One reporting group of one run, with its shape.
@@ -65,7 +65,7 @@ impl<'c> Loaded<'c> {
     pub fn run_groups(&self) -> Vec<RunGroup<'_>> {
         let mut out = Vec::new();
         for run in &self.runs {
-            for g in &run.groups {
+            for g in run.groups {
                 let label = if run.groups.len() > 1 {
                     format!("{}/{}#g{}", run.array, g.jobname, g.groupid)
                 } else {
@@ -140,7 +140,7 @@ pub fn load<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Loaded<'c> 
         .filter(|i| matches!(i.kind, Kind::Fio | Kind::OtherJson) && storage_fio(i))
     {
         match &item.record {
-            Ok(Record::Fio(output)) => {
+            Ok(Record::Fio(fio)) => {
                 let array_dir = layout::dir_of(&item.rel).to_string();
                 array_dirs.insert(array_dir.clone());
                 loaded.runs.push(Run {
@@ -148,8 +148,8 @@ pub fn load<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Loaded<'c> 
                     array: array_name(&array_dir),
                     array_dir,
                     stem: item.stem().to_string(),
-                    groups: groups(output),
-                    output,
+                    groups: &fio.groups,
+                    output: &fio.output,
                 });
             }
             Ok(_) => {

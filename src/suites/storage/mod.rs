@@ -100,14 +100,18 @@ impl Suite for Storage {
         report.commands_ran = deviations::commands_ran(&groups, &sides);
         report.preformatted.push(tables::script_output(&loaded));
         report.tables.push(tables::results_table(&groups));
-        report.tables.extend(tables::matched_table(&groups, &sides));
+        match frames::pairs(&groups, &sides) {
+            Ok(pairs) => {
+                report.tables.extend(tables::matched_table(&pairs, &sides));
+                report.frames.push(pairs);
+            }
+            Err(e) => report
+                .notes
+                .push(format!("matching the arrays' runs: {e:#}")),
+        }
         report.notes.extend(arrays_note(&loaded, &sides));
         report.charts = charts::charts(&groups, &sides, &reference);
         report.facts = facts(&loaded);
-        match frames::frames(&loaded, &groups) {
-            Ok(f) => report.frames = f,
-            Err(e) => report.notes.push(format!("{e:#}")),
-        }
         report
     }
 }

@@ -150,7 +150,7 @@ fn random_read_cpu(
     let per_iops = |g: Option<&RunGroup>| -> Option<(f64, f64)> {
         let g = g?;
         let iops = g.group.read.iops + g.group.write.iops;
-        let sys = cpu_system(&loaded.iostat_for(g.run)?.log)?;
+        let sys = cpu_system(loaded.iostat_for(g.run)?.log)?;
         (iops > 0.0).then(|| (sys, sys / (iops / 1e5)))
     };
     let fio_sys = |g: Option<&RunGroup>| g.map(|g| format!("fio sys {:.1}%", g.group.sys_cpu));
@@ -363,5 +363,5 @@ fn usable_capacity(
 /// The member drives of the array a run was on, from its iostat log.
 fn members(g: &RunGroup, f: &IostatFile) -> Vec<DriveMean> {
     let named = named_drives(g.group.options.get("filename").map(String::as_str));
-    drive_means(&f.log, &named)
+    drive_means(f.log, &named)
 }

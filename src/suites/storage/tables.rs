@@ -1,14 +1,13 @@
 //! The procedure's table as its script prints it, the same table computed correctly, and
 //! runs of the two arrays matched by their options.
 
-use std::collections::BTreeMap;
-
 use crate::suites::{Preformatted, Table};
 
 use super::judge::{mb_s, Sides};
 use super::load::{Loaded, RunGroup};
 use super::script_table::{header, p99_text, script_line, script_misreads, script_stops};
-use crate::fio::signature::{format_size, Signature};
+use crate::fio::signature::format_size;
+use crate::frames::Frame;
 
 /// What the procedure's script prints for this folder, and where it goes wrong.
 pub fn script_output(loaded: &Loaded) -> Preformatted {
@@ -17,14 +16,14 @@ pub fn script_output(loaded: &Loaded) -> Preformatted {
     let mut lines = vec![header()];
     let mut notes = Vec::new();
     for run in runs {
-        if let Some(why) = script_stops(&run.output) {
+        if let Some(why) = script_stops(run.output) {
             notes.push(format!("`{}`: {why}", run.file));
             continue;
         }
-        if let Some(line) = script_line(&run.array, &run.output) {
+        if let Some(line) = script_line(&run.array, run.output) {
             lines.push(line);
         }
-        for why in script_misreads(&run.output) {
+        for why in script_misreads(run.output) {
             notes.push(format!("`{}`: {why}", run.file));
         }
     }
@@ -99,38 +98,33 @@ fn row_note(g: &RunGroup) -> String {
 }
 
 /// Runs present in both arrays with the same shape: the suite's sweep, side by side.
-pub fn matched_table(groups: &[RunGroup], sides: &Sides) -> Option<Table> {
-    let mut by_shape: BTreeMap<Signature, (Option<&RunGroup>, Option<&RunGroup>)> = BTreeMap::new();
-    for g in groups {
-        let slot = by_shape.entry(g.signature.clone()).or_default();
-        if g.run.array.eq_ignore_ascii_case(&sides.baseline) && slot.0.is_none() {
-            slot.0 = Some(g);
-        } else if g.run.array.eq_ignore_ascii_case(&sides.candidate) && slot.1.is_none() {
-            slot.1 = Some(g);
-        }
-    }
+/// The matched runs, read from the `storage_pairs` frame.
+pub fn matched_table(pairs: &Frame, sides: &Sides) -> Option<Table> {
+    let df = &pairs.df;
+    let col = |name: &str| df.column(name).ok();
+    let rw = col("rw")?.str().ok()?.clone();
+    let bs = col("bs_bytes")?.f64().ok()?.clone();
+    let jobs = col("numjobs")?.u64().ok()?.clone();
+    let depth = col("iodepth")?.u64().ok()?.clone();
+    let qd = col("queue_depth")?.u64().ok()?.clone();
+    let bm = col("baseline_mb_s")?.f64().ok()?.clone();
+    let cm = col("candidate_mb_s")?.f64().ok()?.clone();
+    let ratio = col("ratio")?.f64().ok()?.clone();
+    let bp = col("baseline_p99_us")?.f64().ok()?.clone();
+    let cp = col("candidate_p99_us")?.f64().ok()?.clone();
     let mut rows = Vec::new();
-    let mut keys: Vec<&Signature> = by_shape.keys().collect();
-    keys.sort_by_key(|s| (s.rw.clone(), s.bs, s.queue_depth(), s.numjobs));
-    for sig in keys {
-        let (Some(b), Some(c)) = by_shape[sig] else {
-            continue;
-        };
-        let (bm, cm) = (mb_s(b), mb_s(c));
+    for i in 0..df.height() {
+        let us = |v: Option<f64>| p99_text(v.map(|u| u * 1000.0));
         rows.push(vec![
-            sig.rw.clone(),
-            sig.bs.map_or("?".into(), format_size),
-            format!("{}x{}", sig.numjobs, sig.iodepth),
-            sig.queue_depth().to_string(),
-            format!("{bm:.0}"),
-            format!("{cm:.0}"),
-            if bm > 0.0 {
-                format!("{:.2}x", cm / bm)
-            } else {
-                "-".into()
-            },
-            p99_text(b.group.write.p99_ns.or(b.group.read.p99_ns)),
-            p99_text(c.group.write.p99_ns.or(c.group.read.p99_ns)),
+            rw.get(i).unwrap_or("").to_string(),
+            bs.get(i).map_or("?".into(), |b| format_size(b as u64)),
+            format!("{}x{}", jobs.get(i).unwrap_or(0), depth.get(i).unwrap_or(0)),
+            qd.get(i).unwrap_or(0).to_string(),
+            format!("{:.0}", bm.get(i).unwrap_or(0.0)),
+            format!("{:.0}", cm.get(i).unwrap_or(0.0)),
+            ratio.get(i).map_or("-".into(), |r| format!("{r:.2}x")),
+            us(bp.get(i)),
+            us(cp.get(i)),
         ]);
     }
     if rows.is_empty() {

@@ -1,12 +1,21 @@
-//! Records become Polars frames here, and frames leave as Parquet and CSV.
+//! Records become Polars frames here, and frames leave as Parquet and CSV: one frame per
+//! record kind from the catalog (`records`), the suites' derived frames, and the verdicts
+//! (`verdicts`). Every column is documented in `schema` (units included), and the export
+//! writes that as `schema.md` beside the frames.
+
+pub mod records;
+pub mod schema;
+pub mod verdicts;
 
 use std::fs::File;
 use std::path::Path;
 
 use anyhow::Context;
-use polars::prelude::{Column, CsvWriter, DataFrame, ParquetWriter, SerWriter};
+use polars::prelude::{
+    Column, CsvWriter, DataFrame, IntoColumn, NamedFrom, ParquetWriter, SerWriter, Series,
+};
 
-/// A named frame, e.g. `storage_runs`.
+/// A named frame, e.g. `fio_groups`.
 #[derive(Debug, Clone)]
 pub struct Frame {
     pub name: String,
@@ -70,7 +79,36 @@ impl FrameBuilder {
     }
 }
 
-/// Writes `<dir>/<name>.parquet` and `<dir>/<name>.csv` for each frame; returns the paths.
+/// The frames of several inputs joined by name, each row keyed by its `input` first.
+pub fn join_inputs(inputs: &[(String, Vec<Frame>)]) -> anyhow::Result<Vec<Frame>> {
+    let mut by_name: Vec<Frame> = Vec::new();
+    for (input, frames) in inputs {
+        for f in frames {
+            let mut df = f.df.clone();
+            let col = Series::new("input".into(), vec![input.as_str(); df.height()]).into_column();
+            df.insert_column(0, col)
+                .with_context(|| format!("failed to key the `{}` frame by input", f.name))?;
+            match by_name.iter_mut().find(|x| x.name == f.name) {
+                Some(x) => {
+                    x.df.vstack_mut(&df).with_context(|| {
+                        format!("the `{}` frames of two inputs do not share columns", f.name)
+                    })?;
+                }
+                None => by_name.push(Frame {
+                    name: f.name.clone(),
+                    df,
+                }),
+            }
+        }
+    }
+    for f in &mut by_name {
+        f.df.rechunk_mut();
+    }
+    Ok(by_name)
+}
+
+/// Writes `<dir>/<name>.parquet` and `<dir>/<name>.csv` for each frame, and `schema.md`
+/// describing their columns; returns the paths.
 pub fn export(frames: &mut [Frame], dir: &Path) -> anyhow::Result<Vec<String>> {
     std::fs::create_dir_all(dir)
         .with_context(|| format!("failed to create export folder `{}`", dir.display()))?;
@@ -91,6 +129,10 @@ pub fn export(frames: &mut [Frame], dir: &Path) -> anyhow::Result<Vec<String>> {
         written.push(parquet.display().to_string());
         written.push(csv.display().to_string());
     }
+    let md = dir.join("schema.md");
+    std::fs::write(&md, schema::markdown(frames))
+        .with_context(|| format!("failed to write `{}`", md.display()))?;
+    written.push(md.display().to_string());
     Ok(written)
 }
 
@@ -108,7 +150,7 @@ mod tests {
         assert_eq!(frames[0].df.height(), 2);
         let dir = tempfile::tempdir().expect("tempdir");
         let written = export(&mut frames, dir.path()).expect("export");
-        assert_eq!(written.len(), 2);
+        assert_eq!(written.len(), 3);
         let csv = std::fs::read_to_string(dir.path().join("t.csv")).expect("csv");
         assert_eq!(csv, "a,b\nx,1.5\ny,\n");
         let parquet = std::fs::read(dir.path().join("t.parquet")).expect("parquet");

@@ -1,0 +1,57 @@
+//! The analysis's judgements as frames: one row per verdict (with its numbers), one per
+//! deviation from the procedure.
+
+use crate::suites::SuiteReport;
+
+use super::{Frame, FrameBuilder};
+
+pub fn verdicts(suites: &[SuiteReport]) -> anyhow::Result<Frame> {
+    let rows: Vec<(&str, &crate::verdict::Verdict)> = suites
+        .iter()
+        .flat_map(|s| s.verdicts.iter().map(move |v| (s.name, v)))
+        .collect();
+    let status = |v: &crate::verdict::Verdict| {
+        serde_json::to_value(v.status)
+            .ok()
+            .and_then(|s| s.as_str().map(str::to_string))
+            .unwrap_or_default()
+    };
+    FrameBuilder::new("verdicts")
+        .str("suite", rows.iter().map(|r| r.0))
+        .str("id", rows.iter().map(|r| r.1.id.as_str()))
+        .str("criterion", rows.iter().map(|r| r.1.criterion.as_str()))
+        .str("status", rows.iter().map(|r| status(r.1)))
+        .f64("measured_value", rows.iter().map(|r| r.1.measured_value))
+        .f64("threshold_value", rows.iter().map(|r| r.1.threshold_value))
+        .f64("published_value", rows.iter().map(|r| r.1.published_value))
+        .str("unit", rows.iter().map(|r| r.1.unit.as_str()))
+        .str("measured", rows.iter().map(|r| r.1.measured.as_str()))
+        .str("threshold", rows.iter().map(|r| r.1.threshold.as_str()))
+        .str("published", rows.iter().map(|r| r.1.published.as_str()))
+        .str("files", rows.iter().map(|r| r.1.files.join(";")))
+        .str("note", rows.iter().map(|r| r.1.note.as_str()))
+        .build()
+}
+
+pub fn deviations(suites: &[SuiteReport]) -> anyhow::Result<Frame> {
+    let rows: Vec<(&str, &crate::deviation::Deviation)> = suites
+        .iter()
+        .flat_map(|s| s.deviations.iter().map(move |d| (s.name, d)))
+        .collect();
+    FrameBuilder::new("deviations")
+        .str("suite", rows.iter().map(|r| r.0))
+        .str("parameter", rows.iter().map(|r| r.1.parameter.as_str()))
+        .str("procedure", rows.iter().map(|r| r.1.procedure.as_str()))
+        .str("ran", rows.iter().map(|r| r.1.ran.as_str()))
+        .str("unit", rows.iter().map(|r| r.1.unit.as_str()))
+        .bool(
+            "changes_comparison",
+            rows.iter().map(|r| r.1.changes_comparison),
+        )
+        .str("subjects", rows.iter().map(|r| r.1.subjects.join(";")))
+        .str("files", rows.iter().map(|r| r.1.files.join(";")))
+        .str("verdicts", rows.iter().map(|r| r.1.verdicts.join(";")))
+        .str("effect", rows.iter().map(|r| r.1.effect.as_str()))
+        .str("source", rows.iter().map(|r| r.1.source.as_str()))
+        .build()
+}
