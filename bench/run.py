@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""reprobench's benchmark: side by side in one run, ratios and peak memory.
+
+  reference archive: `reprobench analyze` against the procedures' two analysis scripts
+                     (tests/fixtures/procedure-*.py, verbatim) on the same files, and
+                     `reprobench report` with its PDF;
+  large archive:     `reprobench analyze` against a parse-only floor (examples/parse_floor:
+                     read every file and parse it with serde_json, same threads).
+
+Runs are interleaved (A, B, A, B, ...) so a noisy machine slows both sides alike; the
+median of each side is compared. Peak RSS is each process's own (wait4). The archives are
+generated once (bench/generate.py) into ~/.cache/reprobench/bench/.
+
+Usage: bench/run.py [--runs N] [--scale F] [--skip-large] [--skip-report]
+"""
+
+import argparse
+import glob
+import hashlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def sh(args, **kw):
+    return subprocess.run(args, check=True, **kw)
+
+
+def target_dir():
+    meta = subprocess.run(
+        ["cargo", "metadata", "--format-version", "1", "--no-deps"],
+        cwd=ROOT, check=True, capture_output=True, text=True,
+    )
+    return json.loads(meta.stdout)["target_directory"]
+
+
+def timed(args, cwd=None):
+    """(seconds, peak RSS in MiB) of one run, output discarded."""
+    start = time.perf_counter()
+    p = subprocess.Popen(args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(p.pid, 0)
+    elapsed = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"{args[0]} exited {code}: {' '.join(args)}")
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def tree_bytes(path):
+    total, files = 0, 0
+    for d, _, names in os.walk(path):
+        for n in names:
+            total += os.path.getsize(os.path.join(d, n))
+            files += 1
+    return files, total
+
+
+def warm(path):
+    for d, _, names in os.walk(path):
+        for n in names:
+            with open(os.path.join(d, n), "rb") as f:
+                while f.read(1 << 20):
+                    pass
+
+
+def archives(scale, need_large):
+    h = hashlib.sha256()
+    for f in [os.path.join(HERE, "generate.py")] + sorted(glob.glob(os.path.join(ROOT, "tests/fixtures/fio/*.json"))):
+        h.update(open(f, "rb").read())
+    h.update(str(scale).encode())
+    base = os.path.join(os.path.expanduser("~/.cache/reprobench/bench"), h.hexdigest()[:12])
+    for which in ["reference"] + (["large"] if need_large else []):
+        if not os.path.isdir(os.path.join(base, which)):
+            print(f"generating the {which} archive in {base} ...", file=sys.stderr)
+            tmp = base + ".tmp"
+            shutil.rmtree(tmp, ignore_errors=True)
+            sh([sys.executable, os.path.join(HERE, "generate.py"), tmp, "--only", which, "--scale", str(scale)])
+            os.makedirs(base, exist_ok=True)
+            os.replace(os.path.join(tmp, which), os.path.join(base, which))
+            shutil.rmtree(tmp, ignore_errors=True)
+    return base
+
+
+def side_by_side(a, b, runs):
+    """Interleaved runs of two callables returning (seconds, rss); medians and max RSS."""
+    ta, tb, ra, rb = [], [], [], []
+    for _ in range(runs):
+        t, r = a()
+        ta.append(t)
+        ra.append(r)
+        t, r = b()
+        tb.append(t)
+        rb.append(r)
+    return statistics.median(ta), statistics.median(tb), max(ra), max(rb)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--runs", type=int, default=7)
+    p.add_argument("--scale", type=float, default=1.0, help="size of the large archive (1.0: about 1 GB)")
+    p.add_argument("--skip-large", action="store_true")
+    p.add_argument("--skip-report", action="store_true")
+    a = p.parse_args()
+
+    sh(["cargo", "build", "--release", "--locked", "--bin", "reprobench", "--example", "parse_floor"], cwd=ROOT)
+    tgt = target_dir()
+    ours = os.path.join(tgt, "release", "reprobench")
+    floor = os.path.join(tgt, "release", "examples", "parse_floor")
+    base = archives(a.scale, not a.skip_large)
+    ref = os.path.join(base, "reference")
+    warm(ref)
+
+    storage_files = sorted(os.path.relpath(f, ref) for f in glob.glob(os.path.join(ref, "results", "*", "*.json")))
+    ladder_files = sorted(os.path.relpath(f, ref) for f in glob.glob(os.path.join(ref, "results", "*-L*.json"))
+                          if not f.endswith((".pre.json", ".post.json")))
+    storage_script = os.path.join(ROOT, "tests", "fixtures", "procedure-storage-table.py")
+    kv_script = os.path.join(ROOT, "tests", "fixtures", "procedure-kv-ladder-table.py")
+
+    def run_ours():
+        return timed([ours, "analyze", ref])
+
+    def run_scripts():
+        t1, r1 = timed([sys.executable, storage_script] + storage_files, cwd=ref)
+        t2, r2 = timed([sys.executable, kv_script] + ladder_files, cwd=ref)
+        return t1 + t2, max(r1, r2)
+
+    files, size = tree_bytes(ref)
+    t_ours, t_scripts, rss_ours, rss_scripts = side_by_side(run_ours, run_scripts, a.runs)
+    rows = [
+        ("reference", f"{files} files, {size / 1e6:.1f} MB",
+         f"analyze {t_ours * 1000:.1f} ms", f"the procedures' scripts {t_scripts * 1000:.1f} ms",
+         f"{t_scripts / t_ours:.1f}x faster", f"{rss_ours:.0f} MiB vs {rss_scripts:.0f} MiB"),
+    ]
+
+    if not a.skip_report:
+        typst = os.environ.get("REPROBENCH_TYPST") or shutil.which("typst")
+        cached = glob.glob(os.path.expanduser("~/.cache/reprobench/typst/*/bin/typst"))
+        if typst or cached:
+            env = dict(os.environ)
+            env.setdefault("REPROBENCH_TYPST", typst or cached[0])
+            times = []
+            for _ in range(max(3, a.runs // 2)):
+                out = tempfile.mkdtemp()
+                start = time.perf_counter()
+                subprocess.run([ours, "report", ref, "-o", out], env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+                times.append(time.perf_counter() - start)
+                ok = os.path.exists(os.path.join(out, "report.pdf"))
+                shutil.rmtree(out, ignore_errors=True)
+                if not ok:
+                    raise SystemExit("report wrote no PDF")
+            rows.append(("reference", "report with PDF", f"{statistics.median(times):.2f} s", "target < 3 s", "", ""))
+        else:
+            rows.append(("reference", "report with PDF", "skipped: no typst", "", "", ""))
+
+    if not a.skip_large:
+        large = os.path.join(base, "large")
+        warm(large)
+        files, size = tree_bytes(large)
+        t_ours, t_floor, rss_ours, rss_floor = side_by_side(
+            lambda: timed([ours, "analyze", large]), lambda: timed([floor, large]), max(3, a.runs // 2))
+        rows.append(("large", f"{files} files, {size / 1e9:.2f} GB",
+                     f"analyze {t_ours:.2f} s", f"parse-only floor {t_floor:.2f} s",
+                     f"{t_ours / t_floor:.2f}x the floor",
+                     f"{rss_ours:.0f} MiB vs {rss_floor:.0f} MiB (input {size / 2**20:.0f} MiB)"))
+
+    cpus = os.cpu_count()
+    print(f"\nreprobench benchmark ({cpus} CPUs, {a.runs} interleaved runs, medians)\n")
+    print("| archive | input | ours | other side | ratio | peak RSS (ours vs other) |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+
+
+if __name__ == "__main__":
+    main()
