@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Writes the benchmark's two archives, deterministically (fixed seed).
 
-reference: the procedures' own shape at full size: the storage sweep's 63 configurations
-  on both arrays (raid10, adp), each a fio JSON with an `iostat -xm 1` log of 60 samples
-  beside it, and the KV ladder for 2 variants x 2 runs x 6 levels (1-32 clients) with
-  about 17 requests per client per level, the client's log and vLLM-sized /metrics
-  snapshots before and after each level.
-large: about 10,000 fio results (a third json+ with latency bins, a fifth with several
-  jobs per file and no group_reporting) over 40 arrays, and 200 ladder levels: about 1 GB.
+reference: the archive the speed target is stated for (126 fio runs with iostat, 24
+  ladder levels; about 358 files, 4 MB): the storage sweep's 63 configurations on both
+  arrays (raid10, adp), each a fio JSON with an `iostat -xm 1` log beside it (10 samples
+  of five devices), the KV ladder for 2 variants x 2 runs x 6 levels (1-32 clients) with
+  about 17 requests per client per level, the client's log and /metrics snapshots
+  before and after each level, the servers' logs and the system outputs.
+reference-full: the same with the procedure's full iostat logs (60 s at 1 s: 60 samples)
+  and vLLM-sized /metrics snapshots (all histograms): about 15 MB.
+large: about 10,000 fio results (a third json+ with about 2,500 latency bins per
+  direction, a fifth with 40 jobs per file and no group_reporting) over 40 arrays, and
+  200 ladder levels: about 1 GB.
 
 The fio files start from real fio 3.33 output (tests/fixtures/fio), with their options and
 numbers changed; the client logs from a real multi-turn client run. Nothing here is a
@@ -81,9 +85,10 @@ def scale_dir(d, rng, iops, bs, runtime_ms):
             for i, k in enumerate(keys):
                 b["percentile"][k] = int(base * (0.3 + 2.5 * i / max(1, len(keys) - 1)))
         if "bins" in b:
+            # A minute of json+ output at high IOPS holds about 2,500 latency bins per direction.
             bins = {}
             lo = int(base / 8)
-            for i in range(len(b["bins"])):
+            for i in range(2500):
                 bins[str(lo + i * 512)] = rng.randint(1, 5000)
             b["bins"] = bins
 
@@ -187,8 +192,8 @@ BUCKETS = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1.0
            7.5, 10.0, 20.0, 40.0, 80.0, 160.0, 640.0, 2560.0, "+Inf"]
 
 
-def prom(counters, model, rng):
-    """A /metrics snapshot the size of vLLM's (histograms included)."""
+def prom(counters, model, rng, histograms=None):
+    """A /metrics snapshot (vLLM's size with all histograms)."""
     lab = f'engine="0",model_name="{model}"'
     out = []
     for m in PROM_METRICS:
@@ -199,7 +204,7 @@ def prom(counters, model, rng):
         out.append(f"# HELP {name} Prefix cache counter.")
         out.append(f"# TYPE {name} counter")
         out.append(f"{name}{{{lab}}} {value:.1f}")
-    for h in HISTOGRAMS:
+    for h in HISTOGRAMS[:histograms]:
         out.append(f"# HELP {h} Histogram.")
         out.append(f"# TYPE {h} histogram")
         c = 0
@@ -211,7 +216,7 @@ def prom(counters, model, rng):
     return "\n".join(out) + "\n"
 
 
-def ladder_level(root, variant, run, clients, rng, totals):
+def ladder_level(root, variant, run, clients, rng, totals, histograms=None):
     base = os.path.join(root, "results", f"{variant}-{run}-L{clients}")
     os.makedirs(os.path.dirname(base), exist_ok=True)
     per_client = 17
@@ -254,17 +259,44 @@ def ladder_level(root, variant, run, clients, rng, totals):
     for n in names:
         totals.setdefault(n, rng.uniform(1e6, 1e7))
     with open(base + ".pre.prom", "w") as f:
-        f.write(prom(totals, "glm-5.3", rng))
+        f.write(prom(totals, "glm-5.3", rng, histograms))
     q = clients * per_client * 60000.0
     totals["vllm:prefix_cache_queries_total"] += q
     totals["vllm:prefix_cache_hits_total"] += q * 0.8
     totals["vllm:external_prefix_cache_queries_total"] += q * 0.2
     totals["vllm:external_prefix_cache_hits_total"] += q * 0.15 if variant == "adp" else 0
     with open(base + ".post.prom", "w") as f:
-        f.write(prom(totals, "glm-5.3", rng))
+        f.write(prom(totals, "glm-5.3", rng, histograms))
 
 
-def reference(out, rng):
+SYSTEM = {
+    "lsblk.txt": "NAME     SIZE TYPE MODEL\nnvme0n1  3.5T disk SAMSUNG MZQL23T8HCLS\n",
+    "nvme-list.txt": "Node  SN  Model\n/dev/nvme0n1  S64  SAMSUNG MZQL23T8HCLS\n",
+    "uname.txt": "Linux bench01 6.1.0-27-amd64 #1 SMP x86_64 GNU/Linux\n",
+    "lscpu.txt": "Architecture: x86_64\nCPU(s): 64\n",
+    "free.txt": "Mem: 1007 12 990\n",
+    "fio-version.txt": "fio-3.33\n",
+    "sysstat-version.txt": "sysstat version 12.6.1\n",
+}
+
+
+def reference(out, rng, samples=10, histograms=2):
+    for name, text in SYSTEM.items():
+        os.makedirs(os.path.join(out, "system"), exist_ok=True)
+        with open(os.path.join(out, "system", name), "w") as f:
+            f.write(text)
+    os.makedirs(os.path.join(out, "logs"), exist_ok=True)
+    for variant in ("adp", "gpu-only"):
+        with open(os.path.join(out, "logs", f"{variant}-vllm.log"), "w") as f:
+            f.write(
+                "INFO 11-29 10:00:01 [api_server.py:1831] vLLM API server version 0.28.0\n"
+                "INFO 11-29 10:00:01 [utils.py:326] non-default args: {'model': '/models/GLM-5.3-FP8', "
+                "'served_model_name': ['glm-5.3'], 'tensor_parallel_size': 8, 'max_model_len': 256000}\n"
+                "(EngineCore pid=412) INFO 11-29 10:02:11 [kv_cache_utils.py:1147] GPU KV cache size: "
+                "545,536 tokens, Maximum concurrency for 256,000 tokens per request: 2.13x\n"
+            )
+    with open(os.path.join(out, "manifest.json"), "w") as f:
+        json.dump({"model": "glm-5.3", "note": "benchmark archive, not a measurement"}, f)
     for array, devices in (
         ("raid10", ["nvme0n1", "nvme1n1", "nvme2n1", "nvme3n1", "md126"]),
         ("adp", ["nvme0n1", "nvme1n1", "nvme2n1", "nvme3n1", "pliops0"]),
@@ -274,12 +306,12 @@ def reference(out, rng):
             dump(os.path.join(d, name + ".json"), fio_doc(PLAIN, name, rw, bs, nj, io, 60, rng, engine))
             os.makedirs(os.path.join(d, "iostat"), exist_ok=True)
             with open(os.path.join(d, "iostat", name + ".iostat"), "w") as f:
-                f.write(iostat_log(devices, 60, rng))
+                f.write(iostat_log(devices, samples, rng))
     for variant in ("adp", "gpu-only"):
         for run in (1, 2):
             totals = {}
             for clients in (1, 2, 4, 8, 16, 32):
-                ladder_level(out, variant, run, clients, rng, totals)
+                ladder_level(out, variant, run, clients, rng, totals, histograms)
 
 
 def large(out, rng, scale):
@@ -296,7 +328,7 @@ def large(out, rng, scale):
             if kind < 0.33:
                 doc = fio_doc(PLUS, name, rw, bs, nj, io, 60, rng, engine)
             elif kind < 0.53:
-                doc = fio_doc(MULTI, name, rw, bs, nj, io, 60, rng, engine, jobs=16)
+                doc = fio_doc(MULTI, name, rw, bs, nj, io, 60, rng, engine, jobs=40)
                 doc["global options"].pop("group_reporting", None)
             else:
                 doc = fio_doc(PLAIN, name, rw, bs, nj, io, 60, rng, engine)
@@ -316,11 +348,13 @@ def large(out, rng, scale):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("out")
-    p.add_argument("--only", choices=["reference", "large"])
+    p.add_argument("--only", choices=["reference", "reference-full", "large"])
     p.add_argument("--scale", type=float, default=1.0)
     a = p.parse_args()
     if a.only in (None, "reference"):
         reference(os.path.join(a.out, "reference"), random.Random(1))
+    if a.only in (None, "reference-full"):
+        reference(os.path.join(a.out, "reference-full"), random.Random(1), 60, None)
     if a.only in (None, "large"):
         large(os.path.join(a.out, "large"), random.Random(2), a.scale)
 

@@ -77,7 +77,7 @@ def archives(scale, need_large):
         h.update(open(f, "rb").read())
     h.update(str(scale).encode())
     base = os.path.join(os.path.expanduser("~/.cache/reprobench/bench"), h.hexdigest()[:12])
-    for which in ["reference"] + (["large"] if need_large else []):
+    for which in ["reference", "reference-full"] + (["large"] if need_large else []):
         if not os.path.isdir(os.path.join(base, which)):
             print(f"generating the {which} archive in {base} ...", file=sys.stderr)
             tmp = base + ".tmp"
@@ -115,30 +115,35 @@ def main():
     ours = os.path.join(tgt, "release", "reprobench")
     floor = os.path.join(tgt, "release", "examples", "parse_floor")
     base = archives(a.scale, not a.skip_large)
-    ref = os.path.join(base, "reference")
-    warm(ref)
-
-    storage_files = sorted(os.path.relpath(f, ref) for f in glob.glob(os.path.join(ref, "results", "*", "*.json")))
-    ladder_files = sorted(os.path.relpath(f, ref) for f in glob.glob(os.path.join(ref, "results", "*-L*.json"))
-                          if not f.endswith((".pre.json", ".post.json")))
     storage_script = os.path.join(ROOT, "tests", "fixtures", "procedure-storage-table.py")
     kv_script = os.path.join(ROOT, "tests", "fixtures", "procedure-kv-ladder-table.py")
+    rows = []
+    for name in ("reference", "reference-full"):
+        arch = os.path.join(base, name)
+        warm(arch)
+        storage_files = sorted(os.path.relpath(f, arch) for f in glob.glob(os.path.join(arch, "results", "*", "*.json")))
+        ladder_files = sorted(os.path.relpath(f, arch) for f in glob.glob(os.path.join(arch, "results", "*-L*.json")))
 
-    def run_ours():
-        return timed([ours, "analyze", ref])
+        def run_ours(arch=arch):
+            return timed([ours, "analyze", arch])
 
-    def run_scripts():
-        t1, r1 = timed([sys.executable, storage_script] + storage_files, cwd=ref)
-        t2, r2 = timed([sys.executable, kv_script] + ladder_files, cwd=ref)
-        return t1 + t2, max(r1, r2)
+        def run_scripts(arch=arch, storage_files=storage_files, ladder_files=ladder_files):
+            t1, r1 = timed([sys.executable, storage_script] + storage_files, cwd=arch)
+            t2, r2 = timed([sys.executable, kv_script] + ladder_files, cwd=arch)
+            return t1 + t2, max(r1, r2)
 
-    files, size = tree_bytes(ref)
-    t_ours, t_scripts, rss_ours, rss_scripts = side_by_side(run_ours, run_scripts, a.runs)
-    rows = [
-        ("reference", f"{files} files, {size / 1e6:.1f} MB",
-         f"analyze {t_ours * 1000:.1f} ms", f"the procedures' scripts {t_scripts * 1000:.1f} ms",
-         f"{t_scripts / t_ours:.1f}x faster", f"{rss_ours:.0f} MiB vs {rss_scripts:.0f} MiB"),
-    ]
+        files, size = tree_bytes(arch)
+        t_ours, t_scripts, rss_ours, rss_scripts = side_by_side(run_ours, run_scripts, a.runs)
+        t_floor, _, _, _ = side_by_side(lambda arch=arch: timed([floor, arch]), lambda: (0.0, 0.0), a.runs)
+        rows.append(
+            (name, f"{files} files, {size / 1e6:.1f} MB",
+             f"analyze {t_ours * 1000:.1f} ms", f"the procedures' scripts {t_scripts * 1000:.1f} ms",
+             f"{t_scripts / t_ours:.1f}x faster", f"{rss_ours:.0f} MiB vs {rss_scripts:.0f} MiB"))
+        rows.append(
+            (name, "bound: the parse-only floor", f"floor {t_floor * 1000:.1f} ms",
+             f"the procedures' scripts {t_scripts * 1000:.1f} ms",
+             f"{t_scripts / t_floor:.1f}x faster", ""))
+    ref = os.path.join(base, "reference")
 
     if not a.skip_report:
         typst = os.environ.get("REPROBENCH_TYPST") or shutil.which("typst")

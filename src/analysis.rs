@@ -20,10 +20,13 @@ pub struct Analysis {
     pub summary: Summary,
     /// Facts about the environment: the folder's manifest.json, then each suite's.
     pub environment: Vec<Fact>,
-    /// Every frame: the catalog's records, the suites' derived frames, the verdicts and
-    /// the deviations (written by `--export`).
+    /// The suites' derived frames, the verdicts and the deviations; the catalog's record
+    /// frames are added by [`Analysis::with_record_frames`] when they are wanted (export).
     #[serde(skip)]
     pub frames: Vec<Frame>,
+    /// The ingested input, kept for the record frames.
+    #[serde(skip)]
+    pub catalog: Option<std::sync::Arc<Catalog>>,
     /// Frames that could not be built, and why.
     #[serde(skip)]
     pub frame_problems: Vec<String>,
@@ -67,11 +70,47 @@ pub enum Unusable {
 }
 
 pub fn analyze(input: &Path, opts: &Options) -> Result<Analysis, Unusable> {
-    let catalog = Catalog::scan(input).map_err(|source| Unusable::Unreadable {
-        path: input.display().to_string(),
-        source,
-    })?;
-    analyze_catalog(input, &catalog, opts)
+    let t = Timer::start();
+    let folder =
+        crate::ingest::walk::Folder::scan(input).map_err(|source| Unusable::Unreadable {
+            path: input.display().to_string(),
+            source,
+        })?;
+    t.lap("walk");
+    let catalog = std::sync::Arc::new(Catalog::ingest(folder));
+    t.lap("ingest (read, sniff, parse)");
+    let a = analyze_catalog(input, &catalog, opts).map(|mut a| {
+        a.catalog = Some(catalog);
+        a
+    });
+    t.lap("suites");
+    a
+}
+
+/// Stage times on stderr when `REPROBENCH_TIMING` is set: where a run's time goes.
+pub struct Timer {
+    on: bool,
+    last: std::cell::Cell<std::time::Instant>,
+}
+
+impl Timer {
+    pub fn start() -> Timer {
+        Timer {
+            on: std::env::var_os("REPROBENCH_TIMING").is_some(),
+            last: std::cell::Cell::new(std::time::Instant::now()),
+        }
+    }
+
+    pub fn lap(&self, what: &str) {
+        if self.on {
+            let now = std::time::Instant::now();
+            eprintln!(
+                "timing: {what}: {:.2} ms",
+                (now - self.last.get()).as_secs_f64() * 1000.0
+            );
+            self.last.set(now);
+        }
+    }
 }
 
 /// Judges an ingested input: each suite that finds its files reads them from the catalog.
@@ -130,7 +169,8 @@ pub fn analyze_catalog(
             environment.push(f.clone());
         }
     }
-    let (mut frames, mut frame_problems) = records::frames(catalog);
+    let mut frames = Vec::new();
+    let mut frame_problems = Vec::new();
     for r in &mut reports {
         frames.append(&mut r.frames);
     }
@@ -152,6 +192,7 @@ pub fn analyze_catalog(
         summary,
         frames,
         frame_problems,
+        catalog: None,
     })
 }
 
@@ -170,6 +211,18 @@ fn summarize<'a>(verdicts: impl Iterator<Item = &'a Verdict>) -> Summary {
 }
 
 impl Analysis {
+    /// Adds the catalog's record frames (fio groups, iostat, ladder requests, ...) before
+    /// the suites' own: what `--export` writes.
+    pub fn with_record_frames(&mut self) {
+        let Some(c) = self.catalog.as_ref() else {
+            return;
+        };
+        let (mut records, problems) = records::frames(c);
+        records.append(&mut self.frames);
+        self.frames = records;
+        self.frame_problems.extend(problems);
+    }
+
     pub fn verdicts(&self) -> impl Iterator<Item = &Verdict> {
         self.suites.iter().flat_map(|s| &s.verdicts)
     }

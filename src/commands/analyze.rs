@@ -36,6 +36,9 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
         }
     }
     if let Some(dir) = &args.export {
+        for a in &mut results {
+            a.with_record_frames();
+        }
         export(&results, dir)?;
     }
     match args.format {
@@ -49,11 +52,16 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
             crate::outln!("{value}");
         }
         Format::Text => {
+            let t = crate::analysis::Timer::start();
             for a in &results {
                 crate::out!("{}", terminal::render(a));
             }
+            t.lap("render");
         }
     }
+    // The process ends here: the OS takes the memory back faster than freeing every
+    // parsed record one by one would.
+    std::mem::forget(results);
     Ok(worst)
 }
 

@@ -90,9 +90,10 @@ fn first_line(bytes: &[u8]) -> &[u8] {
         .unwrap_or(&[])
 }
 
-/// Whether the bytes look like text (the parsers refuse the rest with a reason).
+/// Whether the bytes may be text: no NUL in the first 8 KiB (the parsers check the rest
+/// and refuse binary data with a reason).
 fn is_text(bytes: &[u8]) -> bool {
-    crate::parse::text::TextCheck::of(bytes).is_ok()
+    memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_none()
 }
 
 /// The kind of the file at `rel` holding `bytes`.
@@ -154,6 +155,14 @@ fn by_content(rel: &str, bytes: &[u8]) -> Option<Kind> {
     if line1.starts_with(b"Linux") && (has(head, "avg-cpu") || has(head, "Device")) {
         return Some(Kind::Iostat);
     }
+    if is_prometheus(head) {
+        return Some(Kind::Prometheus);
+    }
+    if is_ask(head) {
+        return Some(Kind::Ask);
+    }
+    // Logs say what they are in their first lines (the client's arguments, vLLM's
+    // version and arguments); later lines are not looked at.
     if is_client_log(head) {
         return Some(Kind::ClientLog);
     }
@@ -163,14 +172,11 @@ fn by_content(rel: &str, bytes: &[u8]) -> Option<Kind> {
     if is_vllm_log(head) {
         return Some(Kind::ServerLog);
     }
-    if is_prometheus(head) {
-        return Some(Kind::Prometheus);
-    }
-    if is_ask(head) {
-        return Some(Kind::Ask);
-    }
     None
 }
+
+/// How many lines of a text file the log checks read.
+const LOG_LINES: usize = 200;
 
 fn lines(head: &[u8]) -> impl Iterator<Item = &[u8]> {
     head.split(|&c| c == b'\n').map(|l| l.trim_ascii())
@@ -201,7 +207,7 @@ fn plain(line: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 /// The multi-turn client's logger lines (`<date> <time> [INFO] - GenConvArgs(...)`,
 /// `... - Client 3 is done (num_successes=...)`) or its stdout summary.
 fn is_client_log(head: &[u8]) -> bool {
-    lines(head).any(|l| {
+    lines(head).take(LOG_LINES).any(|l| {
         let l = plain(l);
         l.starts_with(b"Statistics summary:")
             || memmem::find(&l, b"] - ").is_some_and(|at| {
@@ -215,7 +221,7 @@ fn is_client_log(head: &[u8]) -> bool {
 
 /// vLLM's logger lines: `[(EngineCore pid=N) ]INFO 11-29 10:00:01 [file.py:123] ...`.
 fn is_vllm_log(head: &[u8]) -> bool {
-    lines(head).any(|l| {
+    lines(head).take(LOG_LINES).any(|l| {
         // `docker compose logs` prefixes each line with `service-1  | `.
         let l = match memmem::find(l, b" | ") {
             Some(i) if i < 48 => l[i + 3..].trim_ascii_start(),

@@ -56,8 +56,15 @@ pub fn parse_path(path: &Path) -> Result<ClientLog, ParseError> {
     Ok(parse_text(&String::from_utf8_lossy(&bytes)))
 }
 
-/// Removes ANSI colour sequences (`ESC [ ... letter`).
-pub fn strip_ansi(s: &str) -> String {
+/// Removes ANSI colour sequences (`ESC [ ... letter`); a line without any is borrowed.
+pub fn strip_ansi(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.as_bytes().contains(&0x1b) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(strip(s))
+}
+
+fn strip(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {

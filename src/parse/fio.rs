@@ -84,8 +84,9 @@ impl FioOutput {
     /// Whether any job ran with this ioengine (`spdk_bdev` runs belong to the SPDK suite).
     pub fn uses_ioengine(&self, engine: &str) -> bool {
         self.jobs.iter().any(|j| {
-            self.options_for(j)
+            j.job_options
                 .get("ioengine")
+                .or_else(|| self.global_options.get("ioengine"))
                 .is_some_and(|i| i == engine)
         })
     }
@@ -106,6 +107,15 @@ pub fn parse_path(path: &Path) -> Result<FioOutput, ParseError> {
 /// Finds the fio documents in `bytes` and reads the last one.
 pub fn parse_bytes(bytes: &[u8]) -> Result<FioOutput, Problem> {
     TextCheck::of(bytes)?;
+    if let Some(out) = super::fio_typed::read(bytes) {
+        return Ok(out);
+    }
+    read_general(bytes)
+}
+
+/// The general reader: text around the documents, several documents, and the line and
+/// field of any problem.
+pub fn read_general(bytes: &[u8]) -> Result<FioOutput, Problem> {
     let mut docs: Vec<(usize, Value)> = Vec::new();
     let mut text_before = Vec::new();
     let mut text_after = false;

@@ -5,7 +5,6 @@
 //! sysstat's JSON (`-o JSON`, also when iostat was killed mid-document). The first block
 //! (the average since boot) is dropped; `avg-cpu` is kept.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use serde::Serialize;
@@ -53,18 +52,45 @@ pub fn parse_path(path: &Path) -> Result<IostatLog, ParseError> {
     parse_bytes(&bytes).map_err(|p| p.in_file(path))
 }
 
-/// Which column of a `Device` header holds what we keep.
+/// Which column of a `Device` header holds what we keep (the keys of [`KEYS`], by index).
 struct Columns {
     width: usize,
-    at: HashMap<&'static str, usize>,
+    at: Slots,
     /// Divide throughput by this to get MB/s (1 with `-m`, 1024 with kB columns).
     scale: f64,
+}
+
+/// The columns kept, in the order of [`Slots`].
+const KEYS: [&str; 8] = [
+    "r/s", "w/s", "rMB/s", "wMB/s", "r_await", "w_await", "await", "%util",
+];
+
+/// Column positions by key, without hashing (looked up for every device row).
+#[derive(Default)]
+struct Slots([Option<usize>; 8]);
+
+impl Slots {
+    fn insert(&mut self, key: &str, at: usize) {
+        if let Some(k) = KEYS.iter().position(|x| *x == key) {
+            self.0[k] = Some(at);
+        }
+    }
+
+    fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    fn get(&self, key: &str) -> Option<&usize> {
+        KEYS.iter()
+            .position(|x| *x == key)
+            .and_then(|k| self.0[k].as_ref())
+    }
 }
 
 impl Columns {
     fn from_header(fields: &[&str], line: usize) -> Result<Columns, Problem> {
         let find = |names: &[&str]| fields.iter().position(|f| names.contains(f));
-        let mut at = HashMap::new();
+        let mut at = Slots::default();
         let mut scale = 1.0;
         for (key, names) in [
             ("r/s", &["r/s"][..]),
@@ -112,13 +138,16 @@ impl Columns {
 
 pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
     TextCheck::of(bytes)?;
-    let text = String::from_utf8_lossy(bytes);
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => std::borrow::Cow::Borrowed(t),
+        Err(_) => String::from_utf8_lossy(bytes),
+    };
     if text.trim_start().starts_with('{') {
         return super::iostat_json::parse(&text);
     }
-    let lines: Vec<&str> = text.lines().collect();
-    let mut pending_time: Option<String> = None;
     let ends_cut = !bytes.is_empty() && !bytes.ends_with(b"\n");
+    let line_count = text.lines().count();
+    let mut pending_time: Option<String> = None;
     let mut banner = None;
     let mut blocks: Vec<IostatSample> = Vec::new();
     let mut cols: Option<Columns> = None;
@@ -126,18 +155,69 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
     let mut in_devices = false;
     let mut truncated_tail = false;
     let mut saw_header = false;
+    // Reused for every line: no allocation per line.
+    let mut fields: Vec<&str> = Vec::with_capacity(32);
 
-    for (i, raw) in lines.iter().enumerate() {
+    for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
-        let is_last = i + 1 == lines.len();
+        let is_last = i + 1 == line_count;
         let line = raw.trim();
         if line.is_empty() {
             in_devices = false;
             continue;
         }
-        let fields: Vec<&str> = line.split_whitespace().collect();
+        fields.clear();
+        tokens(line, &mut fields);
+        if fields.is_empty() {
+            // Only non-ASCII blanks: not a line iostat writes.
+            fields.extend(line.split_whitespace());
+        }
         if banner.is_none() && blocks.is_empty() && !saw_header && line.starts_with("Linux") {
-            banner = Some(fields.join(" "));
+            banner = Some(line.split_whitespace().collect::<Vec<_>>().join(" "));
+            continue;
+        }
+        let header = matches!(fields[0], "avg-cpu:" | "Device" | "Device:");
+        if in_devices && !header {
+            let Some(c) = cols.as_ref() else { continue };
+            let values = &fields[1..];
+            if values.len() != c.width {
+                if is_last && ends_cut {
+                    truncated_tail = true;
+                    continue;
+                }
+                return Err(Problem::at(
+                    line_no,
+                    format!(
+                        "expected {} columns after the device name, found {}",
+                        c.width,
+                        values.len()
+                    ),
+                ));
+            }
+            if !values.iter().all(|v| looks_numeric(v)) {
+                if is_last && ends_cut {
+                    truncated_tail = true;
+                    continue;
+                }
+                return Err(Problem::at(
+                    line_no,
+                    format!("a value in `{}` is not a number", clip(line)),
+                ));
+            }
+            let get = |k: usize| c.at.0[k].and_then(|i| number(values[i]));
+            if let Some(b) = blocks.last_mut() {
+                b.devices.push(DeviceRow {
+                    device: fields[0].to_string(),
+                    r_s: get(0),
+                    w_s: get(1),
+                    r_mb_s: get(2).map(|v| v / c.scale),
+                    w_mb_s: get(3).map(|v| v / c.scale),
+                    r_await: get(4),
+                    w_await: get(5),
+                    await_ms: get(6),
+                    util: get(7),
+                });
+            }
             continue;
         }
         if !in_devices && !expect_cpu && is_timestamp(line) {
@@ -156,7 +236,7 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
         }
         if expect_cpu {
             expect_cpu = false;
-            let values = numbers(&fields);
+            let values: Option<Vec<f64>> = fields.iter().map(|f| number(f)).collect();
             match values {
                 Some(v) if v.len() == 6 => {
                     if let Some(b) = blocks.last_mut() {
@@ -195,49 +275,6 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
             in_devices = true;
             continue;
         }
-        if in_devices {
-            let Some(c) = cols.as_ref() else { continue };
-            let values = &fields[1..];
-            if values.len() != c.width {
-                if is_last && ends_cut {
-                    truncated_tail = true;
-                    continue;
-                }
-                return Err(Problem::at(
-                    line_no,
-                    format!(
-                        "expected {} columns after the device name, found {}",
-                        c.width,
-                        values.len()
-                    ),
-                ));
-            }
-            let Some(nums) = numbers(values) else {
-                if is_last && ends_cut {
-                    truncated_tail = true;
-                    continue;
-                }
-                return Err(Problem::at(
-                    line_no,
-                    format!("a value in `{}` is not a number", clip(line)),
-                ));
-            };
-            let get = |k: &str| c.at.get(k).map(|&i| nums[i]);
-            if let Some(b) = blocks.last_mut() {
-                b.devices.push(DeviceRow {
-                    device: fields[0].to_string(),
-                    r_s: get("r/s"),
-                    w_s: get("w/s"),
-                    r_mb_s: get("rMB/s").map(|v| v / c.scale),
-                    w_mb_s: get("wMB/s").map(|v| v / c.scale),
-                    r_await: get("r_await"),
-                    w_await: get("w_await"),
-                    await_ms: get("await"),
-                    util: get("%util"),
-                });
-            }
-            continue;
-        }
         if blocks.is_empty() && !saw_header {
             return Err(Problem::at(
                 line_no,
@@ -250,7 +287,7 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
         ));
     }
     if blocks.is_empty() {
-        return Err(if lines.iter().all(|l| l.trim().is_empty()) {
+        return Err(if text.lines().all(|l| l.trim().is_empty()) {
             Problem::whole("empty file")
         } else {
             Problem::whole("no avg-cpu or Device blocks: not an iostat -x log")
@@ -266,6 +303,77 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
         samples,
         truncated_tail,
     })
+}
+
+/// The fields of a line, split at ASCII blanks and control bytes (a tight loop: iostat
+/// lines are mostly padding).
+fn tokens<'a>(line: &'a str, out: &mut Vec<&'a str>) {
+    let b = line.as_bytes();
+    let n = b.len();
+    let mut i = 0;
+    while i < n {
+        while i < n && b[i] <= b' ' {
+            i += 1;
+        }
+        let start = i;
+        while i < n && b[i] > b' ' {
+            i += 1;
+        }
+        if start < i {
+            // Both ends are at ASCII bytes: valid boundaries.
+            out.push(&line[start..i]);
+        }
+    }
+}
+
+/// Whether a field is a number iostat could print (digits, one separator, a sign).
+fn looks_numeric(f: &str) -> bool {
+    let b = f.as_bytes();
+    !b.is_empty()
+        && b.iter()
+            .all(|c| c.is_ascii_digit() || matches!(c, b'.' | b',' | b'-' | b'+' | b'e' | b'E'))
+        && b.iter().any(u8::is_ascii_digit)
+}
+
+/// A number as iostat prints it: `1574.60`, or `1574,60` in locales with a comma. The
+/// usual short decimals are read directly (exactly as `str::parse` would: an integer over
+/// a power of ten, both exact, rounds once); anything else goes through `str::parse`.
+fn number(f: &str) -> Option<f64> {
+    let b = f.as_bytes();
+    let (neg, digits) = match b.first() {
+        Some(b'-') => (true, &b[1..]),
+        _ => (false, b),
+    };
+    let mut int: u64 = 0;
+    let mut scale: u32 = 0;
+    let mut seen_sep = false;
+    let mut n = 0;
+    // At most 15 characters: the integer stays exact (below 10^15) and cannot overflow.
+    let mut simple = !digits.is_empty() && digits.len() <= 15;
+    for &c in digits.iter().take(if simple { 15 } else { 0 }) {
+        match c {
+            b'0'..=b'9' => {
+                int = int * 10 + u64::from(c - b'0');
+                n += 1;
+                if seen_sep {
+                    scale += 1;
+                }
+            }
+            b'.' | b',' if !seen_sep => seen_sep = true,
+            _ => {
+                simple = false;
+                break;
+            }
+        }
+    }
+    if simple && n > 0 {
+        let v = int as f64 / 10f64.powi(scale as i32);
+        return Some(if neg { -v } else { v });
+    }
+    f.parse::<f64>()
+        .ok()
+        .or_else(|| f.replace(',', ".").parse::<f64>().ok())
+        .filter(|v| v.is_finite())
 }
 
 /// A `-t` timestamp line: it starts with a digit and holds a time of day, in whatever
@@ -289,19 +397,6 @@ pub(crate) fn new_block(index: usize) -> IostatSample {
         cpu_iowait: None,
         devices: Vec::new(),
     }
-}
-
-/// Parses every field as a number; a comma decimal separator (some locales) is accepted.
-fn numbers(fields: &[&str]) -> Option<Vec<f64>> {
-    fields
-        .iter()
-        .map(|f| {
-            f.parse::<f64>()
-                .ok()
-                .or_else(|| f.replace(',', ".").parse::<f64>().ok())
-                .filter(|v| v.is_finite())
-        })
-        .collect()
 }
 
 fn clip(s: &str) -> String {
@@ -364,6 +459,30 @@ md126          100.00     10.00      0.00  200.00     20.00      0.00   0.00
         let log = parse_bytes(cut.as_bytes()).expect("parses");
         assert!(log.truncated_tail);
         assert_eq!(log.samples[0].devices.len(), 1);
+    }
+
+    #[test]
+    fn reads_numbers_exactly_as_str_parse() {
+        for t in [
+            "0",
+            "0.00",
+            "-0.00",
+            "1574.60",
+            "32855.45",
+            "99.99",
+            "0.01",
+            "123456789012.3",
+            "12345678901234",
+            "9999999999999999999999",
+            "1e5",
+            "-2.5",
+            "17232.00",
+        ] {
+            assert_eq!(number(t), t.parse::<f64>().ok(), "{t}");
+        }
+        assert_eq!(number("55,97"), Some(55.97));
+        assert_eq!(number("1,234.5"), None);
+        assert_eq!(number("x"), None);
     }
 
     #[test]

@@ -4,6 +4,7 @@ pub mod ask;
 pub mod bdevperf;
 pub mod client_log;
 pub mod fio;
+pub mod fio_typed;
 pub mod iostat;
 pub mod iostat_json;
 pub mod mt_records;

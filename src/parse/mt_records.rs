@@ -33,6 +33,13 @@ pub fn parse_path(path: &Path) -> Result<Vec<Record>, ParseError> {
 
 pub fn parse_bytes(bytes: &[u8]) -> Result<Vec<Record>, Problem> {
     TextCheck::of(bytes)?;
+    // The usual case, read straight into records; anything wrong is read again below,
+    // slowly, for the line and record that say what.
+    if let Ok(records) = serde_json::from_slice::<Vec<Record>>(bytes) {
+        if records.iter().all(valid) {
+            return Ok(records);
+        }
+    }
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(Problem::whole("empty file"));
     }
@@ -72,6 +79,13 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Vec<Record>, Problem> {
         out.push(r);
     }
     Ok(out)
+}
+
+/// The four times are finite and not negative.
+fn valid(r: &Record) -> bool {
+    [r.ttft_ms, r.tpot_ms, r.latency_ms, r.start_time_ms]
+        .iter()
+        .all(|v| v.is_finite() && *v >= 0.0)
 }
 
 #[cfg(test)]

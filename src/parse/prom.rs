@@ -55,7 +55,10 @@ pub fn parse_path(path: &Path) -> Result<Snapshot, ParseError> {
 
 pub fn parse_bytes(bytes: &[u8]) -> Result<Snapshot, Problem> {
     TextCheck::of(bytes)?;
-    let text = String::from_utf8_lossy(bytes);
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => std::borrow::Cow::Borrowed(t),
+        Err(_) => String::from_utf8_lossy(bytes),
+    };
     let mut samples = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();

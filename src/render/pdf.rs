@@ -192,9 +192,15 @@ fn install_wheel(runner: &dyn Runner, root: &Path) -> anyhow::Result<PathBuf> {
     let python = which("python3").context("no python3 on PATH")?;
     let venv = root.join("venv");
     let _ = std::fs::remove_dir_all(&venv);
-    std::fs::create_dir_all(root).with_context(|| format!("failed to create `{}`", root.display()))?;
+    std::fs::create_dir_all(root)
+        .with_context(|| format!("failed to create `{}`", root.display()))?;
     runner
-        .run(&Invocation::new(&python).arg("-m").arg("venv").arg(venv.as_os_str()))
+        .run(
+            &Invocation::new(&python)
+                .arg("-m")
+                .arg("venv")
+                .arg(venv.as_os_str()),
+        )
         .context("python3 -m venv failed (install python3-venv)")?;
     let requirements = root.join("requirements.txt");
     let hashes: String = WHEEL_HASHES
@@ -327,7 +333,8 @@ mod tests {
         let calls = fake.calls.lock().map(|c| c.clone()).unwrap_or_default();
         assert_eq!(calls.len(), 3, "{calls:?}");
         assert!(calls[0].ends_with(&format!("-m venv {}", root.join("venv").display())));
-        assert!(calls[1].contains("-m pip install --quiet --no-deps --only-binary=:all: --require-hashes -r"));
+        assert!(calls[1]
+            .contains("-m pip install --quiet --no-deps --only-binary=:all: --require-hashes -r"));
         assert!(calls[2].ends_with("--version"));
         let req = std::fs::read_to_string(root.join("requirements.txt")).expect("req");
         assert!(req.starts_with(&format!("typst=={WHEEL_VERSION}")));
@@ -355,7 +362,10 @@ mod tests {
             )),
             "{calls:?}"
         );
-        assert!(!root.join("bin").join("typst").exists(), "no launcher left behind");
+        assert!(
+            !root.join("bin").join("typst").exists(),
+            "no launcher left behind"
+        );
     }
 
     #[test]
