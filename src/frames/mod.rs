@@ -11,9 +11,9 @@ use std::fs::File;
 use std::path::Path;
 
 use anyhow::Context;
-use polars::prelude::{
-    Column, CsvWriter, DataFrame, IntoColumn, NamedFrom, ParquetWriter, SerWriter, Series,
-};
+use polars_core::prelude::{Column, DataFrame, IntoColumn, NamedFrom, Series};
+use polars_io::prelude::{CsvWriter, ParquetWriter};
+use polars_io::SerWriter;
 
 /// A named frame, e.g. `fio_groups`.
 #[derive(Debug, Clone)]

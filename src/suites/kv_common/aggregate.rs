@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use polars::prelude::{DataFrame, PolarsResult};
+use polars_core::prelude::{DataFrame, PolarsResult};
 
 use crate::frames::{Frame, FrameBuilder};
 use crate::suites::kv_common::ladder::Level;
@@ -95,7 +95,7 @@ fn medians_of(levels: &DataFrame) -> PolarsResult<DataFrame> {
     }
     b.build()
         .map(|f| f.df)
-        .map_err(|e| polars::prelude::PolarsError::ComputeError(format!("{e:#}").into()))
+        .map_err(|e| polars_core::prelude::PolarsError::ComputeError(format!("{e:#}").into()))
 }
 
 impl<'a> Aggregate<'a> {

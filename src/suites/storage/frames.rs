@@ -3,7 +3,8 @@
 
 use std::collections::BTreeSet;
 
-use polars::prelude::{Column, DataFrame, DataFrameJoinOps, PolarsResult};
+use polars_core::prelude::{Column, DataFrame, PolarsResult};
+use polars_ops::prelude::DataFrameJoinOps;
 
 use crate::frames::{Frame, FrameBuilder};
 
