@@ -20,6 +20,8 @@ pub struct Analysis {
     pub summary: Summary,
     /// Facts about the environment: the folder's manifest.json, then each suite's.
     pub environment: Vec<Fact>,
+    /// The procedures' reference-setup tables beside what the files show.
+    pub conformance: Vec<crate::why::conformance::Conformance>,
     /// The suites' derived frames, the verdicts and the deviations; the catalog's record
     /// frames are added by [`Analysis::with_record_frames`] when they are wanted (export).
     #[serde(skip)]
@@ -157,6 +159,14 @@ pub fn analyze_catalog(
             .flat_map(crate::chart::Chart::split)
             .collect();
     }
+    crate::why::next_steps::attach(&mut reports);
+    let setup = crate::why::setup::read(catalog);
+    if let Some(r) = reports.iter_mut().find(|r| r.name == "kv-restore") {
+        r.limits
+            .extend(crate::why::limits::restore_floor(catalog, &setup));
+    }
+    let names: Vec<&str> = reports.iter().map(|r| r.name).collect();
+    let conformance = crate::why::conformance::tables(&setup, &names);
     skipped.sort_by(|a, b| a.file.cmp(&b.file));
     skipped.dedup();
     let summary = summarize(reports.iter().flat_map(|r| &r.verdicts));
@@ -185,6 +195,7 @@ pub fn analyze_catalog(
     }
     Ok(Analysis {
         environment,
+        conformance,
         input: input.display().to_string(),
         tool: format!("reprobench {}", env!("CARGO_PKG_VERSION")),
         suites: reports,

@@ -21,3 +21,4 @@ pub mod render;
 pub mod spdk;
 pub mod suites;
 pub mod verdict;
+pub mod why;

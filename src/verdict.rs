@@ -59,6 +59,9 @@ pub struct Verdict {
     pub published_value: Option<f64>,
     /// The unit of the three numbers: `x` (a ratio), `%`, `s`, `tok/s`, `requests`, ...
     pub unit: String,
+    /// For a fail, inconclusive or not-comparable verdict: what to check next, each with
+    /// the procedure text it is drawn from.
+    pub check_next: Vec<crate::why::NextStep>,
 }
 
 impl Verdict {
@@ -102,6 +105,7 @@ impl Verdict {
             threshold_value: None,
             published_value: None,
             unit: String::new(),
+            check_next: Vec::new(),
         }
     }
 }
@@ -144,6 +148,7 @@ mod tests {
             threshold_value: None,
             published_value: None,
             unit: String::new(),
+            check_next: Vec::new(),
         }
     }
 

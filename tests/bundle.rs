@@ -48,6 +48,10 @@ const SECRETS: [&str; 6] = [
 fn seeded(tmp: &Path) -> std::path::PathBuf {
     let input = tmp.join("run");
     copy_dir(&root().join("samples/kv-cache-published"), &input);
+    // A run that saved neither `nvme list-subsys` nor ib_read_bw: the checklist says so.
+    for f in ["nvme-list-subsys.txt", "ib_read_bw.txt"] {
+        fs::remove_file(input.join("system").join(f)).expect("the sample has it");
+    }
     fs::create_dir_all(input.join("compose/adp")).expect("mkdir");
     fs::write(
         input.join("compose/adp/compose.yaml"),

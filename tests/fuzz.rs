@@ -186,6 +186,26 @@ fn every_parser(bytes: &[u8]) {
     let _ = vllm_log::parse_text(&text);
     let _ = client_log::parse_text(&text);
     let _ = reprobench::parse::pyrepr::dict_after(&text, "non-default args:");
+    // Every host format, whatever the bytes (the samples' system/ and compose files
+    // are among the mutated inputs).
+    use reprobench::parse::host::{self, Format};
+    for f in [
+        Format::IbBw,
+        Format::GpuList,
+        Format::GpuQuery,
+        Format::GpuTopo,
+        Format::NvmeList,
+        Format::NvmeSubsys,
+        Format::Uname,
+        Format::Lscpu,
+        Format::Free,
+        Format::OsRelease,
+        Format::Product,
+        Format::Compose,
+    ] {
+        let _ = host::parse_bytes(f, bytes);
+    }
+    let _ = host::detect("compose.yaml", &text);
     let _ = reprobench::bundle::encoding::decode(bytes);
     let _ = reprobench::bundle::redact::redact(&text);
 }

@@ -137,7 +137,8 @@ def server_log(variant, kv_tokens, turned_off=False):
     args = (f"'model': '/models/GLM-5.3-FP8', 'served_model_name': ['{MODEL}'], 'tensor_parallel_size': 8, "
             f"'max_model_len': 256000, 'gpu_memory_utilization': 0.92, 'max_num_seqs': 256, "
             f"'max_num_batched_tokens': 8192, 'kv_cache_dtype': 'fp8', 'enable_prefix_caching': True, "
-            f"'enable_prompt_tokens_details': True")
+            f"'enable_prompt_tokens_details': True, "
+            f"'speculative_config': {{'method': 'mtp', 'num_speculative_tokens': 1}}")
     if variant == "adp":
         args += (", 'kv_transfer_config': KVTransferConfig(kv_connector='FusIOnXConnector', "
                  "kv_connector_module_path='xkv_vllm_connector.fusionx_connector', kv_role='kv_both', "
@@ -158,6 +159,104 @@ def server_log(variant, kv_tokens, turned_off=False):
         lines.append("INFO 11-29 10:06:00 [vllm_v1_adapter.py:990] Reqid: cmpl-1, Total tokens 196531, Inference Engine computed tokens: 51, LMCache hit tokens: 196480, need to load: 196480")
         lines.append("INFO 11-29 10:06:01 [cache_engine.py:512] [req_id=cmpl-1] Retrieved 196480 out of 196480 required tokens (from 196531 total tokens). size: 10.7600 gb, cost 1680.4120 ms, throughput: 6.4032 GB/s;")
     return "\n".join(lines) + "\n"
+
+
+def procedure_compose(variant):
+    """The procedure's compose file for a variant, as it prints it (Variant with ADP /
+    Variant without ADP); the GPU reservation and ulimits lines are left out."""
+    vllm = """  vllm:
+    image: nexus.awide.io/awide-docker-hosted/awideai-cuda-vllm-openai:v0.28.0-6.1.1
+    ipc: host
+    ports:
+      - "8000:8000"
+    environment:
+      PYTHONHASHSEED: "0"
+    volumes:
+      - /models:/models:ro
+    command:
+      - --model=/models/GLM-5.3-FP8
+      - --served-model-name=glm-5.3
+      - --tensor-parallel-size=8
+      - --max-model-len=256000
+      - --gpu-memory-utilization=0.92
+      - --max-num-seqs=256
+      - --max-num-batched-tokens=8192
+      - --kv-cache-dtype=fp8
+      - --enable-prefix-caching
+      - --enable-prompt-tokens-details
+      - '--speculative-config={"method":"mtp","num_speculative_tokens":1}'
+      - --tool-call-parser=glm47
+      - --enable-auto-tool-choice
+      - --reasoning-parser=glm45
+      - '--default-chat-template-kwargs={"enable_thinking":false}'
+"""
+    if variant == "gpu-only":
+        return "services:\n" + vllm + "    restart: unless-stopped\n"
+    gateway = """  gateway:
+    image: nexus.awide.io/awide-docker-hosted/akv-gateway:6.1.1
+    ipc: host
+    devices:
+      - /dev/nvme1n1:/dev/nvme1n1      # the connected ADP namespace (nvme list)
+    command:
+      - --storage-backend=remote-xdp
+      - --storage-devices=/dev/nvme1n1
+      - --fragment-size=131072
+      - --port=5557
+      - --shared-memory-size=10GiB
+      - --thread-pool-size=64
+      - --num-dbs=128
+      - --start-clean=0
+    restart: unless-stopped
+
+"""
+    connector = """      - '--kv-transfer-config={"kv_connector":"FusIOnXConnector","kv_connector_module_path":"xkv_vllm_connector.fusionx_connector","kv_role":"kv_both","kv_connector_extra_config":{"xkv_gateway_port":5557,"chunk_size":128,"slot_alignment_bytes":4096,"nvlink_fanout":true}}'
+"""
+    return "services:\n" + gateway + vllm.replace('      PYTHONHASHSEED: "0"\n', '      PYTHONHASHSEED: "0"\n      XKV_GATEWAY_HOSTNAME: gateway\n') + connector + "    restart: unless-stopped\n"
+
+
+def system_files():
+    """The GPU server's outputs the procedure asks for, made to the reference setup's table:
+    8 x H200 NVL in two 4-GPU NVLink domains, driver R580, NVMe-oF over RDMA on 100 Gb/s
+    InfiniBand EDR, the card's namespace of two 3.84 TB SSDs in RAID 0. Serial numbers, the
+    driver's point release and ib_read_bw's exact figure are illustrative."""
+    gpus = "".join(f"GPU {i}: NVIDIA H200 NVL (UUID: GPU-5d1c{i:04x}-0000-4000-8000-00000000000{i})\n" for i in range(8))
+    write("system/nvidia-smi-L.txt", gpus)
+    write("system/nvidia-smi-q.txt", "\n==============NVSMI LOG==============\n\n"
+          "Timestamp                                 : Sat Nov 29 09:58:12 2026\n"
+          "Driver Version                            : 580.82.07\n"
+          "CUDA Version                              : 13.0\n\n"
+          "Attached GPUs                             : 8\n"
+          "GPU 00000000:18:00.0\n"
+          "    Product Name                          : NVIDIA H200 NVL\n")
+    head = "\t" + "\t".join(f"GPU{i}" for i in range(8)) + "\tCPU Affinity\tNUMA Affinity\n"
+    rows = ""
+    for i in range(8):
+        cells = ["X" if j == i else ("NV18" if j // 4 == i // 4 else "SYS") for j in range(8)]
+        rows += f"GPU{i}\t" + "\t".join(cells) + ("\t0-47\t0\n" if i < 4 else "\t48-95\t1\n")
+    write("system/nvidia-smi-topo.txt", head + rows + "\nLegend:\n\n  X    = Self\n  SYS  = Connection traversing PCIe as well as the SMP interconnect between NUMA nodes\n  NV#  = Connection traversing a bonded set of # NVLinks\n")
+    write("system/nvme-list.txt",
+          "Node                  Generic               SN                   Model                                    Namespace  Usage                      Format           FW Rev\n"
+          "--------------------- --------------------- -------------------- ---------------------------------------- ---------- -------------------------- ---------------- --------\n"
+          "/dev/nvme0n1          /dev/ng0n1            S6CKNG0W100001       SAMSUNG MZ1L2960HCJR-00A07               0x1        120.12  GB / 960.20  GB    512   B +  0 B   GDC7302Q\n"
+          "/dev/nvme1n1          /dev/ng1n1            ADP0000000000001     AWIDE ADP KV                             0x1          2.10  TB /   7.68  TB      4 KiB +  0 B   2.4.5\n")
+    write("system/nvme-list-subsys.txt",
+          "nvme-subsys0 - NQN=nqn.1994-11.com.samsung:nvme:PM9A3:M.2:S6CKNG0W100001\n"
+          "               hostnqn=nqn.2014-08.org.nvmexpress:uuid:00000000-0000-0000-0000-000000000001\n\\\n"
+          " +- nvme0 pcie 0000:c1:00.0 live\n"
+          "nvme-subsys1 - NQN=nqn.2024-01.io.awide:adp-kv\n"
+          "               hostnqn=nqn.2014-08.org.nvmexpress:uuid:00000000-0000-0000-0000-000000000001\n\\\n"
+          " +- nvme1 rdma traddr=192.168.100.2,trsvcid=4420,src_addr=192.168.100.1 live\n")
+    write("system/ib_read_bw.txt",
+          "---------------------------------------------------------------------------------------\n"
+          "                    RDMA_Read BW Test\n"
+          " Dual-port       : OFF\t\tDevice         : mlx5_0\n"
+          " Number of qps   : 1\t\tTransport type : IB\n"
+          " Connection type : RC\t\tUsing SRQ      : OFF\n"
+          " Link type       : IB\n"
+          "---------------------------------------------------------------------------------------\n"
+          " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n"
+          " 65536      1000             97.12              96.87              0.184764\n"
+          "---------------------------------------------------------------------------------------\n")
 
 
 def write(rel, text):
@@ -191,6 +290,9 @@ def main():
     write("logs/gpu-only-vllm.log", server_log("gpu-only", 612352 if FAILING else 545536))
     write("logs/lmcache-vllm.log", server_log("lmcache", 545536))
     write("logs/adp-gateway.log", "INFO gateway 6.1.1 starting\nINFO storage backend remote-xdp: /dev/nvme1n1 open\nINFO listening on port 5557\n")
+    write("compose/adp/compose.yaml", procedure_compose("adp"))
+    write("compose/gpu-only/compose.yaml", procedure_compose("gpu-only"))
+    system_files()
     write("manifest.json", json.dumps({"procedure": "adp-kv-cache", "model": MODEL,
                                        "note": "built from published figures, not measured"}, indent=2) + "\n")
 

@@ -28,6 +28,14 @@ pub fn commands(
         ("free.txt".into(), s(&["free", "-g"])),
         ("nvidia-smi-L.txt".into(), s(&["nvidia-smi", "-L"])),
         ("nvidia-smi-q.txt".into(), s(&["nvidia-smi", "-q"])),
+        (
+            "nvidia-smi-topo.txt".into(),
+            s(&["nvidia-smi", "topo", "-m"]),
+        ),
+        (
+            "dmi-product.txt".into(),
+            s(&["cat", "/sys/class/dmi/id/product_name"]),
+        ),
         ("docker-version.txt".into(), s(&["docker", "version"])),
         (
             "docker-images.txt".into(),

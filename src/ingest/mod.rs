@@ -41,6 +41,8 @@ pub enum Record {
     ServerLog(Box<ServerLog>),
     ClientLog(ClientLog),
     Ask(Vec<Attempt>),
+    /// A host program's output or a compose file.
+    Host(Box<parse::host::HostFile>),
     /// Kept by name only (gateway logs, system outputs, other JSON).
     Unread,
 }
@@ -198,7 +200,7 @@ fn read_item(path: &std::path::Path, rel: &str) -> Item {
         }
     };
     let (mut kind, by) = sniff::sniff(rel, &bytes);
-    let record = parse_as(kind, &bytes);
+    let record = parse_as(kind, rel, &bytes);
     // A `.json` given to fio by its path that holds other valid JSON is not a broken fio
     // file: it is somebody else's, and only a suite that expected fio there says so.
     if kind == Kind::Fio && by == By::Path && record.is_err() && is_other_json(&bytes) {
@@ -246,7 +248,7 @@ fn text_of(bytes: &[u8]) -> Result<String, Problem> {
     Ok(String::from_utf8_lossy(bytes).into_owned())
 }
 
-fn parse_as(kind: Kind, bytes: &[u8]) -> Result<Record, Problem> {
+fn parse_as(kind: Kind, rel: &str, bytes: &[u8]) -> Result<Record, Problem> {
     Ok(match kind {
         Kind::Fio => {
             let output = parse::fio::parse_bytes(bytes)?;
@@ -263,6 +265,14 @@ fn parse_as(kind: Kind, bytes: &[u8]) -> Result<Record, Problem> {
         }
         Kind::ClientLog => Record::ClientLog(parse::client_log::parse_text(&text_of(bytes)?)),
         Kind::Ask => Record::Ask(parse::ask::parse_bytes(bytes)?),
+        Kind::Host => {
+            let head = String::from_utf8_lossy(&bytes[..bytes.len().min(16 * 1024)]);
+            let name = layout::file_name(rel).to_ascii_lowercase();
+            match parse::host::detect(&name, &head) {
+                Some(format) => Record::Host(Box::new(parse::host::parse_bytes(format, bytes)?)),
+                None => Record::Unread,
+            }
+        }
         Kind::GatewayLog | Kind::OtherJson | Kind::Text => Record::Unread,
     })
 }

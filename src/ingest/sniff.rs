@@ -38,7 +38,10 @@ pub enum Kind {
     Manifest,
     /// Valid JSON of no shape a suite reads.
     OtherJson,
-    /// Text no suite reads (system outputs, compose files, notes).
+    /// A host program's output or a compose file (`nvidia-smi`, `nvme list`,
+    /// `ib_read_bw`, `lscpu`, ...): what the reference-setup tables compare.
+    Host,
+    /// Text no suite reads (notes, other outputs).
     Text,
 }
 
@@ -58,6 +61,7 @@ impl Kind {
             Kind::Ask => "an `ask` transcript",
             Kind::Manifest => "a manifest",
             Kind::OtherJson => "JSON",
+            Kind::Host => "a host output",
             Kind::Text => "text",
         }
     }
@@ -114,6 +118,12 @@ fn by_content(rel: &str, bytes: &[u8]) -> Option<Kind> {
         return None;
     }
     let name = layout::file_name(rel).to_ascii_lowercase();
+    let head_text = || String::from_utf8_lossy(&bytes[..bytes.len().min(16 * 1024)]).into_owned();
+    if (name.ends_with(".yaml") || name.ends_with(".yml"))
+        && crate::parse::host::compose::looks_like(&name, &head_text())
+    {
+        return Some(Kind::Host);
+    }
     if NOT_RESULTS.iter().any(|ext| name.ends_with(ext)) {
         return Some(Kind::Text);
     }
@@ -171,6 +181,9 @@ fn by_content(rel: &str, bytes: &[u8]) -> Option<Kind> {
     }
     if is_vllm_log(head) {
         return Some(Kind::ServerLog);
+    }
+    if crate::parse::host::detect(&name, &head_text()).is_some() {
+        return Some(Kind::Host);
     }
     None
 }

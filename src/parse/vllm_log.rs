@@ -18,6 +18,9 @@ pub struct ServerLog {
     /// The line(s) it came from, as logged (the older form spans two lines).
     pub kv_cache_line: Option<String>,
     pub max_concurrency: Option<f64>,
+    /// `Available KV cache memory: 97.25 GiB`, one per GPU worker that logged it, with
+    /// its line: (line, GiB).
+    pub kv_cache_memory_gib: Vec<(usize, f64)>,
     /// `XKV: N cache tensors registered for exchange`.
     pub xkv_tensors: Option<u64>,
     pub xkv_line: Option<String>,
@@ -102,6 +105,24 @@ pub fn parse_text(text: &str) -> ServerLog {
                 }
             }
         }
+        if t.contains("Available KV cache memory:") {
+            if let Some(gib) = number_after(t, "Available KV cache memory:") {
+                let unit = t
+                    .split("Available KV cache memory:")
+                    .nth(1)
+                    .and_then(|r| r.split_whitespace().nth(1))
+                    .unwrap_or("GiB");
+                let gib = match unit {
+                    "MiB" => Some(gib / 1024.0),
+                    "GiB" => Some(gib),
+                    "TiB" => Some(gib * 1024.0),
+                    _ => None,
+                };
+                if let Some(g) = gib.filter(|g| g.is_finite() && *g > 0.0) {
+                    log.kv_cache_memory_gib.push((i + 1, g));
+                }
+            }
+        }
         if t.contains("cache tensors registered for exchange") {
             log.xkv_tensors = number_after(t, "XKV:").map(|n| n as u64);
             log.xkv_line = Some(t.to_string());
@@ -182,6 +203,12 @@ mod tests {
         );
         let host = parse_text("INFO GPU + host KV cache size: 1,000 tokens\n");
         assert_eq!(host.kv_cache_tokens, Some(1000));
+        let mem = parse_text("(Worker_TP0 pid=1) INFO [gpu_worker.py:440] Available KV cache memory: 0.56 GiB\n(Worker_TP1 pid=2) INFO [gpu_worker.py:440] Available KV cache memory: 512 MiB\nINFO Available KV cache memory: -2.81 GiB\n");
+        assert_eq!(
+            mem.kv_cache_memory_gib,
+            vec![(1, 0.56), (2, 0.5)],
+            "a negative budget is no memory"
+        );
     }
 
     #[test]

@@ -58,10 +58,15 @@ fn render(name: &str, source: &'static str, a: &Analysis) -> anyhow::Result<Stri
     env.add_template(name, source)?;
     let deviations: Vec<&crate::deviation::Deviation> =
         a.suites.iter().flat_map(|s| &s.deviations).collect();
+    let check_next: Vec<&crate::verdict::Verdict> =
+        a.verdicts().filter(|v| !v.check_next.is_empty()).collect();
+    let limits: Vec<&crate::why::Limit> = a.suites.iter().flat_map(|s| &s.limits).collect();
     let ctx = context! {
         typst_version => TYPST_VERSION,
         summary_line => a.summary.line(),
         deviations => deviations,
+        check_next => check_next,
+        limits => limits,
         ..Value::from_serialize(a)
     };
     Ok(env.get_template(name)?.render(ctx)?)

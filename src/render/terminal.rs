@@ -78,6 +78,12 @@ pub fn render(a: &Analysis) -> String {
         for v in s.verdicts.iter().filter(|v| !v.note.is_empty()) {
             let _ = writeln!(out, "  {} {}: {}", v.status.label(), v.id, v.note);
         }
+        for v in s.verdicts.iter().filter(|v| !v.check_next.is_empty()) {
+            let _ = writeln!(out, "  check next for {}:", v.id);
+            for n in &v.check_next {
+                let _ = writeln!(out, "    - {} ({})", n.text, n.source);
+            }
+        }
         if !s.deviations.is_empty() {
             out.push_str("\nDeviations from the procedure\n");
             for d in &s.deviations {
@@ -93,6 +99,15 @@ pub fn render(a: &Analysis) -> String {
                     d.effect,
                     few(&d.subjects)
                 );
+            }
+        }
+        if !s.limits.is_empty() {
+            out.push_str("\nPhysical limits\n");
+            for l in &s.limits {
+                let _ = writeln!(out, "  {}: {} · bound: {}", l.subject, l.measured, l.bound);
+                if !l.reading.is_empty() {
+                    let _ = writeln!(out, "    {}", l.reading);
+                }
             }
         }
         if !s.observations.is_empty() {
@@ -119,6 +134,29 @@ pub fn render(a: &Analysis) -> String {
         }
         for n in &s.notes {
             let _ = writeln!(out, "\nnote: {n}");
+        }
+    }
+    for c in &a.conformance {
+        let _ = writeln!(out, "\n== {} ==", c.title);
+        let columns: Vec<String> = ["part", "reference", "yours", "", "from"]
+            .map(String::from)
+            .to_vec();
+        let rows: Vec<Vec<String>> = c
+            .rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.part.clone(),
+                    r.reference.clone(),
+                    r.yours.clone(),
+                    r.status.label().to_string(),
+                    r.source.clone(),
+                ]
+            })
+            .collect();
+        out.push_str(&aligned(&columns, &rows));
+        for r in c.rows.iter().filter(|r| !r.predicts.is_empty()) {
+            let _ = writeln!(out, "  {} {}: {}", r.status.label(), r.part, r.predicts);
         }
     }
     if !a.skipped.is_empty() {

@@ -234,6 +234,7 @@ fn hits_verdict(all: &[(String, (String, Vec<Attempt>))], share: f64) -> Verdict
         threshold_value: None,
         published_value: None,
         unit: String::new(),
+        check_next: Vec::new(),
     }
     .with_numbers(None, Some(share * 100.0), None, "% of restores hit");
     if all.is_empty() {

@@ -63,6 +63,8 @@ pub struct SuiteReport {
     pub commands_ran: Vec<RanCommand>,
     /// Where the runs depart from the procedure, and what that does to the comparison.
     pub deviations: Vec<Deviation>,
+    /// Bounds the hardware puts on the measurements, computed from the files.
+    pub limits: Vec<crate::why::Limit>,
     #[serde(skip)]
     pub frames: Vec<Frame>,
 }
@@ -107,6 +109,7 @@ impl SuiteReport {
             reproduce: suite.reproduce().iter().map(|s| s.to_string()).collect(),
             commands_ran: Vec::new(),
             deviations: Vec::new(),
+            limits: Vec::new(),
             frames: Vec::new(),
         }
     }

@@ -233,6 +233,7 @@ fn share_verdict(
         threshold_value: None,
         published_value: None,
         unit: String::new(),
+        check_next: Vec::new(),
     }
     .with_numbers(None, Some(min * 100.0), None, "% of theoretical");
     let Some((value, file)) = best(a, op, r, false) else {
@@ -430,6 +431,7 @@ fn consistency(a: &ArrayDir, name: &str, out: &mut Judged) {
             threshold_value: None,
             published_value: None,
             unit: String::new(),
+            check_next: Vec::new(),
         });
     }
 }

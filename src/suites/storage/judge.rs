@@ -112,6 +112,7 @@ pub fn headline_verdict(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Ver
         threshold_value: None,
         published_value: None,
         unit: String::new(),
+        check_next: Vec::new(),
     }
     .with_numbers(
         None,
@@ -285,6 +286,7 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
         threshold_value: None,
         published_value: None,
         unit: String::new(),
+        check_next: Vec::new(),
     }
     .with_numbers(
         (total > 0).then_some(clean as f64),

@@ -6,6 +6,7 @@ mod deviations;
 mod drives;
 mod frames;
 mod judge;
+mod limits;
 mod load;
 mod observe;
 mod reference;
@@ -98,6 +99,7 @@ impl Suite for Storage {
         crate::deviation::annotate(&mut report.observations, &devs);
         report.deviations = crate::deviation::merge(devs);
         report.commands_ran = deviations::commands_ran(&groups, &sides);
+        report.limits = limits::limits(&loaded, &groups);
         report.preformatted.push(tables::script_output(&loaded));
         report.tables.push(tables::results_table(&groups));
         match frames::pairs(&groups, &sides) {

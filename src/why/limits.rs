@@ -1,0 +1,95 @@
+//! The restore floor of test 1: the KV bytes a restore moves over the slower of the
+//! network link and the card. Inputs come from the files; what they do not give is named.
+
+use crate::ingest::walk::Skipped;
+use crate::ingest::Catalog;
+use crate::suites::kv_common::{self, restore, ADP};
+
+use super::setup::Setup;
+use super::{gb, Limit};
+
+/// The floor for the ADP variant's restores in `restore/adp.txt`, or nothing when there
+/// is no such transcript.
+pub fn restore_floor(catalog: &Catalog, setup: &Setup) -> Option<Limit> {
+    let mut ignored: Vec<Skipped> = Vec::new();
+    let transcripts = kv_common::transcripts(catalog, "restore", &mut ignored);
+    let (file, attempts) = transcripts.get(ADP)?;
+    // The first ADP request is the cold write; the restores follow it.
+    let m = restore::measured(file, attempts, 1);
+    let restored: Vec<u64> = attempts
+        .iter()
+        .skip(1)
+        .filter(|a| a.failed.is_none())
+        .filter_map(|a| a.cached)
+        .filter(|&c| c > 0)
+        .collect();
+    let tokens = restored.iter().copied().max();
+    let mut files = vec![file.clone()];
+    let measured = m
+        .median
+        .map_or("-".to_string(), |t| format!("median restore {t:.2} s"));
+    let mut missing = Vec::new();
+    let per_token = match (setup.get("kv-cache-gib"), setup.get("kv-cache-tokens")) {
+        (Some(mem), Some(toks)) => match (mem.number, toks.number) {
+            (Some(g), Some(t)) if t > 0.0 => {
+                files.push(mem.source.clone());
+                Some((g * 1024f64.powi(3) / t, g, t))
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    if per_token.is_none() {
+        missing.push("the vLLM startup lines `Available KV cache memory` and `GPU KV cache size` (logs/adp-vllm.log)");
+    }
+    if tokens.is_none() {
+        missing.push("a restore with cached tokens in restore/adp.txt");
+    }
+    let link = setup
+        .get("link-gbit")
+        .and_then(|r| r.number.map(|g| (g, r.source.clone())));
+    if link.is_none() {
+        missing.push("the link's bandwidth (system/ib_read_bw.txt)");
+    }
+    let mut limit = Limit {
+        suite: "kv-restore".into(),
+        subject: "restore time from the card (adp)".into(),
+        measured,
+        measured_value: m.median,
+        bound: String::new(),
+        bound_value: None,
+        unit: "s".into(),
+        formula: "floor = KV bytes restored / min(link bandwidth, card read bandwidth); KV bytes = cached tokens × KV cache memory per GPU / GPU KV cache tokens".into(),
+        reading: String::new(),
+        files,
+    };
+    let (Some((bpt, gib, toks)), Some(cached), Some((gbit, link_src))) = (per_token, tokens, link)
+    else {
+        limit.bound = format!("unknown: needs {}", missing.join("; "));
+        return Some(limit);
+    };
+    limit.files.push(link_src);
+    let bytes = cached as f64 * bpt;
+    let link_bps = gbit * 1e9 / 8.0;
+    let floor = bytes / link_bps;
+    limit.bound = format!("link-bound floor {floor:.2} s (card's read bandwidth: unknown)");
+    limit.bound_value = Some(floor);
+    limit.formula = format!(
+        "{cached} cached tokens × {gib} GiB / {toks:.0} tokens = {} (one GPU's share; where every rank's share crosses the link, multiply by the tensor-parallel size), over {gbit:.1} Gb/s = {floor:.2} s; the card's read bandwidth is in no file, so the floor counts the link only and the true floor can be higher",
+        gb(bytes)
+    );
+    limit.reading = match m.median {
+        Some(t) if t < floor * 0.95 => format!(
+            "the median restore ({t:.2} s) is below the link-bound floor: the restore moved less than one GPU's share over the link (KV shared across ranks, or compressed), or the inputs are from different runs"
+        ),
+        Some(t) if t <= floor * 1.5 => format!(
+            "the median restore ({t:.2} s) is within 1.5× of the link-bound floor: the link is the ceiling; a faster restore needs a faster link"
+        ),
+        Some(t) => format!(
+            "the median restore ({t:.2} s) is {:.1}× the link-bound floor: the link is not the ceiling; look at the card's SSDs, the gateway and the connector",
+            t / floor
+        ),
+        None => "no restore was measured".into(),
+    };
+    Some(limit)
+}
