@@ -21,6 +21,10 @@ pub enum Command {
     Analyze(AnalyzeArgs),
     /// Write report.md and report.pdf (with plots) for a results folder or bundle.
     Report(ReportArgs),
+    /// Compare two runs (folders or bundles, or pools of them): what differs between the
+    /// setups, the criteria of each side, and every matched measurement with a
+    /// noise-aware verdict. Exits 1 when any metric is worse beyond the threshold.
+    Compare(CompareArgs),
     /// Make a support bundle: report, raw results, checklist, checksums; secrets redacted.
     Bundle(BundleArgs),
     /// Run a procedure on the hardware through the collectors (checks the device first).
@@ -67,6 +71,44 @@ pub struct AnalyzeArgs {
     /// Also write every frame as Parquet and CSV into this folder.
     #[arg(long, value_name = "DIR")]
     pub export: Option<PathBuf>,
+    /// With several inputs: add the trend of every criterion's number across them.
+    #[arg(long)]
+    pub trend: bool,
+    /// Order the trend by the runs' start times (collectors' manifests), not as given.
+    #[arg(long, requires = "trend")]
+    pub by_time: bool,
+    /// The folders given hold campaigns: each subfolder (in name order) is one input.
+    #[arg(long)]
+    pub campaigns: bool,
+    #[command(flatten)]
+    pub judging: Judging,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The base run: a results folder or a bundle.
+    #[arg(value_name = "BASE", conflicts_with = "base")]
+    pub base_input: Option<PathBuf>,
+    /// The new run: a results folder or a bundle.
+    #[arg(value_name = "NEW", conflicts_with = "new")]
+    pub new_input: Option<PathBuf>,
+    /// Several base runs, pooled (the median of the runs; their spread is the noise).
+    #[arg(long = "base", value_name = "FOLDER", num_args = 1..)]
+    pub base: Vec<PathBuf>,
+    /// Several new runs, pooled.
+    #[arg(long = "new", value_name = "FOLDER", num_args = 1..)]
+    pub new: Vec<PathBuf>,
+    /// Smallest change, in percent, that counts (it must also exceed the noise).
+    #[arg(long, default_value_t = 5.0, value_name = "PERCENT")]
+    pub threshold: f64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Also write compare.md, compare.pdf and plots/ into this folder.
+    #[arg(short, long, value_name = "DIR")]
+    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub pdf: PdfArgs,
     #[command(flatten)]
     pub judging: Judging,
 }

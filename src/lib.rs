@@ -9,6 +9,7 @@ pub mod chart;
 pub mod cli;
 pub mod collect;
 pub mod commands;
+pub mod compare;
 pub mod deviation;
 pub mod error;
 pub mod fio;

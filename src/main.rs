@@ -10,6 +10,7 @@ fn main() {
     let result = match &cli.command {
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Report(args) => commands::report::run(args),
+        Command::Compare(args) => commands::compare::run(args),
         Command::Bundle(args) => commands::bundle::run(args),
         Command::Spdk(cmd) => commands::spdk::run(cmd),
         Command::Collect(cmd) => commands::collect::run(cmd),

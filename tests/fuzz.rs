@@ -270,7 +270,17 @@ fn mutated_samples_never_panic_any_parser_or_suite() {
         fs::write(file, &bytes).expect("write");
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             every_parser(&bytes);
-            let _ = reprobench::analysis::analyze(dir, &opts);
+            if let Ok(mut a) = reprobench::analysis::analyze(dir, &opts) {
+                // Every fourth round also compares the damaged folder with itself and
+                // takes its trend: both read the record frames.
+                if rounds.is_multiple_of(4) {
+                    a.with_record_frames();
+                    let one = std::slice::from_ref(&a);
+                    let c = reprobench::compare::compare(one, one, 5.0);
+                    assert_eq!(c.summary.worse, 0, "a folder against itself");
+                    let _ = reprobench::compare::trend::trend(&[a.clone(), a.clone()], true);
+                }
+            }
         }));
         if outcome.is_err() {
             let kept = std::env::temp_dir().join(format!("reprobench-fuzz-crash-{seed}-{rounds}"));

@@ -23,7 +23,18 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     let opts = options(&args.judging);
     let mut worst = 0;
     let mut results: Vec<Analysis> = Vec::new();
-    for input in &args.inputs {
+    let inputs = if args.campaigns {
+        match campaigns(&args.inputs) {
+            Ok(i) => i,
+            Err(why) => {
+                eprintln!("error: {why}");
+                return Ok(UNUSABLE);
+            }
+        }
+    } else {
+        args.inputs.clone()
+    };
+    for input in &inputs {
         match analyze_input(input, &opts) {
             Ok(a) => {
                 worst = worst.max(a.exit_code());
@@ -35,13 +46,31 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
             }
         }
     }
+    let trend = if args.trend {
+        if results.len() < 2 {
+            eprintln!("note: a trend needs two inputs or more; none shown");
+            None
+        } else {
+            Some(crate::compare::trend::trend(&results, args.by_time))
+        }
+    } else {
+        None
+    };
     if let Some(dir) = &args.export {
         for a in &mut results {
             a.with_record_frames();
         }
-        export(&results, dir)?;
+        export(&results, trend.as_ref(), dir)?;
     }
     match args.format {
+        Format::Json if trend.is_some() => {
+            let value = serde_json::to_string_pretty(&serde_json::json!({
+                "inputs": results,
+                "trend": trend,
+            }))
+            .context("failed to write the analysis as JSON")?;
+            crate::outln!("{value}");
+        }
         Format::Json => {
             let value = if results.len() == 1 {
                 serde_json::to_string_pretty(&results[0])
@@ -56,6 +85,9 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
             for a in &results {
                 crate::out!("{}", terminal::render(a));
             }
+            if let Some(t) = &trend {
+                crate::out!("{}", trend_text(t));
+            }
             t.lap("render");
         }
     }
@@ -65,9 +97,75 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     Ok(worst)
 }
 
+/// `--campaigns`: each input folder's subfolders, in name order, are the inputs.
+fn campaigns(folders: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>, String> {
+    let mut out = Vec::new();
+    for f in folders {
+        let entries =
+            std::fs::read_dir(f).map_err(|e| format!("cannot read `{}`: {e}", f.display()))?;
+        let mut subs: Vec<std::path::PathBuf> = entries
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+            .map(|e| e.path())
+            .collect();
+        if subs.is_empty() {
+            return Err(format!("`{}` holds no campaign folders", f.display()));
+        }
+        subs.sort();
+        out.extend(subs);
+    }
+    Ok(out)
+}
+
+/// The trend as a table: one row per criterion, one column per input, and a sparkline.
+fn trend_text(t: &crate::compare::trend::Trend) -> String {
+    use std::fmt::Write;
+    let mut out = format!(
+        "\n== Trend across {} inputs ({}) ==\n",
+        t.inputs.len(),
+        t.order
+    );
+    for (i, input) in t.inputs.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  #{}: {}{}",
+            i + 1,
+            input.input,
+            input
+                .started
+                .as_ref()
+                .map(|s| format!(" (started {s})"))
+                .unwrap_or_default()
+        );
+    }
+    let mut columns = vec!["criterion".to_string(), "unit".to_string()];
+    columns.extend((1..=t.inputs.len()).map(|i| format!("#{i}")));
+    columns.push("trend".into());
+    let rows: Vec<Vec<String>> = t
+        .rows
+        .iter()
+        .map(|r| {
+            let mut row = vec![r.id.clone(), r.unit.clone()];
+            row.extend(r.values.iter().zip(&r.statuses).map(|(v, s)| match v {
+                Some(v) => format!("{} ({s})", crate::compare::render::num(*v)),
+                None => format!("- ({s})"),
+            }));
+            row.push(r.sparkline.clone());
+            row
+        })
+        .collect();
+    out.push_str(&terminal::aligned(&columns, &rows));
+    out
+}
+
 /// Writes every frame of every input, joined by name with an `input` column, and
 /// `schema.md`.
-fn export(results: &[Analysis], dir: &Path) -> anyhow::Result<()> {
+fn export(
+    results: &[Analysis],
+    trend: Option<&crate::compare::trend::Trend>,
+    dir: &Path,
+) -> anyhow::Result<()> {
     for a in results {
         for p in &a.frame_problems {
             eprintln!("warning: {}: {p}", a.input);
@@ -78,6 +176,9 @@ fn export(results: &[Analysis], dir: &Path) -> anyhow::Result<()> {
         .map(|a| (a.input.clone(), a.frames.clone()))
         .collect();
     let mut joined = frames::join_inputs(&inputs)?;
+    if let Some(t) = trend {
+        joined.push(t.frame()?);
+    }
     for w in frames::export(&mut joined, dir)? {
         eprintln!("wrote {w}");
     }

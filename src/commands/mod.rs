@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod bundle;
 pub mod collect;
+pub mod compare;
 pub mod report;
 pub mod spdk;
 pub mod suites;

@@ -35,6 +35,10 @@ pub struct Dir {
     pub runtime_ms: u64,
     pub bw_bytes: f64,
     pub iops: f64,
+    /// fio's own spread of the bandwidth samples, relative to their mean (`bw_dev /
+    /// bw_mean`; jobs summed as independent: sqrt of the summed variances over the summed
+    /// means). None when fio logged no samples.
+    pub bw_rel_sd: Option<f64>,
     /// 99th percentile completion latency in ns (total latency when fio reported only that).
     pub p99_ns: Option<f64>,
     /// `clat` or `lat`: which latency the percentile is of.
@@ -104,6 +108,7 @@ fn merge(out: &FioOutput, groupid: u64, jobs: &[&FioJob]) -> Group {
 fn merge_dir(dirs: Vec<&DirStats>) -> Dir {
     let (p99_ns, p99_of, p99_exact) = merged_p99(&dirs);
     let mean_lat_ns = merged_mean(dirs.iter().map(|d| &d.lat));
+    let bw_rel_sd = bw_spread(&dirs);
     if let [one] = dirs[..] {
         return Dir {
             io_bytes: one.io_bytes,
@@ -111,6 +116,7 @@ fn merge_dir(dirs: Vec<&DirStats>) -> Dir {
             runtime_ms: one.runtime_ms,
             bw_bytes: one.bw_bytes,
             iops: one.iops,
+            bw_rel_sd,
             p99_ns,
             p99_of,
             p99_exact,
@@ -135,11 +141,28 @@ fn merge_dir(dirs: Vec<&DirStats>) -> Dir {
         runtime_ms,
         bw_bytes,
         iops,
+        bw_rel_sd,
         p99_ns,
         p99_of,
         p99_exact,
         mean_lat_ns,
     }
+}
+
+/// sqrt(sum of bw_dev^2) / sum of bw_mean over the jobs that moved data in this direction.
+fn bw_spread(dirs: &[&DirStats]) -> Option<f64> {
+    let active: Vec<&&DirStats> = dirs.iter().filter(|d| d.io_bytes > 0).collect();
+    if active.is_empty() {
+        return None;
+    }
+    let mut var = 0.0;
+    let mut mean = 0.0;
+    for d in active {
+        let (m, s) = (d.bw_mean_kib?, d.bw_dev_kib?);
+        var += s * s;
+        mean += m;
+    }
+    (mean > 0.0).then(|| var.sqrt() / mean)
 }
 
 /// The p99 of completion latency, or of total latency when only that has percentiles.

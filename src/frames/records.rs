@@ -110,6 +110,8 @@ fn fio_groups(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
             "write_bw_bytes",
             rows.iter().map(|r| Some(r.2.write.bw_bytes)),
         )
+        .f64("read_bw_rel_sd", rows.iter().map(|r| r.2.read.bw_rel_sd))
+        .f64("write_bw_rel_sd", rows.iter().map(|r| r.2.write.bw_rel_sd))
         .f64("read_iops", rows.iter().map(|r| Some(r.2.read.iops)))
         .f64("write_iops", rows.iter().map(|r| Some(r.2.write.iops)))
         .f64("read_p99_ns", rows.iter().map(|r| r.2.read.p99_ns))

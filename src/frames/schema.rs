@@ -45,6 +45,8 @@ pub const FRAMES: &[FrameDoc] = &[
             ("write_io_bytes", "B", "bytes written"),
             ("read_bw_bytes", "B/s", "read bandwidth"),
             ("write_bw_bytes", "B/s", "write bandwidth"),
+            ("read_bw_rel_sd", "fraction", "fio's own spread of the read bandwidth samples: bw_dev / bw_mean (jobs as independent)"),
+            ("write_bw_rel_sd", "fraction", "fio's own spread of the write bandwidth samples: bw_dev / bw_mean"),
             ("read_iops", "IO/s", "read IOPS"),
             ("write_iops", "IO/s", "write IOPS"),
             ("read_p99_ns", "ns", "99th percentile read completion latency (total latency when only that was reported)"),
@@ -286,6 +288,19 @@ pub const FRAMES: &[FrameDoc] = &[
             ("verdicts", "", "criteria it feeds, ;-separated"),
             ("effect", "", "what it does to the comparison"),
             ("source", "", "where the procedure sets the value"),
+        ],
+    },
+    FrameDoc {
+        name: "trend",
+        rows: "criterion and input of `analyze --trend` (written only with --trend)",
+        columns: &[
+            ("position", "", "the input's place in the trend (1 = first), as given or by start time"),
+            INPUT,
+            ("started", "", "when the run started, from a collector's manifest; empty when none says"),
+            ("criterion", "", "the criterion's id"),
+            ("unit", "", "unit of the value"),
+            ("value", "", "the criterion's measured number for this input (the verdict's measured_value)"),
+            ("status", "", "the criterion's status for this input; - when not judged"),
         ],
     },
 ];

@@ -261,19 +261,29 @@ pub fn version(runner: &dyn Runner, typst: &Path) -> Option<String> {
 /// Compiles `dir/report.typ` into `dir/report.pdf` with a fixed creation time, so the
 /// same report gives the same bytes.
 pub fn compile(runner: &dyn Runner, typst: &Path, dir: &Path) -> anyhow::Result<PathBuf> {
-    let pdf = dir.join("report.pdf");
+    compile_named(runner, typst, dir, "report")
+}
+
+/// Compiles `dir/<stem>.typ` into `dir/<stem>.pdf`.
+pub fn compile_named(
+    runner: &dyn Runner,
+    typst: &Path,
+    dir: &Path,
+    stem: &str,
+) -> anyhow::Result<PathBuf> {
+    let (typ, pdf) = (format!("{stem}.typ"), format!("{stem}.pdf"));
     runner
         .run(
             &Invocation::new(typst)
                 .arg("compile")
                 .arg("--creation-timestamp")
                 .arg("0")
-                .arg("report.typ")
-                .arg("report.pdf")
+                .arg(&typ)
+                .arg(&pdf)
                 .dir(dir),
         )
-        .context("failed to compile report.typ into report.pdf")?;
-    Ok(pdf)
+        .with_context(|| format!("failed to compile {typ} into {pdf}"))?;
+    Ok(dir.join(pdf))
 }
 
 #[cfg(test)]

@@ -8,6 +8,8 @@ use crate::render::pdf::TYPST_VERSION;
 
 pub const MARKDOWN: &str = include_str!("../../templates/report.md.j2");
 pub const TYPST: &str = include_str!("../../templates/report.typ.j2");
+pub const COMPARE_MARKDOWN: &str = include_str!("../../templates/compare.md.j2");
+pub const COMPARE_TYPST: &str = include_str!("../../templates/compare.typ.j2");
 
 /// Escapes what would break a Markdown table cell.
 fn cell(s: String) -> String {
@@ -68,6 +70,24 @@ fn render(name: &str, source: &'static str, a: &Analysis) -> anyhow::Result<Stri
         check_next => check_next,
         limits => limits,
         ..Value::from_serialize(a)
+    };
+    Ok(env.get_template(name)?.render(ctx)?)
+}
+
+/// `compare.md` or `compare.typ` from a comparison.
+pub fn render_compare(c: &crate::compare::Comparison, typst: bool) -> anyhow::Result<String> {
+    let mut env = environment();
+    let (name, source) = if typst {
+        ("compare.typ", COMPARE_TYPST)
+    } else {
+        ("compare.md", COMPARE_MARKDOWN)
+    };
+    env.add_template(name, source)?;
+    let ctx = context! {
+        typst_version => TYPST_VERSION,
+        summary_line => c.summary_line(),
+        charts => c.charts.iter().map(|ch| (ch.id.clone(), ch.title.clone())).collect::<Vec<_>>(),
+        ..Value::from_serialize(c)
     };
     Ok(env.get_template(name)?.render(ctx)?)
 }

@@ -70,7 +70,26 @@ pub fn read(catalog: &Catalog) -> Setup {
     server_facts(catalog, &mut s);
     compose_facts(catalog, &mut s);
     fio_facts(catalog, &mut s);
+    iostat_facts(catalog, &mut s);
     s
+}
+
+/// The kernel from an iostat banner (`Linux 6.8.0-45-generic (host) ...`) when no
+/// `uname` output said it.
+fn iostat_facts(catalog: &Catalog, s: &mut Setup) {
+    for item in catalog.of(Kind::Iostat) {
+        if let Ok(Record::Iostat(log)) = &item.record {
+            if let Some(k) = log
+                .banner
+                .as_deref()
+                .and_then(|b| b.strip_prefix("Linux "))
+                .and_then(|r| r.split_whitespace().next())
+            {
+                s.put("kernel", Read::text(k, item.rel.clone()));
+                return;
+            }
+        }
+    }
 }
 
 fn host_facts(catalog: &Catalog, s: &mut Setup) {
@@ -388,6 +407,8 @@ fn compose_facts(catalog: &Catalog, s: &mut Setup) {
 }
 
 fn fio_facts(catalog: &Catalog, s: &mut Setup) {
+    // Every array's devices, for comparisons: `adp: /dev/a:/dev/b; raid10: /dev/c`.
+    let mut devices: BTreeMap<String, (String, String)> = BTreeMap::new();
     for item in catalog.of(Kind::Fio) {
         let Some(out) = item.fio() else { continue };
         let rel = item.rel.as_str();
@@ -406,11 +427,26 @@ fn fio_facts(catalog: &Catalog, s: &mut Setup) {
         }
         if let Some(f) = opts.get("filename") {
             s.put("fio-filename", Read::text(f.clone(), rel));
+            let array = layout::name_of(layout::dir_of(rel)).to_string();
+            devices.entry(array).or_insert((f.clone(), rel.to_string()));
         }
         if let Some(c) = opts.get("buffer_compress_percentage") {
             if let Ok(n) = c.parse::<f64>() {
                 s.put("fio-compress", Read::num(c.clone(), n, rel));
             }
         }
+    }
+    if !devices.is_empty() {
+        let value = devices
+            .iter()
+            .map(|(a, (f, _))| format!("{a}: {f}"))
+            .collect::<Vec<_>>()
+            .join("; ");
+        let source = devices
+            .values()
+            .map(|(_, r)| r.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        s.put("fio-devices", Read::text(value, source));
     }
 }

@@ -1,0 +1,431 @@
+//! Comparing two runs (or two pools of runs): what differs between the setups, the
+//! criteria of each side, and every measurement matched by its key with base, new, delta
+//! and a noise-aware verdict. Also the trend of each criterion's number across inputs.
+
+pub mod measure;
+pub mod render;
+pub mod setup_diff;
+pub mod trend;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::analysis::Analysis;
+use measure::{Better, Sample};
+
+/// A side's pooled value for one key.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Pooled {
+    /// Median of the runs' values.
+    pub value: f64,
+    pub runs: usize,
+    /// Relative noise, and where it comes from.
+    pub noise: Option<f64>,
+    pub noise_from: String,
+    pub files: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Change {
+    Better,
+    Worse,
+    NoChange,
+}
+
+impl Change {
+    pub fn label(self) -> &'static str {
+        match self {
+            Change::Better => "better",
+            Change::Worse => "WORSE",
+            Change::NoChange => "no change",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Row {
+    pub suite: String,
+    pub subject: String,
+    pub metric: String,
+    pub unit: String,
+    pub better: Better,
+    pub base: Pooled,
+    pub new: Pooled,
+    pub delta: f64,
+    /// None when the base is 0.
+    pub delta_pct: Option<f64>,
+    /// The larger side's noise, in percent, when either side gives one.
+    pub noise_pct: Option<f64>,
+    pub change: Change,
+    /// Why the change counts or does not.
+    pub why: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Unmatched {
+    pub side: String,
+    pub suite: String,
+    pub subject: String,
+    pub metric: String,
+    pub value: f64,
+    pub unit: String,
+    pub files: Vec<String>,
+}
+
+/// One criterion's status on each side.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CriterionPair {
+    pub id: String,
+    pub criterion: String,
+    pub base: String,
+    pub new: String,
+    pub changed: bool,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Summary {
+    pub better: usize,
+    pub worse: usize,
+    pub no_change: usize,
+    pub unmatched: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    pub tool: String,
+    pub base: Vec<String>,
+    pub new: Vec<String>,
+    pub threshold_pct: f64,
+    pub setup: Vec<setup_diff::SetupDiff>,
+    pub criteria: Vec<CriterionPair>,
+    pub rows: Vec<Row>,
+    pub unmatched: Vec<Unmatched>,
+    pub summary: Summary,
+    /// Plots for the Markdown and PDF reports.
+    #[serde(skip)]
+    pub charts: Vec<crate::chart::Chart>,
+}
+
+impl Comparison {
+    /// 1 when any metric is worse beyond the threshold and the noise, else 0.
+    pub fn exit_code(&self) -> i32 {
+        i32::from(self.summary.worse > 0)
+    }
+
+    pub fn summary_line(&self) -> String {
+        format!(
+            "{} better, {} worse, {} no change, {} unmatched (threshold {}%, and beyond the noise)",
+            self.summary.better,
+            self.summary.worse,
+            self.summary.no_change,
+            self.summary.unmatched,
+            self.threshold_pct
+        )
+    }
+}
+
+type Key = (String, String, String);
+
+fn key(s: &Sample) -> Key {
+    (s.suite.clone(), s.subject.clone(), s.metric.clone())
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// Pools one side's samples of a key: the median of the runs; the noise is the spread
+/// between runs when there are several, else the one run's own (fio's stddev, the spread
+/// of repeated requests), else none.
+fn pool(samples: &[&Sample]) -> Pooled {
+    let mut values: Vec<f64> = samples.iter().map(|s| s.value).collect();
+    let value = median(&mut values);
+    let mut files: Vec<String> = samples
+        .iter()
+        .map(|s| format!("{}: {}", s.input, s.file))
+        .collect();
+    files.dedup();
+    let (noise, noise_from) = if samples.len() >= 2 {
+        let spread = if value.abs() > 0.0 {
+            (values[values.len() - 1] - values[0]) / value.abs()
+        } else {
+            0.0
+        };
+        (
+            Some(spread),
+            format!("spread between {} runs", samples.len()),
+        )
+    } else {
+        match &samples[0].noise {
+            Some((n, from)) => (Some(*n), from.clone()),
+            None => (
+                None,
+                "one run: no noise estimate, the threshold alone decides".into(),
+            ),
+        }
+    };
+    Pooled {
+        value,
+        runs: samples.len(),
+        noise,
+        noise_from,
+        files,
+    }
+}
+
+fn judge(
+    better: Better,
+    base: &Pooled,
+    new: &Pooled,
+    threshold: f64,
+) -> (f64, Option<f64>, Option<f64>, Change, String) {
+    let delta = new.value - base.value;
+    let noise_pct = match (base.noise, new.noise) {
+        (None, None) => None,
+        (a, b) => Some(100.0 * a.unwrap_or(0.0).max(b.unwrap_or(0.0))),
+    };
+    if base.value == 0.0 {
+        if new.value == 0.0 {
+            return (0.0, Some(0.0), noise_pct, Change::NoChange, "both 0".into());
+        }
+        let up = delta > 0.0;
+        let change = if up == (better == Better::Higher) {
+            Change::Better
+        } else {
+            Change::Worse
+        };
+        return (
+            delta,
+            None,
+            noise_pct,
+            change,
+            "from 0: any change counts".into(),
+        );
+    }
+    let pct = 100.0 * delta / base.value.abs();
+    let bar = noise_pct.map_or(threshold, |n| n.max(threshold));
+    if pct.abs() <= bar {
+        let why = match noise_pct {
+            Some(n) if n > threshold => format!("|{pct:+.1}%| within the noise ({n:.1}%)"),
+            _ => format!("|{pct:+.1}%| within the {threshold}% threshold"),
+        };
+        return (delta, Some(pct), noise_pct, Change::NoChange, why);
+    }
+    let up = delta > 0.0;
+    let change = if up == (better == Better::Higher) {
+        Change::Better
+    } else {
+        Change::Worse
+    };
+    let why = match noise_pct {
+        Some(n) => format!("{pct:+.1}% beyond the {threshold}% threshold and the noise ({n:.1}%)"),
+        None => format!("{pct:+.1}% beyond the {threshold}% threshold (no noise estimate)"),
+    };
+    (delta, Some(pct), noise_pct, change, why)
+}
+
+/// A sort key that orders the numbers inside a name as numbers (`2 clients` before `16`).
+fn natural(s: &str) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let mut digits = String::new();
+    for ch in s.chars() {
+        if ch.is_ascii_digit() {
+            digits.push(ch);
+        } else {
+            if !digits.is_empty() {
+                out.push((
+                    std::mem::take(&mut text),
+                    digits.parse().unwrap_or(u64::MAX),
+                ));
+                digits.clear();
+            }
+            text.push(ch);
+        }
+    }
+    out.push((text, digits.parse().unwrap_or(0)));
+    out
+}
+
+/// A measurement present on one side only.
+fn one_side(side: &str, k: &Key, samples: &[Sample]) -> Unmatched {
+    let p = pool(&samples.iter().collect::<Vec<_>>());
+    Unmatched {
+        side: side.into(),
+        suite: k.0.clone(),
+        subject: k.1.clone(),
+        metric: k.2.clone(),
+        value: p.value,
+        unit: samples[0].unit.clone(),
+        files: p.files,
+    }
+}
+
+/// Compares the pooled analyses of two sides. The analyses need their record frames.
+pub fn compare(base: &[Analysis], new: &[Analysis], threshold_pct: f64) -> Comparison {
+    let gather = |side: &[Analysis]| -> BTreeMap<Key, Vec<Sample>> {
+        let mut m: BTreeMap<Key, Vec<Sample>> = BTreeMap::new();
+        for a in side {
+            for s in measure::samples(a) {
+                m.entry(key(&s)).or_default().push(s);
+            }
+        }
+        m
+    };
+    let (b, n) = (gather(base), gather(new));
+    let mut rows = Vec::new();
+    let mut unmatched = Vec::new();
+    let mut summary = Summary::default();
+    for (k, bs) in &b {
+        let Some(ns) = n.get(k) else {
+            unmatched.push(one_side("base only", k, bs));
+            continue;
+        };
+        let (bp, np) = (
+            pool(&bs.iter().collect::<Vec<_>>()),
+            pool(&ns.iter().collect::<Vec<_>>()),
+        );
+        let (delta, delta_pct, noise_pct, change, why) =
+            judge(bs[0].better, &bp, &np, threshold_pct);
+        match change {
+            Change::Better => summary.better += 1,
+            Change::Worse => summary.worse += 1,
+            Change::NoChange => summary.no_change += 1,
+        }
+        rows.push(Row {
+            suite: k.0.clone(),
+            subject: k.1.clone(),
+            metric: k.2.clone(),
+            unit: bs[0].unit.clone(),
+            better: bs[0].better,
+            base: bp,
+            new: np,
+            delta,
+            delta_pct,
+            noise_pct,
+            change,
+            why,
+        });
+    }
+    for (k, ns) in &n {
+        if !b.contains_key(k) {
+            unmatched.push(one_side("new only", k, ns));
+        }
+    }
+    summary.unmatched = unmatched.len();
+    rows.sort_by(|a, b| {
+        (a.suite.as_str(), natural(&a.subject), a.metric.as_str()).cmp(&(
+            b.suite.as_str(),
+            natural(&b.subject),
+            b.metric.as_str(),
+        ))
+    });
+    let charts = render::charts(&rows);
+    let mut setup = setup_diff::diff(base, new);
+    setup.extend(shapes_diff(&b, &n));
+    Comparison {
+        tool: format!("reprobench {}", env!("CARGO_PKG_VERSION")),
+        base: base.iter().map(|a| a.input.clone()).collect(),
+        new: new.iter().map(|a| a.input.clone()).collect(),
+        threshold_pct,
+        setup,
+        criteria: criteria(base, new),
+        rows,
+        unmatched,
+        summary,
+        charts,
+    }
+}
+
+/// The jobs or levels measured on one side only, per suite, as a setup difference.
+fn shapes_diff(
+    b: &BTreeMap<Key, Vec<Sample>>,
+    n: &BTreeMap<Key, Vec<Sample>>,
+) -> Vec<setup_diff::SetupDiff> {
+    let subjects =
+        |m: &BTreeMap<Key, Vec<Sample>>, suite: &str| -> std::collections::BTreeSet<String> {
+            m.keys()
+                .filter(|k| k.0 == suite)
+                .map(|k| k.1.clone())
+                .collect()
+        };
+    let mut suites: Vec<&String> = b.keys().chain(n.keys()).map(|k| &k.0).collect();
+    suites.sort();
+    suites.dedup();
+    let mut out = Vec::new();
+    for suite in suites {
+        let (bs, ns) = (subjects(b, suite), subjects(n, suite));
+        if bs == ns {
+            continue;
+        }
+        let only_b = bs.difference(&ns).count();
+        let only_n = ns.difference(&bs).count();
+        out.push(setup_diff::SetupDiff {
+            what: format!("{suite}: jobs or levels measured"),
+            base: format!("{} ({only_b} on this side only)", bs.len()),
+            new: format!("{} ({only_n} on this side only)", ns.len()),
+            moves_numbers: false,
+            why: "the ones on one side only are listed under Unmatched, not compared".into(),
+            sources: Vec::new(),
+        });
+    }
+    out
+}
+
+/// Each criterion's status on both sides (a pooled side shows each input's status),
+/// changed ones first.
+fn criteria(base: &[Analysis], new: &[Analysis]) -> Vec<CriterionPair> {
+    let statuses = |side: &[Analysis]| -> BTreeMap<String, (String, Vec<String>)> {
+        let mut m: BTreeMap<String, (String, Vec<String>)> = BTreeMap::new();
+        for a in side {
+            for v in a.verdicts() {
+                let e = m
+                    .entry(v.id.clone())
+                    .or_insert_with(|| (v.criterion.clone(), Vec::new()));
+                e.1.push(v.status.label().to_string());
+            }
+        }
+        m
+    };
+    let (b, n) = (statuses(base), statuses(new));
+    let mut ids: Vec<&String> = b.keys().chain(n.keys()).collect();
+    ids.sort();
+    ids.dedup();
+    let show = |v: Option<&(String, Vec<String>)>| -> String {
+        match v {
+            None => "-".into(),
+            Some((_, s)) => {
+                let mut s = s.clone();
+                s.dedup();
+                s.join(" / ")
+            }
+        }
+    };
+    let mut out: Vec<CriterionPair> = ids
+        .into_iter()
+        .map(|id| {
+            let (bs, ns) = (show(b.get(id)), show(n.get(id)));
+            CriterionPair {
+                id: id.clone(),
+                criterion: b
+                    .get(id)
+                    .or(n.get(id))
+                    .map(|x| x.0.clone())
+                    .unwrap_or_default(),
+                changed: bs != ns,
+                base: bs,
+                new: ns,
+            }
+        })
+        .collect();
+    out.sort_by_key(|c| !c.changed);
+    out
+}

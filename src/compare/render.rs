@@ -1,0 +1,301 @@
+//! A comparison in the terminal, and as compare.md, compare.pdf and plots.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use crate::chart::{Chart, Kind, Series};
+use crate::process::Runner;
+use crate::render::report::PdfChoice;
+use crate::render::terminal::aligned;
+use crate::render::{pdf, svg, templates};
+
+use super::{Change, Comparison, Row};
+
+/// A number with few enough digits to read.
+pub fn num(v: f64) -> String {
+    let a = v.abs();
+    if a == 0.0 {
+        "0".into()
+    } else if a >= 1000.0 {
+        format!("{v:.0}")
+    } else if a >= 10.0 {
+        format!("{v:.1}")
+    } else if a >= 0.1 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.4}")
+    }
+}
+
+fn pct(p: Option<f64>) -> String {
+    p.map_or("-".into(), |p| format!("{p:+.1}%"))
+}
+
+/// The noise's source in a word, for the terminal.
+fn short(from: &str) -> &'static str {
+    if from.starts_with("spread between") {
+        "runs"
+    } else if from.starts_with("fio") {
+        "fio"
+    } else if from.starts_with("spread of") {
+        "reqs"
+    } else {
+        "-"
+    }
+}
+
+pub fn text(c: &Comparison) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} · compare", c.tool);
+    let _ = writeln!(out, "base: {}", c.base.join(", "));
+    let _ = writeln!(out, "new:  {}", c.new.join(", "));
+    out.push_str("\nWhat differs between the two setups\n");
+    if c.setup.is_empty() {
+        out.push_str("  nothing the files record\n");
+    }
+    for d in &c.setup {
+        let _ = writeln!(
+            out,
+            "  {}{}: {} -> {} ({})",
+            if d.moves_numbers {
+                "[moves numbers] "
+            } else {
+                ""
+            },
+            d.what,
+            d.base,
+            d.new,
+            d.why
+        );
+    }
+    let changed: Vec<_> = c.criteria.iter().filter(|x| x.changed).collect();
+    let _ = writeln!(
+        out,
+        "\nCriteria ({} of {} differ between the sides)",
+        changed.len(),
+        c.criteria.len()
+    );
+    let rows: Vec<Vec<String>> = c
+        .criteria
+        .iter()
+        .map(|x| {
+            vec![
+                if x.changed { "*".into() } else { String::new() },
+                x.id.clone(),
+                x.base.clone(),
+                x.new.clone(),
+            ]
+        })
+        .collect();
+    out.push_str(&aligned(
+        &["", "criterion", "base", "new"].map(String::from),
+        &rows,
+    ));
+    let mut suites: Vec<&str> = c.rows.iter().map(|r| r.suite.as_str()).collect();
+    suites.dedup();
+    for suite in suites {
+        let _ = writeln!(out, "\nMeasurements: {suite}");
+        let rows: Vec<Vec<String>> = c
+            .rows
+            .iter()
+            .filter(|r| r.suite == suite)
+            .map(|r| {
+                vec![
+                    r.subject.clone(),
+                    format!("{} ({})", r.metric, r.unit),
+                    num(r.base.value),
+                    num(r.new.value),
+                    num(r.delta),
+                    pct(r.delta_pct),
+                    r.noise_pct.map_or("-".into(), |n| format!("{n:.1}%")),
+                    format!("{}/{}", short(&r.base.noise_from), short(&r.new.noise_from)),
+                    r.change.label().to_string(),
+                ]
+            })
+            .collect();
+        out.push_str(&aligned(
+            &[
+                "subject", "metric", "base", "new", "delta", "delta %", "noise", "",
+            ]
+            .map(String::from),
+            &rows,
+        ));
+    }
+    if !c.unmatched.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nUnmatched ({}): present on one side only",
+            c.unmatched.len()
+        );
+        for u in &c.unmatched {
+            let _ = writeln!(
+                out,
+                "  {}: {} · {} · {} = {} {}",
+                u.side,
+                u.suite,
+                u.subject,
+                u.metric,
+                num(u.value),
+                u.unit
+            );
+        }
+    }
+    let _ = writeln!(out, "\nnoise (from, base/new): runs = the spread between a side's runs; fio = fio's bandwidth stddev in a single run; reqs = the spread of repeated requests; - = one run, no estimate (the threshold alone decides). A change counts when it exceeds both the threshold and the noise.");
+    let _ = writeln!(out, "\n{}", c.summary_line());
+    out
+}
+
+/// Paired bars (base, new) per subject for each suite's headline metric, and the ladder's
+/// curves of both sides.
+pub fn charts(rows: &[Row]) -> Vec<Chart> {
+    let mut out = Vec::new();
+    for (suite, metric, title) in [
+        (
+            "storage",
+            "bandwidth",
+            "Storage bandwidth per job (MB/s): base vs new",
+        ),
+        ("spdk-raid", "IOPS", "SPDK IOPS per job: base vs new"),
+        (
+            "kv-restore",
+            "restore time (median)",
+            "Restore time (s): base vs new",
+        ),
+    ] {
+        let sel: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.suite == suite && r.metric == metric)
+            .collect();
+        if sel.is_empty() {
+            continue;
+        }
+        out.push(Chart {
+            id: format!("compare-{suite}"),
+            title: title.into(),
+            kind: Kind::Bar,
+            x_label: String::new(),
+            y_label: sel[0].unit.clone(),
+            categories: sel.iter().map(|r| r.subject.clone()).collect(),
+            series: vec![
+                Series {
+                    name: "base".into(),
+                    values: sel.iter().map(|r| Some(r.base.value)).collect(),
+                    published: false,
+                },
+                Series {
+                    name: "new".into(),
+                    values: sel.iter().map(|r| Some(r.new.value)).collect(),
+                    published: false,
+                },
+            ],
+            lines: Vec::new(),
+        });
+    }
+    // The ladder: output throughput against clients, one curve per variant and side.
+    let ladder: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.suite == "kv-ladder" && r.metric == "output throughput")
+        .collect();
+    if !ladder.is_empty() {
+        let split = |s: &str| -> Option<(String, u32)> {
+            let (v, c) = s.split_once(" · ")?;
+            Some((v.to_string(), c.split_whitespace().next()?.parse().ok()?))
+        };
+        let mut levels: Vec<u32> = ladder
+            .iter()
+            .filter_map(|r| split(&r.subject).map(|x| x.1))
+            .collect();
+        levels.sort_unstable();
+        levels.dedup();
+        let mut variants: Vec<String> = ladder
+            .iter()
+            .filter_map(|r| split(&r.subject).map(|x| x.0))
+            .collect();
+        variants.sort();
+        variants.dedup();
+        // One chart per variant, both sides' curves on it.
+        for v in &variants {
+            let series = ["base", "new"]
+                .iter()
+                .map(|side| Series {
+                    name: format!("{v} ({side})"),
+                    values: levels
+                        .iter()
+                        .map(|l| {
+                            ladder
+                                .iter()
+                                .find(|r| split(&r.subject) == Some((v.clone(), *l)))
+                                .map(|r| {
+                                    if *side == "base" {
+                                        r.base.value
+                                    } else {
+                                        r.new.value
+                                    }
+                                })
+                        })
+                        .collect(),
+                    published: false,
+                })
+                .collect();
+            out.push(Chart {
+                id: format!("compare-ladder-{v}"),
+                title: format!("Ladder output throughput (tok/s) by clients, {v}: base and new"),
+                kind: Kind::Line,
+                x_label: "clients".into(),
+                y_label: "tok/s".into(),
+                categories: levels.iter().map(u32::to_string).collect(),
+                series,
+                lines: Vec::new(),
+            });
+        }
+    }
+    out.into_iter().flat_map(Chart::split).collect()
+}
+
+/// compare.md, the plots, and (unless skipped) compare.typ and compare.pdf in `dir`.
+pub fn write(
+    c: &Comparison,
+    dir: &Path,
+    choice: &PdfChoice,
+    runner: &dyn Runner,
+) -> anyhow::Result<Vec<PathBuf>> {
+    let plots = dir.join("plots");
+    std::fs::create_dir_all(&plots)
+        .with_context(|| format!("failed to create `{}`", plots.display()))?;
+    let mut files = Vec::new();
+    let put = |p: PathBuf, bytes: &[u8]| -> anyhow::Result<PathBuf> {
+        std::fs::write(&p, bytes).with_context(|| format!("failed to write `{}`", p.display()))?;
+        Ok(p)
+    };
+    for ch in &c.charts {
+        files.push(put(
+            plots.join(format!("{}.svg", ch.id)),
+            svg::render(ch).as_bytes(),
+        )?);
+    }
+    files.push(put(
+        dir.join("compare.md"),
+        templates::render_compare(c, false)?.as_bytes(),
+    )?);
+    if choice.skip {
+        return Ok(files);
+    }
+    files.push(put(
+        dir.join("compare.typ"),
+        templates::render_compare(c, true)?.as_bytes(),
+    )?);
+    let typst = match pdf::find(choice.typst) {
+        Some(t) => t,
+        None => pdf::install(runner)?,
+    };
+    files.push(pdf::compile_named(runner, &typst, dir, "compare")?);
+    Ok(files)
+}
+
+impl Change {
+    pub fn is_worse(self) -> bool {
+        self == Change::Worse
+    }
+}

@@ -1,0 +1,311 @@
+//! What differs between the two sides' setups, read from their files (the facts the
+//! conformance tables use, and fio's runtime), each marked as likely to move the numbers
+//! or not.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::analysis::Analysis;
+use crate::ingest::{layout, Kind, Record};
+use crate::why::setup;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SetupDiff {
+    pub what: String,
+    pub base: String,
+    pub new: String,
+    /// Whether the difference is likely to move the numbers.
+    pub moves_numbers: bool,
+    pub why: String,
+    pub sources: Vec<String>,
+}
+
+/// (fact key, name, likely to move the numbers, why).
+const FACTS: &[(&str, &str, bool, &str)] = &[
+    (
+        "fio-version",
+        "fio version",
+        true,
+        "fio's engines, accounting and defaults change between releases",
+    ),
+    (
+        "kernel",
+        "kernel",
+        true,
+        "the block layer, md and NVMe drivers change between kernels",
+    ),
+    ("os", "operating system", true, "another kernel and drivers"),
+    ("server", "server", true, "other PCIe lanes and CPUs"),
+    (
+        "cpu",
+        "CPU",
+        true,
+        "md RAID and the I/O path run on the host CPU",
+    ),
+    (
+        "memory",
+        "memory",
+        false,
+        "direct I/O bypasses the page cache",
+    ),
+    (
+        "drives",
+        "drives (nvme list)",
+        true,
+        "other drives are other hardware",
+    ),
+    (
+        "fio-devices",
+        "devices per array (fio's filename)",
+        true,
+        "other devices are other hardware",
+    ),
+    (
+        "fio-direct",
+        "direct I/O",
+        true,
+        "buffered I/O measures the page cache",
+    ),
+    (
+        "fio-compress",
+        "buffer compressibility (%)",
+        true,
+        "the card's inline compression saves more or less",
+    ),
+    (
+        "vllm-version",
+        "vLLM",
+        true,
+        "another release schedules and caches differently",
+    ),
+    (
+        "connector-release",
+        "connector release",
+        true,
+        "another connector may restore differently",
+    ),
+    (
+        "model",
+        "model",
+        true,
+        "another KV size per token and prefill cost",
+    ),
+    (
+        "tensor-parallel",
+        "tensor parallelism",
+        true,
+        "other GPUs hold the KV cache and run prefill",
+    ),
+    (
+        "max-model-len",
+        "context length",
+        true,
+        "changes how many requests fit",
+    ),
+    (
+        "mtp",
+        "speculative decoding",
+        true,
+        "changes generation rates",
+    ),
+    (
+        "kv-cache-tokens",
+        "GPU KV cache size",
+        true,
+        "sets where GPU memory overflows",
+    ),
+    (
+        "gpu-model",
+        "GPU",
+        true,
+        "another GPU prefills and decodes at another speed",
+    ),
+    (
+        "gpu-count",
+        "GPU count",
+        true,
+        "less or more GPU memory and compute",
+    ),
+    ("nvlink", "NVLink", true, "restores fan out over NVLink"),
+    (
+        "driver",
+        "NVIDIA driver",
+        false,
+        "rarely moves these numbers",
+    ),
+    (
+        "link-gbit",
+        "link bandwidth (ib_read_bw, Gb/s)",
+        true,
+        "long-prompt restores are bounded by the link",
+    ),
+    (
+        "transport",
+        "NVMe-oF transport",
+        true,
+        "TCP adds copies and latency over RDMA",
+    ),
+];
+
+/// A side's values of one fact over its inputs, and where they were read.
+fn values(side: &[(setup::Setup, String)], key: &str) -> (Vec<setup::Read>, Vec<String>) {
+    let mut vals: Vec<setup::Read> = Vec::new();
+    let mut sources = Vec::new();
+    for (s, input) in side {
+        if let Some(r) = s.get(key) {
+            if !vals.iter().any(|v| v.value == r.value) {
+                vals.push(r.clone());
+            }
+            sources.push(format!("{input}: {}", r.source));
+        }
+    }
+    (vals, sources)
+}
+
+fn same(a: &[setup::Read], b: &[setup::Read]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).all(|(x, y)| match (x.number, y.number) {
+        // Measured numbers (link bandwidth) wobble: 5% apart is the same setup.
+        (Some(p), Some(q))
+            if x.value != y.value && p > 0.0 && q > 0.0 && x.value.contains("measured") =>
+        {
+            (p / q - 1.0).abs() <= 0.05
+        }
+        _ => x.value == y.value,
+    })
+}
+
+fn show(v: &[setup::Read]) -> String {
+    if v.is_empty() {
+        "unknown".into()
+    } else {
+        v.iter()
+            .map(|r| r.value.clone())
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+}
+
+fn setups(side: &[Analysis]) -> Vec<(setup::Setup, String)> {
+    side.iter()
+        .filter_map(|a| {
+            a.catalog
+                .as_ref()
+                .map(|c| (setup::read(c), a.input.clone()))
+        })
+        .collect()
+}
+
+/// fio's median runtime over a side's storage runs, from the fio_groups frames.
+fn fio_runtime(side: &[Analysis]) -> Option<f64> {
+    let mut v: Vec<f64> = Vec::new();
+    for a in side {
+        let Some(f) = a.frames.iter().find(|f| f.name == "fio_groups") else {
+            continue;
+        };
+        let (Ok(rt), Ok(suite)) = (f.df.column("runtime_s"), f.df.column("suite")) else {
+            continue;
+        };
+        let (Ok(rt), Ok(suite)) = (rt.f64(), suite.str()) else {
+            continue;
+        };
+        for i in 0..rt.len() {
+            if let (Some(r), Some("storage")) = (rt.get(i), suite.get(i)) {
+                v.push(r);
+            }
+        }
+    }
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    Some(v[v.len() / 2])
+}
+
+pub fn diff(base: &[Analysis], new: &[Analysis]) -> Vec<SetupDiff> {
+    let (b, n) = (setups(base), setups(new));
+    let mut out = Vec::new();
+    for (key, what, moves, why) in FACTS {
+        let ((bv, bs), (nv, ns)) = (values(&b, key), values(&n, key));
+        if (bv.is_empty() && nv.is_empty()) || same(&bv, &nv) {
+            continue;
+        }
+        out.push(SetupDiff {
+            what: what.to_string(),
+            base: show(&bv),
+            new: show(&nv),
+            moves_numbers: *moves,
+            why: if bv.is_empty() || nv.is_empty() {
+                format!("known on one side only; if it differs: {why}")
+            } else {
+                why.to_string()
+            },
+            sources: bs.into_iter().chain(ns).collect(),
+        });
+    }
+    out.extend(vllm_args(base, new));
+    if let (Some(rb), Some(rn)) = (fio_runtime(base), fio_runtime(new)) {
+        if (rb / rn - 1.0).abs() > 0.10 {
+            out.push(SetupDiff {
+                what: "fio runtime per job (median, s)".into(),
+                base: format!("{rb:.1}"),
+                new: format!("{rn:.1}"),
+                moves_numbers: true,
+                why: "shorter runs reach less of a steady state".into(),
+                sources: vec!["fio_groups: runtime_s".into()],
+            });
+        }
+    }
+    out
+}
+
+/// Each variant's logged vLLM arguments (`non-default args`), by variant, over a side.
+fn args_of(side: &[Analysis]) -> BTreeMap<String, (BTreeMap<String, String>, String)> {
+    let mut out = BTreeMap::new();
+    for a in side {
+        let Some(c) = &a.catalog else { continue };
+        for item in c.of(Kind::ServerLog) {
+            if let Ok(Record::ServerLog(log)) = &item.record {
+                if log.args_line.is_some() {
+                    out.entry(layout::server_log_variant(item.stem()))
+                        .or_insert((log.args.clone(), format!("{}: {}", a.input, item.rel)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// vLLM arguments that differ between the sides, per variant (a server's arguments move
+/// its numbers; which way depends on the argument).
+fn vllm_args(base: &[Analysis], new: &[Analysis]) -> Vec<SetupDiff> {
+    let (b, n) = (args_of(base), args_of(new));
+    let mut out = Vec::new();
+    for (variant, (ba, bsrc)) in &b {
+        let Some((na, nsrc)) = n.get(variant) else {
+            continue;
+        };
+        let mut keys: Vec<&String> = ba.keys().chain(na.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        for k in keys {
+            let (x, y) = (ba.get(k), na.get(k));
+            if x == y {
+                continue;
+            }
+            let show = |v: Option<&String>| v.cloned().unwrap_or_else(|| "(default)".into());
+            out.push(SetupDiff {
+                what: format!("vLLM argument {k} ({variant})"),
+                base: show(x),
+                new: show(y),
+                moves_numbers: true,
+                why: "the server ran with other arguments".into(),
+                sources: vec![bsrc.clone(), nsrc.clone()],
+            });
+        }
+    }
+    out
+}

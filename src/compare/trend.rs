@@ -1,0 +1,177 @@
+//! The trend of every criterion's number across several inputs (campaigns), in the
+//! order given or by the runs' start times, with a sparkline per row.
+
+use serde::Serialize;
+
+use crate::analysis::Analysis;
+use crate::ingest::{Catalog, Kind};
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TrendInput {
+    pub input: String,
+    /// When the run started, from a collector's manifest (`started`), if any said.
+    pub started: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TrendRow {
+    pub id: String,
+    pub criterion: String,
+    pub unit: String,
+    /// One per input, in the trend's order; None where that input did not measure it.
+    pub values: Vec<Option<f64>>,
+    pub statuses: Vec<String>,
+    pub sparkline: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Trend {
+    /// How the inputs are ordered, and what was missing for that.
+    pub order: String,
+    pub inputs: Vec<TrendInput>,
+    pub rows: Vec<TrendRow>,
+}
+
+impl Trend {
+    /// The trend as a frame: one row per criterion and input.
+    pub fn frame(&self) -> anyhow::Result<crate::frames::Frame> {
+        let mut pos = Vec::new();
+        let (mut input, mut started, mut crit, mut unit, mut value, mut status) = (
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+        );
+        for r in &self.rows {
+            for (i, inp) in self.inputs.iter().enumerate() {
+                pos.push(i as u64 + 1);
+                input.push(inp.input.clone());
+                started.push(inp.started.clone().unwrap_or_default());
+                crit.push(r.id.clone());
+                unit.push(r.unit.clone());
+                value.push(r.values[i]);
+                status.push(r.statuses[i].clone());
+            }
+        }
+        crate::frames::FrameBuilder::new("trend")
+            .u64("position", pos)
+            .str("input", input)
+            .str("started", started)
+            .str("criterion", crit)
+            .str("unit", unit)
+            .f64("value", value)
+            .str("status", status)
+            .build()
+    }
+}
+
+/// The earliest `started` of the collectors' manifests in the catalog.
+pub fn started(catalog: &Catalog) -> Option<String> {
+    catalog
+        .of(Kind::Manifest)
+        .filter_map(|i| i.json()?.get("started")?.as_str().map(str::to_string))
+        .filter(|s| s.len() >= 10)
+        .min()
+}
+
+const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+
+pub fn sparkline(values: &[Option<f64>]) -> String {
+    let present: Vec<f64> = values.iter().flatten().copied().collect();
+    let (lo, hi) = present
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+            (l.min(*v), h.max(*v))
+        });
+    values
+        .iter()
+        .map(|v| match v {
+            None => ' ',
+            Some(v) if hi > lo => {
+                let i = ((v - lo) / (hi - lo) * 7.0).round() as usize;
+                BARS[i.min(7)]
+            }
+            Some(_) => BARS[3],
+        })
+        .collect()
+}
+
+pub fn trend(results: &[Analysis], by_time: bool) -> Trend {
+    let mut idx: Vec<usize> = (0..results.len()).collect();
+    let times: Vec<Option<String>> = results
+        .iter()
+        .map(|a| a.catalog.as_ref().and_then(|c| started(c)))
+        .collect();
+    let order = if by_time {
+        // ISO-8601 UTC strings sort as times; inputs without one keep their place after.
+        idx.sort_by(|&a, &b| match (&times[a], &times[b]) {
+            (Some(x), Some(y)) => x.cmp(y),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => a.cmp(&b),
+        });
+        let missing: Vec<&str> = idx
+            .iter()
+            .filter(|&&i| times[i].is_none())
+            .map(|&i| results[i].input.as_str())
+            .collect();
+        if missing.is_empty() {
+            "by the runs' start times (the collectors' manifests)".to_string()
+        } else {
+            format!(
+                "by the runs' start times; no manifest gives one for {}, kept in the order given after the others",
+                missing.join(", ")
+            )
+        }
+    } else {
+        "as given".to_string()
+    };
+    let mut rows: Vec<TrendRow> = Vec::new();
+    for (pos, &i) in idx.iter().enumerate() {
+        for v in results[i].verdicts() {
+            let row = match rows.iter_mut().find(|r| r.id == v.id) {
+                Some(r) => r,
+                None => {
+                    rows.push(TrendRow {
+                        id: v.id.clone(),
+                        criterion: v.criterion.clone(),
+                        unit: v.unit.clone(),
+                        values: vec![None; idx.len()],
+                        statuses: vec!["-".into(); idx.len()],
+                        sparkline: String::new(),
+                    });
+                    rows.last_mut().expect("just pushed")
+                }
+            };
+            row.values[pos] = v.measured_value;
+            row.statuses[pos] = v.status.label().to_string();
+        }
+    }
+    for r in &mut rows {
+        r.sparkline = sparkline(&r.values);
+    }
+    Trend {
+        order,
+        inputs: idx
+            .iter()
+            .map(|&i| TrendInput {
+                input: results[i].input.clone(),
+                started: times[i].clone(),
+            })
+            .collect(),
+        rows,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sparklines_scale_between_the_extremes() {
+        assert_eq!(sparkline(&[Some(1.0), Some(2.0), None, Some(8.0)]), "▁▂ █");
+        assert_eq!(sparkline(&[Some(3.0), Some(3.0)]), "▄▄");
+    }
+}
