@@ -270,6 +270,15 @@ fn measurements_on_one_side_only_are_listed() {
         |u| u["subject"] == "adp · randwrite 8k × 8 jobs × QD 8" && u["metric"] == "bandwidth"
     ));
     assert_eq!(v["summary"]["unmatched"].as_u64(), Some(un.len() as u64));
+    // Two sides that share nothing compare nothing: that is not a pass.
+    let (code, v) = compare_json(
+        &[&root().join("samples/spdk-raid-published")],
+        &[&root().join("samples/kv-cache-published")],
+        &[],
+    );
+    assert_eq!(code, 2);
+    assert_eq!(v["rows"].as_array().map(Vec::len), Some(0));
+    assert!(v["summary"]["unmatched"].as_u64().is_some_and(|n| n > 0));
 }
 
 #[test]

@@ -78,5 +78,13 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<i32> {
         }
     }
     std::mem::forget((b, n));
+    if c.rows.is_empty() {
+        // A gate that compared nothing must not pass.
+        eprintln!(
+            "error: nothing to compare: the two sides share no measurement ({} on one side only); are they runs of the same procedure and jobs?",
+            c.unmatched.len()
+        );
+        return Ok(UNUSABLE);
+    }
     Ok(c.exit_code())
 }
