@@ -599,44 +599,24 @@ fn ctrl_c_stops_the_current_run_keeps_what_finished_and_a_rerun_resumes() {
         return;
     }
     let tmp = tempfile::tempdir().expect("tmp");
-    let dev = tmp.path().join("dev.img");
-    fs::write(&dev, vec![0u8; 32 << 20]).expect("w");
-    let out = tmp.path().join("results");
-    let bin = assert_cmd::cargo::cargo_bin("reprobench");
-    // Job control gives the collection its own process group, as a terminal does: Ctrl-C
-    // (SIGINT to the group) reaches reprobench and the fio it runs. It is sent once the
-    // manifest shows the precondition finished, however long that takes on a busy machine.
-    let script = format!(
-        "set -m; '{}' collect storage --array raid10 --dev '{}' -o '{}' --size 8m --runtime 2 --time-based --only precondition --only randread-8k-j1-d1 --only randwrite-8k-j8-d8 & pid=$!; \
-         while kill -0 $pid 2>/dev/null; do jq -e '.steps[] | select(.name == \"raid10/precondition\" and .result == \"ok\")' '{}' >/dev/null 2>&1 && break; sleep 0.1; done; sleep 0.5; kill -INT -$pid; wait $pid; echo \"exit $?\"",
-        bin.display(),
-        s(&dev),
-        s(&out),
-        s(&out.join("manifests/storage-raid10.json")),
-    );
-    let o = Command::new("bash")
-        .arg("-c")
-        .arg(script)
-        .output()
-        .expect("runs");
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(stdout.contains("exit 130"), "{stdout}\n{stderr}");
-    let m: serde_json::Value =
-        serde_json::from_slice(&fs::read(out.join("manifests/storage-raid10.json")).expect("m"))
-            .expect("json");
-    assert_eq!(m["interrupted"], true, "{m}");
-    let results: Vec<(String, String)> = m["steps"]
-        .as_array()
-        .expect("steps")
-        .iter()
-        .map(|x| {
-            (
-                x["name"].as_str().unwrap_or("").to_string(),
-                x["result"].as_str().unwrap_or("").to_string(),
-            )
-        })
-        .collect();
+    // The signal is sent once the manifest shows the precondition finished. On a busy
+    // shared machine it has been seen (once in many runs) to land while the precondition
+    // still ran; that attempt proves nothing about resuming, so it is tried again in a
+    // fresh folder, at most three times.
+    let mut attempt = 0;
+    let (dev, out, results) = loop {
+        attempt += 1;
+        let dir = tmp.path().join(format!("attempt-{attempt}"));
+        fs::create_dir_all(&dir).expect("mkdir");
+        let (dev, out, results) = interrupt_once(&dir);
+        let pre_ok = results
+            .iter()
+            .any(|(n, r)| n == "raid10/precondition" && r == "ok");
+        if pre_ok || attempt == 3 {
+            break (dev, out, results);
+        }
+        eprintln!("attempt {attempt}: Ctrl-C landed before the precondition finished: {results:?}");
+    };
     assert!(
         results.iter().any(|(_, r)| r.starts_with("interrupted")),
         "{results:?}"
@@ -702,4 +682,48 @@ fn ctrl_c_stops_the_current_run_keeps_what_finished_and_a_rerun_resumes() {
         .cloned()
         .expect("step");
     assert_eq!(pre["result"], "skipped: done in an earlier run", "{pre}");
+}
+
+/// Runs a short storage collection, sends Ctrl-C (to its process group) once the manifest
+/// shows the precondition finished, checks it stopped with 130 and an interrupted
+/// manifest, and returns the device, the results folder and the manifest's steps.
+fn interrupt_once(dir: &Path) -> (PathBuf, PathBuf, Vec<(String, String)>) {
+    let dev = dir.join("dev.img");
+    fs::write(&dev, vec![0u8; 32 << 20]).expect("w");
+    let out = dir.join("results");
+    let bin = assert_cmd::cargo::cargo_bin("reprobench");
+    // Job control gives the collection its own process group, as a terminal does: Ctrl-C
+    // (SIGINT to the group) reaches reprobench and the fio it runs.
+    let script = format!(
+        "set -m; '{}' collect storage --array raid10 --dev '{}' -o '{}' --size 8m --runtime 2 --time-based --only precondition --only randread-8k-j1-d1 --only randwrite-8k-j8-d8 & pid=$!; \
+         while kill -0 $pid 2>/dev/null; do jq -e '.steps[] | select(.name == \"raid10/precondition\" and .result == \"ok\")' '{}' >/dev/null 2>&1 && break; sleep 0.1; done; sleep 0.5; kill -INT -$pid; wait $pid; echo \"exit $?\"",
+        bin.display(),
+        s(&dev),
+        s(&out),
+        s(&out.join("manifests/storage-raid10.json")),
+    );
+    let o = Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stdout.contains("exit 130"), "{stdout}\n{stderr}");
+    let m: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("manifests/storage-raid10.json")).expect("m"))
+            .expect("json");
+    assert_eq!(m["interrupted"], true, "{m}");
+    let results: Vec<(String, String)> = m["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .map(|x| {
+            (
+                x["name"].as_str().unwrap_or("").to_string(),
+                x["result"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    (dev, out, results)
 }
