@@ -22,6 +22,9 @@ pub struct Analysis {
     pub environment: Vec<Fact>,
     /// The procedures' reference-setup tables beside what the files show.
     pub conformance: Vec<crate::why::conformance::Conformance>,
+    /// The setup as the files show it (what the conformance tables and comparisons read).
+    #[serde(skip)]
+    pub setup: crate::why::setup::Setup,
     /// The suites' derived frames, the verdicts and the deviations; the catalog's record
     /// frames are added by [`Analysis::with_record_frames`] when they are wanted (export).
     #[serde(skip)]
@@ -161,10 +164,6 @@ pub fn analyze_catalog(
     }
     crate::why::next_steps::attach(&mut reports);
     let setup = crate::why::setup::read(catalog);
-    if let Some(r) = reports.iter_mut().find(|r| r.name == "kv-restore") {
-        r.limits
-            .extend(crate::why::limits::restore_floor(catalog, &setup));
-    }
     let names: Vec<&str> = reports.iter().map(|r| r.name).collect();
     let conformance = crate::why::conformance::tables(&setup, &names);
     skipped.sort_by(|a, b| a.file.cmp(&b.file));
@@ -196,6 +195,7 @@ pub fn analyze_catalog(
     Ok(Analysis {
         environment,
         conformance,
+        setup,
         input: input.display().to_string(),
         tool: format!("reprobench {}", env!("CARGO_PKG_VERSION")),
         suites: reports,

@@ -295,15 +295,14 @@ fn restores(a: &Analysis, out: &mut Vec<Sample>) {
             .or_default()
             .push(secs);
     }
-    for ((suite, variant, file, restored), mut times) in groups {
-        times.sort_by(f64::total_cmp);
+    for ((suite, variant, file, restored), times) in groups {
         let median = crate::suites::kv_common::stats::median(&times);
         let Some(m) = median.filter(|m| *m > 0.0) else {
             continue;
         };
         let noise = (times.len() >= 2).then(|| {
             (
-                (times[times.len() - 1] - times[0]) / m,
+                super::range_over(&times, m),
                 format!("spread of {} repeated requests", times.len()),
             )
         });

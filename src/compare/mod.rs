@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::analysis::Analysis;
+use crate::suites::kv_common::stats::median;
 use measure::{Better, Sample};
 
 /// A side's pooled value for one key.
@@ -132,13 +133,17 @@ fn key(s: &Sample) -> Key {
     (s.suite.clone(), s.subject.clone(), s.metric.clone())
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
+/// The spread of repeated measurements: (largest - smallest) / |center|; 0 for a 0 center.
+pub fn range_over(values: &[f64], center: f64) -> f64 {
+    let (lo, hi) = values
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+            (l.min(*v), h.max(*v))
+        });
+    if center.abs() > 0.0 && hi >= lo {
+        (hi - lo) / center.abs()
     } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
+        0.0
     }
 }
 
@@ -146,21 +151,17 @@ fn median(v: &mut [f64]) -> f64 {
 /// between runs when there are several, else the one run's own (fio's stddev, the spread
 /// of repeated requests), else none.
 fn pool(samples: &[&Sample]) -> Pooled {
-    let mut values: Vec<f64> = samples.iter().map(|s| s.value).collect();
-    let value = median(&mut values);
+    let values: Vec<f64> = samples.iter().map(|s| s.value).collect();
+    // Samples hold finite values only (the frames' reader drops the rest).
+    let value = median(&values).unwrap_or(0.0);
     let mut files: Vec<String> = samples
         .iter()
         .map(|s| format!("{}: {}", s.input, s.file))
         .collect();
     files.dedup();
     let (noise, noise_from) = if samples.len() >= 2 {
-        let spread = if value.abs() > 0.0 {
-            (values[values.len() - 1] - values[0]) / value.abs()
-        } else {
-            0.0
-        };
         (
-            Some(spread),
+            Some(range_over(&values, value)),
             format!("spread between {} runs", samples.len()),
         )
     } else {

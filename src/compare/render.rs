@@ -11,7 +11,7 @@ use crate::render::report::PdfChoice;
 use crate::render::terminal::aligned;
 use crate::render::{pdf, svg, templates};
 
-use super::{Change, Comparison, Row};
+use super::{Comparison, Row};
 
 /// A number with few enough digits to read.
 pub fn num(v: f64) -> String {
@@ -292,10 +292,4 @@ pub fn write(
     };
     files.push(pdf::compile_named(runner, &typst, dir, "compare")?);
     Ok(files)
-}
-
-impl Change {
-    pub fn is_worse(self) -> bool {
-        self == Change::Worse
-    }
 }

@@ -149,7 +149,7 @@ const FACTS: &[(&str, &str, bool, &str)] = &[
 ];
 
 /// A side's values of one fact over its inputs, and where they were read.
-fn values(side: &[(setup::Setup, String)], key: &str) -> (Vec<setup::Read>, Vec<String>) {
+fn values(side: &[(&setup::Setup, String)], key: &str) -> (Vec<setup::Read>, Vec<String>) {
     let mut vals: Vec<setup::Read> = Vec::new();
     let mut sources = Vec::new();
     for (s, input) in side {
@@ -189,14 +189,8 @@ fn show(v: &[setup::Read]) -> String {
     }
 }
 
-fn setups(side: &[Analysis]) -> Vec<(setup::Setup, String)> {
-    side.iter()
-        .filter_map(|a| {
-            a.catalog
-                .as_ref()
-                .map(|c| (setup::read(c), a.input.clone()))
-        })
-        .collect()
+fn setups(side: &[Analysis]) -> Vec<(&setup::Setup, String)> {
+    side.iter().map(|a| (&a.setup, a.input.clone())).collect()
 }
 
 /// fio's median runtime over a side's storage runs, from the fio_groups frames.

@@ -7,6 +7,7 @@ use crate::fio::params;
 use crate::fio::signature::Signature;
 use crate::ingest::layout::{self, LadderPart};
 use crate::ingest::{Catalog, Item, Kind, Record};
+use crate::parse::iostat::IostatSample;
 
 use super::{Frame, FrameBuilder};
 
@@ -158,16 +159,8 @@ fn iostat_devices(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
     if rows.is_empty() {
         return Ok(None);
     }
-    let f = FrameBuilder::new("iostat_devices")
-        .str("suite", rows.iter().map(|r| storage_or_spdk(r.0)))
-        .str("array", rows.iter().map(|r| array_of(catalog, &r.0.rel)))
-        .str("job", rows.iter().map(|r| r.0.stem()))
-        .str("file", rows.iter().map(|r| r.0.rel.as_str()))
-        .u64("sample", rows.iter().map(|r| r.1.index as u64))
-        .str(
-            "time",
-            rows.iter().map(|r| r.1.time.as_deref().unwrap_or("")),
-        )
+    let keys: Vec<(&Item, &IostatSample)> = rows.iter().map(|r| (r.0, r.1)).collect();
+    let f = sample_keys(FrameBuilder::new("iostat_devices"), catalog, &keys)
         .str("device", rows.iter().map(|r| r.2.device.as_str()))
         .f64("r_s", rows.iter().map(|r| r.2.r_s))
         .f64("w_s", rows.iter().map(|r| r.2.w_s))
@@ -181,6 +174,23 @@ fn iostat_devices(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
     Ok(Some(f))
 }
 
+/// The columns that key an iostat sample: suite, array, job, file, sample and time.
+fn sample_keys(
+    b: FrameBuilder,
+    catalog: &Catalog,
+    rows: &[(&Item, &IostatSample)],
+) -> FrameBuilder {
+    b.str("suite", rows.iter().map(|r| storage_or_spdk(r.0)))
+        .str("array", rows.iter().map(|r| array_of(catalog, &r.0.rel)))
+        .str("job", rows.iter().map(|r| r.0.stem()))
+        .str("file", rows.iter().map(|r| r.0.rel.as_str()))
+        .u64("sample", rows.iter().map(|r| r.1.index as u64))
+        .str(
+            "time",
+            rows.iter().map(|r| r.1.time.as_deref().unwrap_or("")),
+        )
+}
+
 /// One row per iostat sample: the CPU side.
 fn iostat_cpu(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
     let mut rows = Vec::new();
@@ -192,16 +202,7 @@ fn iostat_cpu(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
     if rows.is_empty() {
         return Ok(None);
     }
-    let f = FrameBuilder::new("iostat_cpu")
-        .str("suite", rows.iter().map(|r| storage_or_spdk(r.0)))
-        .str("array", rows.iter().map(|r| array_of(catalog, &r.0.rel)))
-        .str("job", rows.iter().map(|r| r.0.stem()))
-        .str("file", rows.iter().map(|r| r.0.rel.as_str()))
-        .u64("sample", rows.iter().map(|r| r.1.index as u64))
-        .str(
-            "time",
-            rows.iter().map(|r| r.1.time.as_deref().unwrap_or("")),
-        )
+    let f = sample_keys(FrameBuilder::new("iostat_cpu"), catalog, &rows)
         .f64("system_pct", rows.iter().map(|r| r.1.cpu_system))
         .f64("iowait_pct", rows.iter().map(|r| r.1.cpu_iowait))
         .build()?;

@@ -115,6 +115,16 @@ impl Suite for KvRestore {
             &reference,
             published,
         ));
+        if let (Some(transcript), Some(restore)) = (adp.as_ref(), restore.as_ref()) {
+            report.limits.push(crate::why::limits::restore_floor(
+                crate::why::limits::RestoreInputs {
+                    transcript,
+                    restore,
+                    log: logs.by_variant.get(ADP),
+                    link: crate::why::setup::link(catalog),
+                },
+            ));
+        }
         report.verdicts.push(plain_cold_verdict(plain.as_ref()));
         report.verdicts.push(kv_size_verdict(&logs));
         report.verdicts.push(connector_verdict(&logs));

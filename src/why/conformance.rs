@@ -236,7 +236,7 @@ fn drives(row: &Row, s: &Setup) -> ConformanceRow {
             return row_with(row, &read, false, None);
         }
         let mut r = row_with(row, &read, false, None);
-        r.status = super::conformance::Conform::Unknown;
+        r.status = Conform::Unknown;
         r.predicts = format!(
             "the drives' models are not in the results: {} would give them",
             row.would_give

@@ -1,53 +1,52 @@
 //! The restore floor of test 1: the KV bytes a restore moves over the slower of the
 //! network link and the card. Inputs come from the files; what they do not give is named.
 
-use crate::ingest::walk::Skipped;
-use crate::ingest::Catalog;
-use crate::suites::kv_common::{self, restore, ADP};
+use crate::parse::ask::Attempt;
+use crate::parse::vllm_log::ServerLog;
+use crate::suites::kv_common::restore::Measured;
 
-use super::setup::Setup;
+use super::setup::Read;
 use super::{gb, Limit};
 
-/// The floor for the ADP variant's restores in `restore/adp.txt`, or nothing when there
-/// is no such transcript.
-pub fn restore_floor(catalog: &Catalog, setup: &Setup) -> Option<Limit> {
-    let mut ignored: Vec<Skipped> = Vec::new();
-    let transcripts = kv_common::transcripts(catalog, "restore", &mut ignored);
-    let (file, attempts) = transcripts.get(ADP)?;
+/// What the kv-restore suite has loaded for the floor: the ADP transcript and its timed
+/// restores, the ADP server's log, the link's bandwidth.
+pub struct RestoreInputs<'a> {
+    pub transcript: &'a (String, Vec<Attempt>),
+    pub restore: &'a Measured,
+    pub log: Option<&'a (String, &'a ServerLog)>,
+    pub link: Option<Read>,
+}
+
+/// The floor for the ADP variant's restores.
+pub fn restore_floor(i: RestoreInputs) -> Limit {
+    let (file, attempts) = i.transcript;
+    let m = i.restore;
     // The first ADP request is the cold write; the restores follow it.
-    let m = restore::measured(file, attempts, 1);
-    let restored: Vec<u64> = attempts
+    let tokens = attempts
         .iter()
         .skip(1)
         .filter(|a| a.failed.is_none())
         .filter_map(|a| a.cached)
         .filter(|&c| c > 0)
-        .collect();
-    let tokens = restored.iter().copied().max();
+        .max();
     let mut files = vec![file.clone()];
     let measured = m
         .median
         .map_or("-".to_string(), |t| format!("median restore {t:.2} s"));
     let mut missing = Vec::new();
-    let per_token = match (setup.get("kv-cache-gib"), setup.get("kv-cache-tokens")) {
-        (Some(mem), Some(toks)) => match (mem.number, toks.number) {
-            (Some(g), Some(t)) if t > 0.0 => {
-                files.push(mem.source.clone());
-                Some((g * 1024f64.powi(3) / t, g, t))
-            }
-            _ => None,
-        },
-        _ => None,
-    };
+    let per_token = i.log.and_then(|(rel, log)| {
+        let (line, gib) = *log.kv_cache_memory_gib.first()?;
+        let toks = log.kv_cache_tokens.filter(|t| *t > 0)? as f64;
+        files.push(format!("{rel}:{line}"));
+        Some((gib * 1024f64.powi(3) / toks, gib, toks))
+    });
     if per_token.is_none() {
         missing.push("the vLLM startup lines `Available KV cache memory` and `GPU KV cache size` (logs/adp-vllm.log)");
     }
     if tokens.is_none() {
         missing.push("a restore with cached tokens in restore/adp.txt");
     }
-    let link = setup
-        .get("link-gbit")
-        .and_then(|r| r.number.map(|g| (g, r.source.clone())));
+    let link = i.link.and_then(|r| r.number.map(|g| (g, r.source)));
     if link.is_none() {
         missing.push("the link's bandwidth (system/ib_read_bw.txt)");
     }
@@ -66,7 +65,7 @@ pub fn restore_floor(catalog: &Catalog, setup: &Setup) -> Option<Limit> {
     let (Some((bpt, gib, toks)), Some(cached), Some((gbit, link_src))) = (per_token, tokens, link)
     else {
         limit.bound = format!("unknown: needs {}", missing.join("; "));
-        return Some(limit);
+        return limit;
     };
     limit.files.push(link_src);
     let bytes = cached as f64 * bpt;
@@ -91,5 +90,5 @@ pub fn restore_floor(catalog: &Catalog, setup: &Setup) -> Option<Limit> {
         ),
         None => "no restore was measured".into(),
     };
-    Some(limit)
+    limit
 }

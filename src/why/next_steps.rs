@@ -8,7 +8,7 @@ use crate::verdict::{Status, Verdict};
 use super::NextStep;
 
 pub struct Rule {
-    /// Verdict id, with `*` matching any run of characters.
+    /// Verdict id, with `*` matching any run of characters and `|` between alternatives.
     pub id: &'static str,
     pub statuses: &'static [Status],
     /// Words the verdict's note must contain; empty for any note.
@@ -111,10 +111,7 @@ pub const RULES: &[Rule] = &[
     Rule { id: "storage.*", statuses: FAIL, note: "",
         text: "Discard all blocks on the four drives (blkdiscard) before building each array so both start from the same clean state, and precondition as the procedure does.",
         source: ST_PREPARE },
-    Rule { id: "storage.*write*", statuses: FAIL, note: "",
-        text: "Write and mixed gains come from the card's inline compression and write aggregation: check the ADP array is the block (FSA) bundle in RAID5 and the jobs use 67% compressible buffers (buffer_compress_percentage=67).",
-        source: ST_SHOWS },
-    Rule { id: "storage.randrw*", statuses: FAIL, note: "",
+    Rule { id: "storage.*write*|storage.randrw*", statuses: FAIL, note: "",
         text: "Write and mixed gains come from the card's inline compression and write aggregation: check the ADP array is the block (FSA) bundle in RAID5 and the jobs use 67% compressible buffers (buffer_compress_percentage=67).",
         source: ST_SHOWS },
     Rule { id: "storage.exit-status", statuses: NOT_MET, note: "",
@@ -139,8 +136,12 @@ const FALLBACK: &[(Status, &str, &str)] = &[
     (Status::Fail, "Compare your setup with the reference setup (Conformance): each row that differs predicts how the numbers move.", "the procedures' Reference setup tables"),
 ];
 
-/// Whether `pattern` (with `*` matching any run) matches `s`.
+/// Whether `pattern` (`*` matching any run, `|` between alternatives) matches `s`.
 pub fn matches(pattern: &str, s: &str) -> bool {
+    pattern.split('|').any(|p| matches_one(p, s))
+}
+
+fn matches_one(pattern: &str, s: &str) -> bool {
     let parts: Vec<&str> = pattern.split('*').collect();
     if parts.len() == 1 {
         return pattern == s;

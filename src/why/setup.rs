@@ -92,6 +92,31 @@ fn iostat_facts(catalog: &Catalog, s: &mut Setup) {
     }
 }
 
+/// The link's bandwidth as `ib_read_bw` measured it, with the line it was read from.
+fn link_read(b: &crate::parse::host::ib_bw::IbBw, rel: &str) -> Read {
+    let v = format!(
+        "{:.1} Gb/s measured by {}{}",
+        b.average_gbit_s,
+        b.test.as_deref().unwrap_or("perftest"),
+        b.link_type
+            .as_ref()
+            .map(|t| format!(" over {t}"))
+            .unwrap_or_default()
+    );
+    Read::num(v, b.average_gbit_s, at(rel, Some(b.line)))
+}
+
+/// The first `ib_read_bw` output in the catalog.
+pub fn link(catalog: &Catalog) -> Option<Read> {
+    catalog.of(Kind::Host).find_map(|item| match &item.record {
+        Ok(Record::Host(h)) => match h.as_ref() {
+            HostFile::IbBw(b) => Some(link_read(b, &item.rel)),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
 fn host_facts(catalog: &Catalog, s: &mut Setup) {
     for item in catalog.of(Kind::Host) {
         let Ok(Record::Host(h)) = &item.record else {
@@ -165,21 +190,7 @@ fn host_facts(catalog: &Catalog, s: &mut Setup) {
                     ),
                 );
             }
-            HostFile::IbBw(b) => {
-                let v = format!(
-                    "{:.1} Gb/s measured by {}{}",
-                    b.average_gbit_s,
-                    b.test.as_deref().unwrap_or("perftest"),
-                    b.link_type
-                        .as_ref()
-                        .map(|t| format!(" over {t}"))
-                        .unwrap_or_default()
-                );
-                s.put(
-                    "link-gbit",
-                    Read::num(v, b.average_gbit_s, at(rel, Some(b.line))),
-                );
-            }
+            HostFile::IbBw(b) => s.put("link-gbit", link_read(b, rel)),
             HostFile::NvmeSubsys(n) => {
                 let mut transports: Vec<&str> = n.paths.iter().map(|(_, t)| t.as_str()).collect();
                 transports.sort_unstable();
@@ -410,15 +421,17 @@ fn fio_facts(catalog: &Catalog, s: &mut Setup) {
     // Every array's devices, for comparisons: `adp: /dev/a:/dev/b; raid10: /dev/c`.
     let mut devices: BTreeMap<String, (String, String)> = BTreeMap::new();
     for item in catalog.of(Kind::Fio) {
-        let Some(out) = item.fio() else { continue };
-        let rel = item.rel.as_str();
-        if let Some(v) = &out.fio_version {
-            s.put("fio-version", Read::text(v.clone(), rel));
-        }
-        let Some(job) = out.jobs.first() else {
+        let Some(rec) = item.fio_record() else {
             continue;
         };
-        let opts = out.options_for(job);
+        let rel = item.rel.as_str();
+        if let Some(v) = &rec.output.fio_version {
+            s.put("fio-version", Read::text(v.clone(), rel));
+        }
+        // The first reporting group's options: global and job options merged at ingest.
+        let Some(opts) = rec.groups.first().map(|g| &g.options) else {
+            continue;
+        };
         if opts.get("ioengine").is_some_and(|e| e == "spdk_bdev") {
             continue;
         }
