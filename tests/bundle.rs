@@ -5,7 +5,6 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::Read;
 use std::path::Path;
 
 use common::*;
@@ -19,21 +18,6 @@ fn bundle(input: &Path, out: &Path, extra: &[&str]) -> Run {
     ];
     args.extend_from_slice(extra);
     run(&args)
-}
-
-/// Every file of a tar.gz, by path.
-fn contents(tgz: &Path) -> BTreeMap<String, Vec<u8>> {
-    let f = fs::File::open(tgz).expect("bundle");
-    let mut a = tar::Archive::new(flate2::read::GzDecoder::new(f));
-    let mut out = BTreeMap::new();
-    for e in a.entries().expect("entries") {
-        let mut e = e.expect("entry");
-        let path = e.path().expect("path").to_string_lossy().into_owned();
-        let mut buf = Vec::new();
-        e.read_to_end(&mut buf).expect("read");
-        out.insert(path, buf);
-    }
-    out
 }
 
 const SECRETS: [&str; 6] = [
@@ -93,7 +77,7 @@ fn no_secret_survives_in_any_file_of_the_bundle() {
     let out = tmp.path().join("support.tar.gz");
     let r = bundle(&input, &out, &["--no-pdf"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let files = contents(&out);
+    let files = tar_contents(&out);
     assert!(files.contains_key("input/compose/adp/compose.yaml"));
     for (path, bytes) in &files {
         let text = String::from_utf8_lossy(bytes);
@@ -111,7 +95,7 @@ fn no_secret_survives_in_any_file_of_the_bundle() {
     let raw = tmp.path().join("raw.tar.gz");
     let r = bundle(&input, &raw, &["--no-pdf", "--no-redact"]);
     assert!(r.stdout.contains("redaction OFF"));
-    let files = contents(&raw);
+    let files = tar_contents(&raw);
     assert!(String::from_utf8_lossy(&files["input/system/env.txt"]).contains(SECRETS[5]));
 }
 
@@ -135,7 +119,7 @@ fn manifest_checksums_every_file_and_checklist_names_what_is_missing() {
         "{}",
         r.stdout
     );
-    let files = contents(&out);
+    let files = tar_contents(&out);
     let manifest: serde_json::Value =
         serde_json::from_slice(&files["manifest.json"]).expect("manifest");
     let listed = manifest["files"].as_array().expect("files");
@@ -173,7 +157,7 @@ fn the_same_folder_gives_the_same_bytes() {
     assert_eq!(bundle(&input, &a, &pdf).code, 0);
     assert_eq!(bundle(&input, &b, &pdf).code, 0);
     assert_eq!(fs::read(&a).expect("a"), fs::read(&b).expect("b"));
-    let names: Vec<String> = contents(&a).into_keys().collect();
+    let names: Vec<String> = tar_contents(&a).into_keys().collect();
     let mut sorted = names.clone();
     sorted.sort();
     assert_eq!(names, sorted, "entries are sorted");
@@ -228,7 +212,7 @@ fn pseudonyms_are_consistent_and_their_mapping_stays_outside() {
         ],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let files = contents(&out);
+    let files = tar_contents(&out);
     let notes = String::from_utf8_lossy(&files["input/notes.txt"]).into_owned();
     assert_eq!(
         notes,

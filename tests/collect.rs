@@ -14,29 +14,13 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap_or("")
 }
 
-/// `reprobench collect storage --array raid10 --dev DEV -o OUT` plus `extra`.
-fn collect(dev: &str, out: &Path, extra: &[&str]) -> Run {
-    let mut args = vec![
-        "collect",
-        "storage",
-        "--array",
-        "raid10",
-        "--dev",
-        dev,
-        "-o",
-        s(out),
-    ];
-    args.extend_from_slice(extra);
-    run(&args)
-}
-
 #[test]
 fn dry_run_prints_every_command_and_writes_nothing() {
     let tmp = tempfile::tempdir().expect("tmp");
     let dev = tmp.path().join("dev.img");
     fs::write(&dev, b"").expect("w");
     let out = tmp.path().join("results");
-    let r = collect(s(&dev), &out, &["--dry-run"]);
+    let r = collect_storage(s(&dev), &out, &["--dry-run"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r
         .stdout
@@ -78,7 +62,7 @@ fn the_root_filesystem_device_is_refused_even_in_a_dry_run() {
     };
     let tmp = tempfile::tempdir().expect("tmp");
     let out = tmp.path().join("results");
-    let r = collect(&root, &out, &["--dry-run"]);
+    let r = collect_storage(&root, &out, &["--dry-run"]);
     assert_eq!(r.code, 2);
     assert!(
         r.stderr.contains("mounted at / (the root filesystem)"),
@@ -111,7 +95,7 @@ fn a_device_with_a_filesystem_signature_needs_exact_confirmation() {
     }
     let d = s(&dev.0).to_string();
     let out = tmp.path().join("results");
-    let r = collect(&d, &out, &["--dry-run"]);
+    let r = collect_storage(&d, &out, &["--dry-run"]);
     assert_eq!(r.code, 2);
     assert!(
         r.stderr.contains("carries a ext4 signature"),
@@ -123,9 +107,9 @@ fn a_device_with_a_filesystem_signature_needs_exact_confirmation() {
         "{}",
         r.stderr
     );
-    let r = collect(&d, &out, &["--dry-run", "--confirm-device", "/dev/other"]);
+    let r = collect_storage(&d, &out, &["--dry-run", "--confirm-device", "/dev/other"]);
     assert_eq!(r.code, 2, "confirming another device confirms nothing");
-    let r = collect(&d, &out, &["--dry-run", "--confirm-device", &d]);
+    let r = collect_storage(&d, &out, &["--dry-run", "--confirm-device", &d]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("warning: `loop"), "{}", r.stderr);
 }
@@ -143,7 +127,7 @@ fn a_real_collection_on_a_loop_device_is_read_by_analyze() {
         }
     };
     let out = tmp.path().join("results");
-    let r = collect(
+    let r = collect_storage(
         s(&dev),
         &out,
         &[
@@ -199,7 +183,7 @@ fn a_real_collection_on_a_loop_device_is_read_by_analyze() {
                 .as_str()
                 .is_some_and(|r| r.starts_with("missing"))));
     // Run again: everything is done, nothing reruns; with one result gone, only it.
-    let r = collect(
+    let r = collect_storage(
         s(&dev),
         &out,
         &[
@@ -222,7 +206,7 @@ fn a_real_collection_on_a_loop_device_is_read_by_analyze() {
     );
     let before = fs::read(out.join("raid10/read-1m-j8-d4.json")).expect("r");
     fs::remove_file(out.join("raid10/randwrite-8k-j8-d8.json")).expect("rm");
-    let r = collect(
+    let r = collect_storage(
         s(&dev),
         &out,
         &[

@@ -40,24 +40,9 @@ impl Drop for Undo {
 }
 
 fn collect_precondition(dev: &str, out: &Path, extra: &[&str]) -> Run {
-    let mut args = vec![
-        "collect",
-        "storage",
-        "--array",
-        "raid10",
-        "--dev",
-        dev,
-        "-o",
-        out.to_str().unwrap_or(""),
-        "--only",
-        "precondition",
-        "--size",
-        "8m",
-        "--runtime",
-        "1",
-    ];
+    let mut args = vec!["--only", "precondition", "--size", "8m", "--runtime", "1"];
     args.extend_from_slice(extra);
-    run(&args)
+    collect_storage(dev, out, &args)
 }
 
 fn mkfs(dev: &str) -> bool {

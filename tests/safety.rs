@@ -143,14 +143,8 @@ fn seeded(tmp: &Path) -> std::path::PathBuf {
 
 /// Every entry of a tar.gz, decoded the way a reader would see its text.
 fn decoded(tgz: &Path) -> BTreeMap<String, String> {
-    let f = fs::File::open(tgz).expect("bundle");
-    let mut a = tar::Archive::new(flate2::read::GzDecoder::new(f));
     let mut out = BTreeMap::new();
-    for e in a.entries().expect("entries") {
-        let mut e = e.expect("entry");
-        let path = e.path().expect("path").to_string_lossy().into_owned();
-        let mut buf = Vec::new();
-        e.read_to_end(&mut buf).expect("read");
+    for (path, mut buf) in tar_contents(tgz) {
         if buf.starts_with(&[0x1f, 0x8b]) {
             let mut plain = Vec::new();
             flate2::read::GzDecoder::new(&buf[..])

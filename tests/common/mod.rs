@@ -174,3 +174,35 @@ impl Drop for Loop {
             .status();
     }
 }
+
+/// Every file of a tar.gz, by path, as stored.
+pub fn tar_contents(tgz: &Path) -> BTreeMap<String, Vec<u8>> {
+    use std::io::Read;
+    let f = std::fs::File::open(tgz).expect("bundle");
+    let mut a = tar::Archive::new(flate2::read::GzDecoder::new(f));
+    let mut out = BTreeMap::new();
+    for e in a.entries().expect("entries") {
+        let mut e = e.expect("entry");
+        let path = e.path().expect("path").to_string_lossy().into_owned();
+        let mut buf = Vec::new();
+        e.read_to_end(&mut buf).expect("read");
+        out.insert(path, buf);
+    }
+    out
+}
+
+/// `reprobench collect storage --array raid10 --dev DEV -o OUT` plus `extra`.
+pub fn collect_storage(dev: &str, out: &Path, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "collect",
+        "storage",
+        "--array",
+        "raid10",
+        "--dev",
+        dev,
+        "-o",
+        out.to_str().unwrap_or(""),
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
