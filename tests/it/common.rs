@@ -1,17 +1,47 @@
 //! Helpers shared by the end-to-end tests: the binary, paths, folder snapshots.
-#![allow(dead_code)] // each test binary uses some of these helpers
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use std::process::Command;
 
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Says that the running test was skipped and why, where the test output shows it
+/// whatever libtest captures (`SKIPPED <test>: <why>` on stderr, unbuffered).
+pub fn skipped(why: &str) {
+    use std::io::Write;
+    let thread = std::thread::current();
+    let name = thread.name().unwrap_or("a test");
+    let _ = writeln!(std::io::stderr().lock(), "SKIPPED {name}: {why}");
+}
+
+/// Whether `program` runs here (`program --version`); when it does not, the test is
+/// skipped visibly, and in CI (where `.ci/run` installs it) that is a failure.
+pub fn need(program: &str) -> bool {
+    let ok = Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success() || !o.stdout.is_empty() || !o.stderr.is_empty());
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI installs {program} before the tests"
+        );
+        skipped(&format!("needs {program} (not on PATH)"));
+    }
+    ok
+}
+
+/// The binary cargo built for these tests.
+pub fn bin_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_reprobench"))
+}
+
 pub fn bin() -> Command {
-    Command::cargo_bin("reprobench").expect("the binary builds")
+    Command::new(bin_path())
 }
 
 pub struct Run {
@@ -132,7 +162,7 @@ pub fn pdf_tools() -> Option<PathBuf> {
             std::env::var_os("CI").is_none(),
             "CI must install typst and pdftotext before the tests"
         );
-        eprintln!("typst or pdftotext missing: PDF test skipped here (CI runs it)");
+        skipped("typst or pdftotext missing: PDF test");
         return None;
     }
     t

@@ -2,12 +2,10 @@
 //! locales, without `-m`, older sysstat column sets, sysstat's JSON (whole and cut off by
 //! `kill`); fio 2.x and fio client/server output; a single file whatever its name.
 
-mod common;
-
 use std::fs;
 use std::path::PathBuf;
 
-use common::*;
+use crate::common::*;
 use reprobench::ingest::{Catalog, Kind, Record};
 use reprobench::parse::{fio, iostat};
 

@@ -1,13 +1,11 @@
 //! End to end: support bundles, redaction, reproducibility, bundles read back as input,
 //! and hostile archives refused.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 fn bundle(input: &Path, out: &Path, extra: &[&str]) -> Run {
     let mut args = vec![

@@ -4,13 +4,11 @@
 //! fio. Each dry run prints the procedure's commands flag for flag; each collection
 //! writes the layout the suites read, with a manifest, and resumes when run again.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::*;
+use crate::common::*;
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap_or("")
@@ -123,7 +121,7 @@ fn python_ok() -> bool {
             std::env::var_os("CI").is_none(),
             "CI installs python3, jq and curl"
         );
-        eprintln!("python3, jq or curl missing: skipped");
+        skipped("python3, jq or curl missing");
     }
     ok
 }
@@ -595,7 +593,7 @@ fn sysinfo_records_what_is_missing_and_keeps_what_the_host_gives() {
 fn ctrl_c_stops_the_current_run_keeps_what_finished_and_a_rerun_resumes() {
     if !have("fio") || !have("jq") {
         assert!(std::env::var_os("CI").is_none(), "CI installs fio and jq");
-        eprintln!("no fio or jq here: skipped");
+        skipped("no fio or jq here");
         return;
     }
     let tmp = tempfile::tempdir().expect("tmp");
@@ -691,7 +689,7 @@ fn interrupt_once(dir: &Path) -> (PathBuf, PathBuf, Vec<(String, String)>) {
     let dev = dir.join("dev.img");
     fs::write(&dev, vec![0u8; 32 << 20]).expect("w");
     let out = dir.join("results");
-    let bin = assert_cmd::cargo::cargo_bin("reprobench");
+    let bin = bin_path();
     // Job control gives the collection its own process group, as a terminal does: Ctrl-C
     // (SIGINT to the group) reaches reprobench and the fio it runs.
     let script = format!(

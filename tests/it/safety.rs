@@ -2,14 +2,12 @@
 //! every class in every syntax and encoding, links out of the folder, crafted archives,
 //! and a regression test for every panic and runaway found by fuzzing.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{Read, Write};
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 /// Distinctive parts of one secret per class; none may leave the machine.
 const SEEDS: &[&str] = &[
@@ -434,7 +432,7 @@ fn write_gz(path: &Path, parts: &[&[u8]]) {
 
 /// `analyze` on a crafted archive with at most 200 MB of heap: a clean refusal.
 fn refused_within_200_mb(bundle: &Path) -> String {
-    let bin = assert_cmd::cargo::cargo_bin("reprobench");
+    let bin = bin_path();
     let out = std::process::Command::new("bash")
         .arg("-c")
         .arg(format!(

@@ -1,12 +1,10 @@
 //! End to end: SPDK config and job generation against reviewed files and the article's own
 //! configs, and the spdk-raid suite on the article's tables and on broken inputs.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 const A8: &str = "0000:02:00.0,0000:45:00.0,0000:03:00.0,0000:81:00.0,0000:84:00.0,0000:41:00.0,0000:46:00.0,0000:44:00.0";
 

@@ -3,13 +3,11 @@
 //! (a signature only) needs exactly that confirmation; links resolve to the real device;
 //! the guard looks again before every step; a run fio refuses is a failed run.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::*;
+use crate::common::*;
 
 fn ok(cmd: &mut Command) -> bool {
     cmd.output().is_ok_and(|o| o.status.success())
@@ -23,7 +21,7 @@ fn loop_dev(tmp: &Path, name: &str, mb: u64) -> Option<Loop> {
             std::env::var_os("CI").is_none(),
             "CI runs as root with loop devices"
         );
-        eprintln!("no loop devices here: skipped");
+        skipped("no loop devices here");
     }
     l
 }
@@ -105,7 +103,7 @@ fn a_device_mounted_through_a_partition_is_refused() {
     let part = format!("{}p1", l.path());
     let _ = Command::new("partx").args(["-a", l.path()]).output();
     if !Path::new(&part).exists() {
-        eprintln!("the kernel made no partition device for the loop device here: skipped");
+        skipped("the kernel made no partition device for the loop device here");
         return;
     }
     let _parts = Undo(vec![vec![
@@ -143,7 +141,7 @@ fn active_swap_is_refused_even_when_confirmed() {
     };
     assert!(ok(Command::new("mkswap").arg(l.path())), "mkswap");
     if !ok(Command::new("swapon").arg(l.path())) {
-        eprintln!("swapon is not allowed here: skipped");
+        skipped("swapon is not allowed here");
         return;
     }
     let _undo = Undo(vec![vec!["swapoff".into(), l.path().to_string()]]);
@@ -169,7 +167,7 @@ fn a_member_of_a_dm_or_md_device_is_refused_even_when_confirmed() {
         .output();
     if !made.is_ok_and(|o| o.status.success()) {
         // md needs mdadm and the md driver, which such kernels lack too.
-        eprintln!("device-mapper is not available in this kernel (dmsetup create failed); md RAID cannot be built here either: skipped");
+        skipped("device-mapper is not available in this kernel (dmsetup create failed); md RAID cannot be built here either");
         return;
     }
     let _undo = Undo(vec![vec!["dmsetup".into(), "remove".into(), name.clone()]]);
@@ -218,7 +216,7 @@ fn a_run_fio_aborts_is_reported_failed_not_written() {
             std::env::var_os("CI").is_none(),
             "CI runs as root with loop devices"
         );
-        eprintln!("no loop devices here: skipped");
+        skipped("no loop devices here");
         return;
     };
     let out = tmp.path().join("results");

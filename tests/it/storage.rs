@@ -1,11 +1,9 @@
 //! End to end: the binary on the bundled samples and on fixtures made by real fio.
 
-mod common;
-
 use std::fs;
 use std::process::Command as Process;
 
-use common::*;
+use crate::common::*;
 
 const HEADLINES: [&str; 5] = [
     "storage.randwrite-8k-qd64",
@@ -142,13 +140,10 @@ fn script_table_matches_the_saved_output_of_the_procedure_script() {
 
 #[test]
 fn script_table_matches_the_procedure_script_run_live() {
-    let python = ["python3", "python"]
-        .into_iter()
-        .find(|p| Process::new(p).arg("--version").output().is_ok());
-    let Some(python) = python else {
-        eprintln!("no python here: the saved-output test covers this");
+    if !need("python3") {
         return;
-    };
+    }
+    let python = "python3";
     for sample in [
         "samples/storage-published/results",
         "samples/storage-loopback/results",
@@ -311,8 +306,8 @@ fn an_unreadable_file_is_skipped() {
     fs::write(&locked, "{}").expect("w");
     fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).expect("chmod");
     if fs::read(&locked).is_ok() {
-        eprintln!(
-            "running as root: permissions do not stop reads; the dangling-link case covers this"
+        skipped(
+            "running as root: permissions do not stop reads; the dangling-link case covers this",
         );
         return;
     }
@@ -422,12 +417,7 @@ fn report_writes_markdown_with_verdicts_tables_and_skipped_files() {
 
 #[test]
 fn a_live_fio_run_with_the_procedure_helper_options_is_read_like_the_script() {
-    let fio_ok = Process::new("fio")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !fio_ok {
-        eprintln!("fio is not installed: the committed real-fio fixtures cover parsing");
+    if !need("fio") {
         return;
     }
     let tmp = tempfile::tempdir().expect("tmp");

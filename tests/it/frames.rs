@@ -1,13 +1,11 @@
 //! Frames for every suite: `--export` writes the catalog's records, the suites' derived
 //! frames and the verdicts for any folder, joined across inputs, with `schema.md`.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 /// `name -> (header, rows)` of every CSV in `dir`.
 fn csvs(dir: &Path) -> BTreeMap<String, (Vec<String>, Vec<Vec<String>>)> {

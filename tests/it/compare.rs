@@ -1,12 +1,10 @@
 //! `reprobench compare` and `analyze --trend`: the direction of every change, the
 //! threshold, the noise rule, unmatched measurements, bundles as inputs, the exit status.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::*;
+use crate::common::*;
 
 fn compare_json(base: &[&Path], new: &[&Path], extra: &[&str]) -> (i32, serde_json::Value) {
     let mut args: Vec<String> = vec!["compare".into()];

@@ -1,12 +1,10 @@
 //! No verdict or observation without data, and no verdict on a run that did not follow the
 //! procedure: one folder per case found by trying the tool as a new user would.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 fn verdict(v: &serde_json::Value, id: &str) -> serde_json::Value {
     v["suites"]

@@ -2,12 +2,10 @@
 //! and what to check next, on the samples and on a folder made to differ from the
 //! reference (tensor parallelism 4, a 50 Gb/s link).
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 fn rows(v: &serde_json::Value) -> Vec<serde_json::Value> {
     v["conformance"]

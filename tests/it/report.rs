@@ -1,11 +1,9 @@
 //! End to end: report.md, plots and a real report.pdf (typst run as a process) for every
 //! sample, checked through pdftotext.
 
-mod common;
-
 use std::fs;
 
-use common::*;
+use crate::common::*;
 
 const SAMPLES: [(&str, &str); 5] = [
     (

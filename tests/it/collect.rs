@@ -1,13 +1,11 @@
 //! End to end: the storage collector on stand-ins for the hardware (files and loop
 //! devices; md RAID and the ADP card cannot exist here), its device checks and dry run.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use common::*;
+use crate::common::*;
 use reprobench::collect::guard::root_device;
 
 fn s(p: &Path) -> &str {
@@ -57,7 +55,7 @@ fn dry_run_prints_every_command_and_writes_nothing() {
 #[test]
 fn the_root_filesystem_device_is_refused_even_in_a_dry_run() {
     let Some(root) = root_device() else {
-        eprintln!("/ is not on a block device here: nothing to refuse");
+        skipped("/ is not on a block device here: nothing to refuse");
         return;
     };
     let tmp = tempfile::tempdir().expect("tmp");
@@ -85,12 +83,12 @@ fn a_device_with_a_filesystem_signature_needs_exact_confirmation() {
             std::env::var_os("CI").is_none(),
             "CI runs as root with loop devices"
         );
-        eprintln!("no loop devices here: skipped");
+        skipped("no loop devices here");
         return;
     };
     let mkfs = Command::new("mkfs.ext4").arg("-q").arg(&dev.0).status();
     if !mkfs.is_ok_and(|s| s.success()) {
-        eprintln!("no mkfs.ext4 here: skipped");
+        skipped("no mkfs.ext4 here");
         return;
     }
     let d = s(&dev.0).to_string();
@@ -277,7 +275,7 @@ impl Drop for StandInServer {
 fn kv_ladder_collector_against_a_stand_in_server_and_a_fake_docker() {
     let Some(server) = StandInServer::start(true) else {
         assert!(std::env::var_os("CI").is_none(), "CI has python3");
-        eprintln!("no python3: skipped");
+        skipped("no python3");
         return;
     };
     let tmp = tempfile::tempdir().expect("tmp");

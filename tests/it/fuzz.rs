@@ -6,14 +6,12 @@
 //! Any panic fails the test with the seed, the file and the mutation, and leaves the
 //! input beside the test's temporary files.
 
-mod common;
-
 use std::fs;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use reprobench::parse::{ask, bdevperf, client_log, fio, iostat, mt_records, prom, vllm_log};
 
 /// xorshift64*: small, deterministic, good enough to pick mutations.

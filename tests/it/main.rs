@@ -1,0 +1,22 @@
+//! The end-to-end tests, in one binary (each extra `tests/*.rs` would link the whole
+//! crate again). One module per area; helpers in `common`.
+
+mod common;
+
+mod build;
+mod bundle;
+mod collect;
+mod collectors;
+mod compare;
+mod formats;
+mod frames;
+mod fuzz;
+mod guard;
+mod honest;
+mod kv;
+mod no_panic;
+mod report;
+mod safety;
+mod spdk;
+mod storage;
+mod why;
