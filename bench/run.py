@@ -134,15 +134,16 @@ def main():
 
         files, size = tree_bytes(arch)
         t_ours, t_scripts, rss_ours, rss_scripts = side_by_side(run_ours, run_scripts, a.runs)
-        t_floor, _, _, _ = side_by_side(lambda arch=arch: timed([floor, arch]), lambda: (0.0, 0.0), a.runs)
+        # analyze against the floor, interleaved with each other (not with the scripts).
+        t_ours_f, t_floor, _, rss_floor = side_by_side(run_ours, lambda arch=arch: timed([floor, arch]), a.runs)
         rows.append(
             (name, f"{files} files, {size / 1e6:.1f} MB",
              f"analyze {t_ours * 1000:.1f} ms", f"the procedures' scripts {t_scripts * 1000:.1f} ms",
              f"{t_scripts / t_ours:.1f}x faster", f"{rss_ours:.0f} MiB vs {rss_scripts:.0f} MiB"))
         rows.append(
-            (name, "bound: the parse-only floor", f"floor {t_floor * 1000:.1f} ms",
-             f"the procedures' scripts {t_scripts * 1000:.1f} ms",
-             f"{t_scripts / t_floor:.1f}x faster", ""))
+            (name, "against the parse-only floor", f"analyze {t_ours_f * 1000:.1f} ms",
+             f"floor {t_floor * 1000:.1f} ms",
+             f"{t_ours_f / t_floor:.2f}x the floor", f"{rss_ours:.0f} MiB vs {rss_floor:.0f} MiB"))
     ref = os.path.join(base, "reference")
 
     if not a.skip_report:

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::frames::{records, verdicts as frame_verdicts, Frame};
@@ -125,11 +126,23 @@ pub fn analyze_catalog(
     opts: &Options,
 ) -> Result<Analysis, Unusable> {
     let mut skipped: Vec<Skipped> = catalog.problems.clone();
-    let mut reports = Vec::new();
-    for suite in suites::SUITES {
-        if suite.detect(catalog) {
-            reports.push(suite.analyze(catalog, opts, &mut skipped));
-        }
+    // The suites read the catalog and nothing else: they run side by side, and their
+    // reports and skipped files are gathered in registry order.
+    let judged: Vec<(SuiteReport, Vec<Skipped>)> = suites::SUITES
+        .par_iter()
+        .filter(|suite| suite.detect(catalog))
+        .map(|suite| {
+            let t = Timer::start();
+            let mut own = Vec::new();
+            let report = suite.analyze(catalog, opts, &mut own);
+            t.lap(&format!("suite {}", suite.name()));
+            (report, own)
+        })
+        .collect();
+    let mut reports = Vec::with_capacity(judged.len());
+    for (report, own) in judged {
+        reports.push(report);
+        skipped.extend(own);
     }
     skipped.extend(unused(catalog, &reports, &skipped));
     if reports.is_empty() {

@@ -113,35 +113,39 @@ const HELPER_ORDER: &[&str] = &[
     "filename",
 ];
 
-fn quote(v: &str) -> String {
+fn quote(v: &str) -> std::borrow::Cow<'_, str> {
     let plain = !v.is_empty()
         && v.chars().all(|c| {
             c.is_ascii_alphanumeric() || matches!(c, '/' | ':' | '.' | '_' | '-' | ',' | '%' | '=')
         });
     if plain {
-        v.to_string()
+        v.into()
     } else {
-        format!("'{}'", v.replace('\'', "'\\''"))
+        format!("'{}'", v.replace('\'', "'\\''")).into()
     }
 }
 
 /// `fio --k=v ... --name=<job> --output-format=json`, from the options the file records.
 pub fn command_line(jobname: &str, opts: &BTreeMap<String, String>) -> String {
-    let mut keys: Vec<&String> = opts.keys().filter(|k| *k != "name").collect();
-    keys.sort_by_key(|k| {
-        (
-            HELPER_ORDER
-                .iter()
-                .position(|h| h == k)
-                .unwrap_or(HELPER_ORDER.len()),
-            k.to_string(),
-        )
-    });
-    let mut s = String::from("fio");
-    for k in keys {
-        s.push_str(&format!(" --{k}={}", quote(&opts[k])));
+    use std::fmt::Write;
+    let rank = |k: &str| {
+        HELPER_ORDER
+            .iter()
+            .position(|h| *h == k)
+            .unwrap_or(HELPER_ORDER.len())
+    };
+    let mut keys: Vec<(usize, &str)> = opts
+        .keys()
+        .filter(|k| *k != "name")
+        .map(|k| (rank(k), k.as_str()))
+        .collect();
+    keys.sort_unstable();
+    let mut s = String::with_capacity(32 * (keys.len() + 2));
+    s.push_str("fio");
+    for (_, k) in keys {
+        let _ = write!(s, " --{k}={}", quote(&opts[k]));
     }
-    s.push_str(&format!(" --name={} --output-format=json", quote(jobname)));
+    let _ = write!(s, " --name={} --output-format=json", quote(jobname));
     s
 }
 

@@ -161,7 +161,7 @@ fn iostat_devices(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
     }
     let keys: Vec<(&Item, &IostatSample)> = rows.iter().map(|r| (r.0, r.1)).collect();
     let f = sample_keys(FrameBuilder::new("iostat_devices"), catalog, &keys)
-        .str("device", rows.iter().map(|r| r.2.device.as_str()))
+        .str("device", rows.iter().map(|r| &*r.2.device))
         .f64("r_s", rows.iter().map(|r| r.2.r_s))
         .f64("w_s", rows.iter().map(|r| r.2.w_s))
         .f64("r_mib_s", rows.iter().map(|r| r.2.r_mb_s))
@@ -285,7 +285,7 @@ fn prom_deltas(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
             _ => None,
         }
     }
-    let labels = |l: &BTreeMap<String, String>| {
+    let labels = |l: &[(String, String)]| {
         l.iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect::<Vec<_>>()

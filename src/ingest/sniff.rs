@@ -133,24 +133,27 @@ fn by_content(rel: &str, bytes: &[u8]) -> Option<Kind> {
     if json && layout::is_manifest(rel) {
         return Some(Kind::Manifest);
     }
-    // fio: its version key, in any of its shapes (text before the JSON, several
-    // documents, client/server `client_stats`).
-    if has(bytes, "\"fio version\"") || has(bytes, "\"client_stats\"") {
+    // The keys that say what a JSON document is come first in it (fio writes `fio
+    // version` first, in every shape: text before the JSON, several documents,
+    // client/server `client_stats`; bdevperf its `results`): the head is enough. A file
+    // whose document starts later is still placed by its path.
+    let head = &bytes[..bytes.len().min(64 * 1024)];
+    if has(head, "\"fio version\"") || has(head, "\"client_stats\"") {
         return Some(Kind::Fio);
     }
-    if has(bytes, "\"subsystems\"") && json {
+    if json && has(head, "\"subsystems\"") {
         return Some(Kind::SpdkConfig);
     }
-    if has(bytes, "\"raid_level\"") && has(bytes, "\"num_base_bdevs\"") && json {
+    if json && has(head, "\"raid_level\"") && has(head, "\"num_base_bdevs\"") {
         return Some(Kind::RaidState);
     }
-    if has(bytes, "\"results\"") && (has(bytes, "\"core_mask\"") || has(bytes, "\"io_failed\"")) {
+    if has(head, "\"results\"") && (has(head, "\"core_mask\"") || has(head, "\"io_failed\"")) {
         return Some(Kind::Bdevperf);
     }
-    if has(bytes, "\"sysstat\"") && json {
+    if json && has(head, "\"sysstat\"") {
         return Some(Kind::Iostat);
     }
-    if first == b'[' && has(bytes, "\"ttft_ms\"") {
+    if first == b'[' && has(head, "\"ttft_ms\"") {
         return Some(Kind::ClientRecords);
     }
     if json && has(bytes, "\"usage\"") && has(bytes, "\"prompt_tokens\"") {
@@ -160,7 +163,6 @@ fn by_content(rel: &str, bytes: &[u8]) -> Option<Kind> {
         // Another shape of JSON, or a broken file the path may still place.
         return None;
     }
-    let head = &bytes[..bytes.len().min(64 * 1024)];
     let line1 = first_line(head);
     if line1.starts_with(b"Linux") && (has(head, "avg-cpu") || has(head, "Device")) {
         return Some(Kind::Iostat);

@@ -3,6 +3,9 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 
 use serde::Serialize;
 
@@ -93,7 +96,29 @@ fn number_after<'a>(s: &'a str, key: &str) -> Option<&'a str> {
     Some(&rest[..end])
 }
 
+/// The phrases a line is looked up for, each searched with a prebuilt finder (a log has
+/// thousands of request lines and a handful of lines that matter).
+struct Phrases {
+    done: Finder<'static>,
+    http: Finder<'static>,
+    rejected: Finder<'static>,
+    terminate: Finder<'static>,
+    namespace: Finder<'static>,
+    gen_conv: Finder<'static>,
+}
+
+static PHRASES: LazyLock<Phrases> = LazyLock::new(|| Phrases {
+    done: Finder::new(" is done (num_successes="),
+    http: Finder::new("Received HTTP status"),
+    rejected: Finder::new("Request rejected during conversation"),
+    terminate: Finder::new("Sending termination signal to clients"),
+    namespace: Finder::new("Namespace("),
+    gen_conv: Finder::new("GenConvArgs("),
+});
+
 pub fn parse_text(text: &str) -> ClientLog {
+    let p = &*PHRASES;
+    let has = |f: &Finder, t: &str| f.find(t.as_bytes()).is_some();
     let mut log = ClientLog::default();
     let mut in_traceback = false;
     let mut last_nonempty = String::new();
@@ -106,7 +131,7 @@ pub fn parse_text(text: &str) -> ClientLog {
         if t.starts_with("Traceback (most recent call last)") {
             in_traceback = true;
         }
-        if t.contains(" is done (num_successes=") {
+        if has(&p.done, t) {
             log.clients_done += 1;
             log.successes += number_after(t, "num_successes=")
                 .and_then(|n| n.parse().ok())
@@ -118,16 +143,17 @@ pub fn parse_text(text: &str) -> ClientLog {
         if let Some(v) = t.strip_prefix("runtime_sec = ") {
             log.runtime_sec = v.trim().parse().ok();
         }
-        if t.contains("Received HTTP status") || t.contains("Request rejected during conversation")
-        {
+        if has(&p.http, t) || has(&p.rejected, t) {
             log.error_lines += 1;
         }
-        for name in ["Namespace", "GenConvArgs"] {
-            if let Some(fields) = pyrepr::call_fields(t, name) {
-                log.args.extend(fields);
+        for (finder, name) in [(&p.namespace, "Namespace"), (&p.gen_conv, "GenConvArgs")] {
+            if has(finder, t) {
+                if let Some(fields) = pyrepr::call_fields(t, name) {
+                    log.args.extend(fields);
+                }
             }
         }
-        if t.contains("Sending termination signal to clients") {
+        if has(&p.terminate, t) {
             log.stopped_early = true;
         }
         if let Some((k, v)) = t.split_once('=') {
@@ -137,7 +163,9 @@ pub fn parse_text(text: &str) -> ClientLog {
                     .or_insert_with(|| v.trim().to_string());
             }
         }
-        last_nonempty = t.to_string();
+        // Kept in one buffer: no allocation per line.
+        last_nonempty.clear();
+        last_nonempty.push_str(t);
     }
     if in_traceback {
         log.fatal = Some(last_nonempty);

@@ -163,7 +163,7 @@ fn sample(v: &Value, index: usize) -> Result<IostatSample, String> {
             (num(d, "rsec/s"), num(d, "wsec/s"), 2048.0)
         };
         s.devices.push(DeviceRow {
-            device: name.to_string(),
+            device: std::sync::Arc::from(name),
             r_s: num(d, "r/s"),
             w_s: num(d, "w/s"),
             r_mb_s: r.map(|x| x / scale),

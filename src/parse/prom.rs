@@ -2,7 +2,6 @@
 //! (`vllm:prefix_cache_hits_total`), which prometheus-parse 0.2.5 silently skips, so this
 //! small reader takes every sample line: `name{labels} value [timestamp]`.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Serialize;
@@ -13,7 +12,8 @@ use crate::parse::text::{read_capped, TextCheck};
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Sample {
     pub name: String,
-    pub labels: BTreeMap<String, String>,
+    /// Label names and values, sorted by name (a repeated name keeps its last value).
+    pub labels: Labels,
     pub value: f64,
 }
 
@@ -44,7 +44,12 @@ impl Snapshot {
         self.samples
             .iter()
             .filter(|s| s.name.starts_with(name_prefix))
-            .find_map(|s| s.labels.get(label).cloned())
+            .find_map(|s| {
+                s.labels
+                    .iter()
+                    .find(|(k, _)| k == label)
+                    .map(|(_, v)| v.clone())
+            })
     }
 }
 
@@ -88,7 +93,7 @@ fn parse_line(line: &str) -> Result<Sample, String> {
         return Err(format!("not a metric line: `{}`", clip(line)));
     }
     let mut rest = &line[name_end..];
-    let mut labels = BTreeMap::new();
+    let mut labels = Vec::new();
     if let Some(after) = rest.strip_prefix('{') {
         let (parsed, remaining) = parse_labels(after)?;
         labels = parsed;
@@ -114,11 +119,18 @@ fn parse_line(line: &str) -> Result<Sample, String> {
 }
 
 /// Reads `k="v",k2="v2"}` and returns the labels and what follows the brace.
-fn parse_labels(s: &str) -> Result<(BTreeMap<String, String>, &str), String> {
-    let mut labels = BTreeMap::new();
+/// Label names and values, in order.
+type Labels = Vec<(String, String)>;
+
+fn parse_labels(s: &str) -> Result<(Labels, &str), String> {
+    let mut labels: Labels = Vec::new();
     let mut rest = s.trim_start();
     loop {
         if let Some(after) = rest.strip_prefix('}') {
+            // Sorted by name, the last of a repeated name kept (as a map would).
+            labels.reverse();
+            labels.sort_by(|a, b| a.0.cmp(&b.0));
+            labels.dedup_by(|later, kept| later.0 == kept.0);
             return Ok((labels, after));
         }
         let eq = rest.find('=').ok_or("a label without `=`")?;
@@ -127,6 +139,18 @@ fn parse_labels(s: &str) -> Result<(BTreeMap<String, String>, &str), String> {
         let body = after_eq
             .strip_prefix('"')
             .ok_or("a label value without quotes")?;
+        // The usual value has no escapes: taken as one slice.
+        if let Some(q) = body
+            .find(['"', '\\'])
+            .filter(|&q| body.as_bytes()[q] == b'"')
+        {
+            labels.push((key, body[..q].to_string()));
+            rest = body[q + 1..].trim_start();
+            if let Some(after) = rest.strip_prefix(',') {
+                rest = after.trim_start();
+            }
+            continue;
+        }
         let mut value = String::new();
         let mut chars = body.char_indices();
         let mut end = None;
@@ -145,7 +169,7 @@ fn parse_labels(s: &str) -> Result<(BTreeMap<String, String>, &str), String> {
             }
         }
         let end = end.ok_or("an unterminated label value")?;
-        labels.insert(key, value);
+        labels.push((key, value));
         rest = body[end + 1..].trim_start();
         if let Some(after) = rest.strip_prefix(',') {
             rest = after.trim_start();
@@ -184,6 +208,19 @@ vllm:e2e_request_latency_seconds_bucket{le="+Inf",model_name="m"} 7
         assert_eq!(
             s.sum_any(&["vllm:prefix_cache_queries_total", "process_open_fds"]),
             Some(12.0)
+        );
+    }
+
+    #[test]
+    fn labels_are_sorted_and_a_repeated_name_keeps_its_last_value() {
+        let s = parse_bytes(b"m{z=\"1\",a=\"x\\\"y\",z=\"2\"} 1\n").expect("parses");
+        let l = &s.samples[0].labels;
+        assert_eq!(
+            l,
+            &[
+                ("a".to_string(), "x\"y".to_string()),
+                ("z".to_string(), "2".to_string())
+            ]
         );
     }
 

@@ -60,7 +60,11 @@ pub fn value(v: &str) -> String {
 
 /// `Name(k=v, k2=v2)` -> the pairs, when `line` holds `Name(` ... `)`.
 pub fn call_fields(line: &str, name: &str) -> Option<Vec<(String, String)>> {
-    let at = line.find(&format!("{name}("))? + name.len() + 1;
+    let at = line
+        .match_indices(name)
+        .map(|(i, _)| i + name.len())
+        .find(|&end| line[end..].starts_with('('))?
+        + 1;
     let body = line[at..].trim_end();
     let inner = body.strip_suffix(')')?;
     Some(

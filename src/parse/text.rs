@@ -12,6 +12,7 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// Reads a whole file, refusing non-regular files and files over [`MAX_FILE_BYTES`].
 pub fn read_capped(path: &Path) -> Result<Vec<u8>, ParseError> {
     let fail = |reason: String| ParseError::new(path, None, reason);
+    // Looked at before opening: opening a FIFO would wait for a writer.
     let meta = std::fs::metadata(path).map_err(|e| fail(format!("cannot read: {e}")))?;
     if !meta.is_file() {
         return Err(fail("not a regular file".into()));
@@ -23,7 +24,8 @@ pub fn read_capped(path: &Path) -> Result<Vec<u8>, ParseError> {
             MAX_FILE_BYTES >> 20
         )));
     }
-    let mut buf = Vec::with_capacity(meta.len() as usize);
+    // One byte more than the size: the read that finds the end needs no larger buffer.
+    let mut buf = Vec::with_capacity(meta.len() as usize + 1);
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut buf))
         .map_err(|e| fail(format!("cannot read: {e}")))?;

@@ -73,8 +73,9 @@ impl Suite for KvLadder {
             .extend(logs.by_variant.get(ADP).map(|(f, _)| f.clone()));
 
         let agg = Aggregate::of(&levels);
-        report.frames = agg.frames();
-        report.notes.extend(agg.problem.clone());
+        let (frames, problems) = agg.frames();
+        report.frames = frames;
+        report.notes.extend(problems);
         for (variant, runs) in agg.runs_per_variant() {
             if (variant == ADP || variant == PLAIN) && runs < r.min_runs {
                 report.notes.push(format!(

@@ -68,7 +68,7 @@ fn iostat_units_are_converted_to_mib_per_second() {
     let nvme = old.samples[0]
         .devices
         .iter()
-        .find(|d| d.device == "nvme0n1")
+        .find(|d| &*d.device == "nvme0n1")
         .expect("nvme0n1");
     assert_eq!(nvme.r_mb_s, Some(160.0));
     assert_eq!(
@@ -105,7 +105,7 @@ fn sysstat_json_whole_and_cut_off_by_kill() {
         l.samples[0]
             .devices
             .iter()
-            .map(|d| d.device.clone())
+            .map(|d| d.device.to_string())
             .collect()
     };
     assert_eq!(names(&timed), names(&text));

@@ -1,13 +1,12 @@
-//! The ladder's levels across runs: every level becomes a row of the `ladder_levels`
-//! frame, and the medians and spreads over runs (`ladder_medians`) are computed on it with
-//! Polars, per variant and client count. Tests 2 and 3 both judge levels from it.
+//! The ladder's levels across runs, grouped by variant and client count, with the medians
+//! and spreads over runs that tests 2 and 3 judge levels from; the `ladder_levels` and
+//! `ladder_medians` frames are made from them for export.
 
 use std::collections::BTreeMap;
 
-use polars_core::prelude::{DataFrame, PolarsResult};
-
 use crate::frames::{Frame, FrameBuilder};
 use crate::suites::kv_common::ladder::Level;
+use crate::suites::kv_common::stats::{median, spread};
 
 /// The metrics medians are taken of, by their column in `ladder_levels`.
 pub const OUTPUT: &str = "output_tok_s";
@@ -16,20 +15,25 @@ pub const TTFT: &str = "ttft_p50_s";
 pub const GPU_HIT: &str = "gpu_hit_pct";
 const MEDIANS: [&str; 4] = [OUTPUT, GEN, TTFT, GPU_HIT];
 
+/// A level's value of one of [`MEDIANS`].
+fn value(l: &Level, metric: &str) -> Option<f64> {
+    match metric {
+        OUTPUT => l.output_tok_s,
+        GEN => l.gen_tok_s,
+        TTFT => l.ttft_p50_s,
+        GPU_HIT => l.gpu_hit_pct,
+        _ => None,
+    }
+}
+
 /// (variant, clients, metric) -> (median, spread).
 type MedianTable = BTreeMap<(String, u32, &'static str), (Option<f64>, Option<f64>)>;
-/// Per metric: the medians and the spreads, one per (variant, clients) group.
-type Columns = Vec<(Vec<Option<f64>>, Vec<Option<f64>>)>;
 
 /// Levels grouped by variant and client count, across runs, and their medians.
 pub struct Aggregate<'a> {
     pub by: BTreeMap<(String, u32), Vec<&'a Level>>,
-    /// From `ladder_medians`.
     medians: MedianTable,
-    pub levels_frame: Option<Frame>,
-    pub medians_frame: Option<Frame>,
-    /// Why the frames could not be built, if they could not (the medians are then empty).
-    pub problem: Option<String>,
+    levels: &'a [Level],
 }
 
 /// One row per level: the `ladder_levels` frame.
@@ -62,43 +66,10 @@ pub fn levels_frame(levels: &[Level]) -> anyhow::Result<Frame> {
         .build()
 }
 
-/// Median and spread (largest over smallest, minus one) of each metric, per variant and
-/// client count: the medians of Python's `statistics.median` (mean of the middle two).
-fn medians_of(levels: &DataFrame) -> PolarsResult<DataFrame> {
-    let parts = levels.partition_by_stable(["variant", "clients"], true)?;
-    let mut variant = Vec::new();
-    let mut clients = Vec::new();
-    let mut runs = Vec::new();
-    let mut cols: Columns = vec![(Vec::new(), Vec::new()); 4];
-    for p in &parts {
-        variant.push(p.column("variant")?.str()?.get(0).unwrap_or("").to_string());
-        clients.push(p.column("clients")?.u64()?.get(0).unwrap_or(0));
-        runs.push(p.height() as u64);
-        for (i, m) in MEDIANS.iter().enumerate() {
-            let s = p.column(m)?.as_materialized_series().drop_nulls();
-            let med = s.median();
-            let (lo, hi) = (s.min::<f64>()?, s.max::<f64>()?);
-            let spread = match (lo, hi) {
-                (Some(lo), Some(hi)) if s.len() >= 2 && lo > 0.0 => Some(hi / lo - 1.0),
-                _ => None,
-            };
-            cols[i].0.push(med);
-            cols[i].1.push(spread);
-        }
-    }
-    let mut b = FrameBuilder::new("ladder_medians")
-        .str("variant", &variant)
-        .u64("clients", clients)
-        .u64("runs", runs);
-    for (m, (med, spread)) in MEDIANS.iter().zip(cols) {
-        b = b.f64(m, med).f64(&format!("{m}_spread"), spread);
-    }
-    b.build()
-        .map(|f| f.df)
-        .map_err(|e| polars_core::prelude::PolarsError::ComputeError(format!("{e:#}").into()))
-}
-
 impl<'a> Aggregate<'a> {
+    /// Groups the levels and takes the median (Python's `statistics.median`: the mean of
+    /// the middle two) and the spread (largest over smallest, minus one) of each metric
+    /// over the runs of each variant and client count.
     pub fn of(levels: &'a [Level]) -> Self {
         let mut by: BTreeMap<(String, u32), Vec<&Level>> = BTreeMap::new();
         for l in levels {
@@ -106,48 +77,34 @@ impl<'a> Aggregate<'a> {
                 .or_default()
                 .push(l);
         }
-        let mut agg = Aggregate {
-            by,
-            medians: BTreeMap::new(),
-            levels_frame: None,
-            medians_frame: None,
-            problem: None,
-        };
-        let built = levels_frame(levels).and_then(|f| {
-            let m = medians_of(&f.df)?;
-            Ok((f, m))
-        });
-        match built {
-            Ok((lf, mf)) => {
-                if let Err(e) = agg.read_medians(&mf) {
-                    agg.problem = Some(format!("ladder medians: {e}"));
-                }
-                agg.levels_frame = Some(lf);
-                agg.medians_frame = Some(Frame {
-                    name: "ladder_medians".into(),
-                    df: mf,
-                });
+        let mut medians = MedianTable::new();
+        for ((variant, clients), runs) in &by {
+            for m in MEDIANS {
+                let v: Vec<f64> = runs.iter().filter_map(|l| value(l, m)).collect();
+                medians.insert((variant.clone(), *clients, m), (median(&v), spread(&v)));
             }
-            Err(e) => agg.problem = Some(format!("ladder frames: {e:#}")),
         }
-        agg
+        Aggregate {
+            by,
+            medians,
+            levels,
+        }
     }
 
-    fn read_medians(&mut self, df: &DataFrame) -> PolarsResult<()> {
-        let variant = df.column("variant")?.str()?.clone();
-        let clients = df.column("clients")?.u64()?.clone();
+    /// `ladder_medians`: one row per variant and client count.
+    fn medians_frame(&self) -> anyhow::Result<Frame> {
+        let keys: Vec<&(String, u32)> = self.by.keys().collect();
+        let mut b = FrameBuilder::new("ladder_medians")
+            .str("variant", keys.iter().map(|k| k.0.as_str()))
+            .u64("clients", keys.iter().map(|k| u64::from(k.1)))
+            .u64("runs", self.by.values().map(|r| r.len() as u64));
         for m in MEDIANS {
-            let med = df.column(m)?.f64()?.clone();
-            let spread = df.column(&format!("{m}_spread"))?.f64()?.clone();
-            for i in 0..df.height() {
-                let (Some(v), Some(n)) = (variant.get(i), clients.get(i)) else {
-                    continue;
-                };
-                self.medians
-                    .insert((v.to_string(), n as u32, m), (med.get(i), spread.get(i)));
-            }
+            let of = |k: &&(String, u32)| self.metric(&k.0, k.1, m);
+            b = b
+                .f64(m, keys.iter().map(|k| of(k).0))
+                .f64(&format!("{m}_spread"), keys.iter().map(|k| of(k).1));
         }
-        Ok(())
+        b.build()
     }
 
     pub fn runs(&self, variant: &str, clients: u32) -> &[&'a Level] {
@@ -191,13 +148,17 @@ impl<'a> Aggregate<'a> {
             .collect()
     }
 
-    /// The frames, for export.
-    pub fn frames(&self) -> Vec<Frame> {
-        self.levels_frame
-            .iter()
-            .chain(self.medians_frame.iter())
-            .cloned()
-            .collect()
+    /// The frames, for export; a frame that cannot be built is a note.
+    pub fn frames(&self) -> (Vec<Frame>, Vec<String>) {
+        let mut frames = Vec::new();
+        let mut problems = Vec::new();
+        for built in [levels_frame(self.levels), self.medians_frame()] {
+            match built {
+                Ok(f) => frames.push(f),
+                Err(e) => problems.push(format!("ladder frames: {e:#}")),
+            }
+        }
+        (frames, problems)
     }
 }
 

@@ -41,56 +41,64 @@ pub fn drive_means(log: &IostatLog, named: &[String]) -> Vec<DriveMean> {
     let seen = |n: &String| {
         log.samples
             .iter()
-            .any(|s| s.devices.iter().any(|d| &d.device == n))
+            .any(|s| s.devices.iter().any(|d| *d.device == **n))
     };
     let use_named = !named.is_empty() && named.iter().all(seen);
-    let mut names: Vec<String> = Vec::new();
+    // One pass over the samples, sums per device in order of first appearance.
+    #[derive(Default)]
+    struct Sums<'a> {
+        device: &'a str,
+        mb: f64,
+        iops: f64,
+        waits: (f64, usize),
+        utils: (f64, usize),
+    }
+    let mut sums: Vec<Sums> = Vec::new();
     for s in &log.samples {
         for d in &s.devices {
             let member = if use_named {
-                named.contains(&d.device)
+                named.iter().any(|n| **n == *d.device)
             } else {
                 !is_aggregate(&d.device)
             };
-            if member && !names.contains(&d.device) {
-                names.push(d.device.clone());
+            if !member {
+                continue;
+            }
+            let at = match sums.iter().position(|x| *x.device == *d.device) {
+                Some(i) => i,
+                None => {
+                    sums.push(Sums {
+                        device: &d.device,
+                        ..Sums::default()
+                    });
+                    sums.len() - 1
+                }
+            };
+            let x = &mut sums[at];
+            x.mb += d.r_mb_s.unwrap_or(0.0) + d.w_mb_s.unwrap_or(0.0);
+            x.iops += d.r_s.unwrap_or(0.0) + d.w_s.unwrap_or(0.0);
+            if let Some(w) = d.w_await.filter(|_| d.w_s.unwrap_or(0.0) > 0.0) {
+                x.waits.0 += w;
+                x.waits.1 += 1;
+            }
+            if let Some(u) = d.util {
+                x.utils.0 += u;
+                x.utils.1 += 1;
             }
         }
     }
     let n = log.samples.len().max(1) as f64;
-    let mut out = Vec::new();
-    for name in names {
-        let rows: Vec<_> = log
-            .samples
-            .iter()
-            .flat_map(|s| s.devices.iter().filter(|d| d.device == name))
-            .collect();
-        let mb: f64 = rows
-            .iter()
-            .map(|d| d.r_mb_s.unwrap_or(0.0) + d.w_mb_s.unwrap_or(0.0))
-            .sum();
-        if mb <= 0.0 {
-            continue;
-        }
-        let iops: f64 = rows
-            .iter()
-            .map(|d| d.r_s.unwrap_or(0.0) + d.w_s.unwrap_or(0.0))
-            .sum();
-        let waits: Vec<f64> = rows
-            .iter()
-            .filter(|d| d.w_s.unwrap_or(0.0) > 0.0)
-            .filter_map(|d| d.w_await)
-            .collect();
-        let utils: Vec<f64> = rows.iter().filter_map(|d| d.util).collect();
-        out.push(DriveMean {
-            device: name,
-            mb_s: mb / n,
-            iops: iops / n,
-            w_await_ms: mean(&waits),
-            util: mean(&utils),
-        });
-    }
-    out
+    let mean = |(sum, count): (f64, usize)| (count > 0).then(|| sum / count as f64);
+    sums.into_iter()
+        .filter(|x| x.mb > 0.0)
+        .map(|x| DriveMean {
+            device: x.device.to_string(),
+            mb_s: x.mb / n,
+            iops: x.iops / n,
+            w_await_ms: mean(x.waits),
+            util: mean(x.utils),
+        })
+        .collect()
 }
 
 /// The slowest member's throughput over the fastest's (1.0 is perfectly balanced).

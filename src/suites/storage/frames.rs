@@ -1,142 +1,108 @@
-//! The storage suite's derived frame: every job shape run on both compared arrays, the
-//! two sides matched by an inner join on the shape (Polars), with the ratio.
+//! The storage suite's matched runs: every job shape run on both compared arrays (the
+//! first run of each shape on each side, matched on the whole shape), with the ratio, and
+//! the `storage_pairs` frame made from them for export.
 
 use std::collections::BTreeSet;
 
-use polars_core::prelude::{Column, DataFrame, PolarsResult};
-use polars_ops::prelude::DataFrameJoinOps;
-
+use crate::fio::signature::Signature;
 use crate::frames::{Frame, FrameBuilder};
 
 use super::judge::{mb_s, Sides};
 use super::load::RunGroup;
 
-const SHAPE: [&str; 5] = ["rw", "bs_bytes", "numjobs", "iodepth", "rwmixread"];
+/// One job shape run on both arrays.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pair<'a> {
+    pub shape: &'a Signature,
+    /// numjobs x iodepth.
+    pub queue_depth: u64,
+    pub baseline_file: &'a str,
+    pub candidate_file: &'a str,
+    pub baseline_mb_s: f64,
+    pub candidate_mb_s: f64,
+    /// Candidate over baseline, when the baseline moved data.
+    pub ratio: Option<f64>,
+    pub baseline_p99_us: Option<f64>,
+    pub candidate_p99_us: Option<f64>,
+}
 
 /// One side's groups, the first of each shape (as the table has always shown).
-fn side(groups: &[RunGroup], array: &str, prefix: &str) -> anyhow::Result<DataFrame> {
+fn side<'a, 'r>(groups: &'a [RunGroup<'r>], array: &str) -> Vec<&'a RunGroup<'r>> {
     let mut seen = BTreeSet::new();
-    let rows: Vec<&RunGroup> = groups
+    groups
         .iter()
         .filter(|g| g.run.array.eq_ignore_ascii_case(array))
-        .filter(|g| seen.insert(g.signature.clone()))
-        .collect();
-    let p99 = |g: &RunGroup| {
-        g.group
-            .write
-            .p99_ns
-            .or(g.group.read.p99_ns)
-            .map(|ns| ns / 1000.0)
-    };
-    Ok(FrameBuilder::new(prefix)
-        .str("rw", rows.iter().map(|g| g.signature.rw.as_str()))
-        // Joins do not match missing keys: an unknown size or mix is 0 / -1 here.
-        .i64(
-            "bs_bytes",
-            rows.iter().map(|g| g.signature.bs.map_or(0, |b| b as i64)),
-        )
-        .u64("numjobs", rows.iter().map(|g| g.signature.numjobs))
-        .u64("iodepth", rows.iter().map(|g| g.signature.iodepth))
-        .i64(
-            "rwmixread",
-            rows.iter()
-                .map(|g| g.signature.rwmixread.map_or(-1, |m| m as i64)),
-        )
-        .str(
-            &format!("{prefix}_file"),
-            rows.iter().map(|g| g.run.file.as_str()),
-        )
-        .f64(
-            &format!("{prefix}_mb_s"),
-            rows.iter().map(|g| Some(mb_s(g))),
-        )
-        .f64(&format!("{prefix}_p99_us"), rows.iter().map(|g| p99(g)))
-        .build()?
-        .df)
+        .filter(|g| seen.insert(&g.signature))
+        .collect()
 }
 
-/// `storage_pairs`: baseline and candidate joined on the job shape, ordered as the
-/// procedure reads them (rw, block size, queue depth, jobs).
-pub fn pairs(groups: &[RunGroup], sides: &Sides) -> anyhow::Result<Frame> {
-    let base = side(groups, &sides.baseline, "baseline")?;
-    let cand = side(groups, &sides.candidate, "candidate")?;
-    // An empty side matches nothing: no join (Polars' join of an empty frame allocates
-    // its all-null columns, 8 MiB zeroed once per process).
-    let mut df = if base.height() == 0 || cand.height() == 0 {
-        base.head(Some(0))
-            .hstack(cand.drop_many(SHAPE).head(Some(0)).columns())?
-    } else {
-        base.inner_join(&cand, SHAPE, SHAPE)?
-    };
-    let (ratio, qd): (Vec<Option<f64>>, Vec<u64>) = {
-        let b = df.column("baseline_mb_s")?.f64()?;
-        let c = df.column("candidate_mb_s")?.f64()?;
-        let j = df.column("numjobs")?.u64()?;
-        let d = df.column("iodepth")?.u64()?;
-        (0..df.height())
-            .map(|i| {
-                let r = match (b.get(i), c.get(i)) {
-                    (Some(b), Some(c)) if b > 0.0 => Some(c / b),
-                    _ => None,
-                };
-                let q = j.get(i).unwrap_or(0).saturating_mul(d.get(i).unwrap_or(0));
-                (r, q)
+/// p99 of writes where the run wrote, else of reads, in µs.
+fn p99_us(g: &RunGroup) -> Option<f64> {
+    g.group
+        .write
+        .p99_ns
+        .or(g.group.read.p99_ns)
+        .map(|ns| ns / 1000.0)
+}
+
+/// Baseline and candidate matched on the job shape, ordered as the procedure reads them
+/// (rw, block size, queue depth, jobs, mix).
+pub fn pairs<'a>(groups: &'a [RunGroup<'_>], sides: &Sides) -> Vec<Pair<'a>> {
+    let cand = side(groups, &sides.candidate);
+    let mut out: Vec<Pair> = side(groups, &sides.baseline)
+        .into_iter()
+        .filter_map(|b| {
+            let c = cand.iter().find(|c| c.signature == b.signature)?;
+            let (bm, cm) = (mb_s(b), mb_s(c));
+            Some(Pair {
+                shape: &b.signature,
+                queue_depth: b.signature.numjobs.saturating_mul(b.signature.iodepth),
+                baseline_file: &b.run.file,
+                candidate_file: &c.run.file,
+                baseline_mb_s: bm,
+                candidate_mb_s: cm,
+                ratio: (bm > 0.0).then(|| cm / bm),
+                baseline_p99_us: p99_us(b),
+                candidate_p99_us: p99_us(c),
             })
-            .unzip()
-    };
-    df.with_column(Column::new("ratio".into(), ratio))?;
-    df.with_column(Column::new("queue_depth".into(), qd))?;
-    df = sorted(&df)?;
-    let n = df.height();
-    df.with_column(Column::new(
-        "baseline".into(),
-        vec![sides.baseline.as_str(); n],
-    ))?;
-    df.with_column(Column::new(
-        "candidate".into(),
-        vec![sides.candidate.as_str(); n],
-    ))?;
-    // The join keys back to missing values where they were unknown.
-    let bs: Vec<Option<f64>> = {
-        let c = df.column("bs_bytes")?.i64()?;
-        (0..n)
-            .map(|i| c.get(i).filter(|b| *b > 0).map(|b| b as f64))
-            .collect()
-    };
-    let mix: Vec<Option<f64>> = {
-        let c = df.column("rwmixread")?.i64()?;
-        (0..n)
-            .map(|i| c.get(i).filter(|m| *m >= 0).map(|m| m as f64))
-            .collect()
-    };
-    df.with_column(Column::new("bs_bytes".into(), bs))?;
-    df.with_column(Column::new("rwmixread".into(), mix))?;
-    let df = df.select([
-        "rw",
-        "bs_bytes",
-        "numjobs",
-        "iodepth",
-        "queue_depth",
-        "rwmixread",
-        "baseline",
-        "candidate",
-        "baseline_file",
-        "candidate_file",
-        "baseline_mb_s",
-        "candidate_mb_s",
-        "ratio",
-        "baseline_p99_us",
-        "candidate_p99_us",
-    ])?;
-    Ok(Frame {
-        name: "storage_pairs".into(),
-        df,
-    })
+        })
+        .collect();
+    out.sort_by(|x, y| {
+        let key = |p: &Pair<'a>| {
+            (
+                p.shape.rw.clone(),
+                p.shape.bs,
+                p.queue_depth,
+                p.shape.numjobs,
+                p.shape.rwmixread,
+            )
+        };
+        key(x).cmp(&key(y))
+    });
+    out
 }
 
-fn sorted(df: &DataFrame) -> PolarsResult<DataFrame> {
-    df.sort(
-        ["rw", "bs_bytes", "queue_depth", "numjobs", "rwmixread"],
-        Default::default(),
-    )
+/// `storage_pairs`: one row per matched shape.
+pub fn frame(pairs: &[Pair], sides: &Sides) -> anyhow::Result<Frame> {
+    let num = |v: Option<u64>| v.map(|n| n as f64);
+    FrameBuilder::new("storage_pairs")
+        .str("rw", pairs.iter().map(|p| p.shape.rw.as_str()))
+        .f64("bs_bytes", pairs.iter().map(|p| num(p.shape.bs)))
+        .u64("numjobs", pairs.iter().map(|p| p.shape.numjobs))
+        .u64("iodepth", pairs.iter().map(|p| p.shape.iodepth))
+        .u64("queue_depth", pairs.iter().map(|p| p.queue_depth))
+        .f64("rwmixread", pairs.iter().map(|p| num(p.shape.rwmixread)))
+        .str("baseline", pairs.iter().map(|_| sides.baseline.as_str()))
+        .str("candidate", pairs.iter().map(|_| sides.candidate.as_str()))
+        .str("baseline_file", pairs.iter().map(|p| p.baseline_file))
+        .str("candidate_file", pairs.iter().map(|p| p.candidate_file))
+        .f64("baseline_mb_s", pairs.iter().map(|p| Some(p.baseline_mb_s)))
+        .f64(
+            "candidate_mb_s",
+            pairs.iter().map(|p| Some(p.candidate_mb_s)),
+        )
+        .f64("ratio", pairs.iter().map(|p| p.ratio))
+        .f64("baseline_p99_us", pairs.iter().map(|p| p.baseline_p99_us))
+        .f64("candidate_p99_us", pairs.iter().map(|p| p.candidate_p99_us))
+        .build()
 }

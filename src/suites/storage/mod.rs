@@ -102,14 +102,11 @@ impl Suite for Storage {
         report.limits = limits::limits(&loaded, &groups);
         report.preformatted.push(tables::script_output(&loaded));
         report.tables.push(tables::results_table(&groups));
-        match frames::pairs(&groups, &sides) {
-            Ok(pairs) => {
-                report.tables.extend(tables::matched_table(&pairs, &sides));
-                report.frames.push(pairs);
-            }
-            Err(e) => report
-                .notes
-                .push(format!("matching the arrays' runs: {e:#}")),
+        let pairs = frames::pairs(&groups, &sides);
+        report.tables.extend(tables::matched_table(&pairs, &sides));
+        match frames::frame(&pairs, &sides) {
+            Ok(f) => report.frames.push(f),
+            Err(e) => report.notes.push(format!("the storage_pairs frame: {e:#}")),
         }
         report.notes.extend(arrays_note(&loaded, &sides));
         report.charts = charts::charts(&groups, &sides, &reference);

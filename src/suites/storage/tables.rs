@@ -3,11 +3,11 @@
 
 use crate::suites::{Preformatted, Table};
 
+use super::frames::Pair;
 use super::judge::{mb_s, Sides};
 use super::load::{Loaded, RunGroup};
 use super::script_table::{header, p99_text, script_line, script_misreads, script_stops};
 use crate::fio::signature::format_size;
-use crate::frames::Frame;
 
 /// What the procedure's script prints for this folder, and where it goes wrong.
 pub fn script_output(loaded: &Loaded) -> Preformatted {
@@ -98,33 +98,21 @@ fn row_note(g: &RunGroup) -> String {
 }
 
 /// Runs present in both arrays with the same shape: the suite's sweep, side by side.
-/// The matched runs, read from the `storage_pairs` frame.
-pub fn matched_table(pairs: &Frame, sides: &Sides) -> Option<Table> {
-    let df = &pairs.df;
-    let col = |name: &str| df.column(name).ok();
-    let rw = col("rw")?.str().ok()?.clone();
-    let bs = col("bs_bytes")?.f64().ok()?.clone();
-    let jobs = col("numjobs")?.u64().ok()?.clone();
-    let depth = col("iodepth")?.u64().ok()?.clone();
-    let qd = col("queue_depth")?.u64().ok()?.clone();
-    let bm = col("baseline_mb_s")?.f64().ok()?.clone();
-    let cm = col("candidate_mb_s")?.f64().ok()?.clone();
-    let ratio = col("ratio")?.f64().ok()?.clone();
-    let bp = col("baseline_p99_us")?.f64().ok()?.clone();
-    let cp = col("candidate_p99_us")?.f64().ok()?.clone();
+/// The matched runs.
+pub fn matched_table(pairs: &[Pair], sides: &Sides) -> Option<Table> {
     let mut rows = Vec::new();
-    for i in 0..df.height() {
+    for p in pairs {
         let us = |v: Option<f64>| p99_text(v.map(|u| u * 1000.0));
         rows.push(vec![
-            rw.get(i).unwrap_or("").to_string(),
-            bs.get(i).map_or("?".into(), |b| format_size(b as u64)),
-            format!("{}x{}", jobs.get(i).unwrap_or(0), depth.get(i).unwrap_or(0)),
-            qd.get(i).unwrap_or(0).to_string(),
-            format!("{:.0}", bm.get(i).unwrap_or(0.0)),
-            format!("{:.0}", cm.get(i).unwrap_or(0.0)),
-            ratio.get(i).map_or("-".into(), |r| format!("{r:.2}x")),
-            us(bp.get(i)),
-            us(cp.get(i)),
+            p.shape.rw.clone(),
+            p.shape.bs.map_or("?".into(), format_size),
+            format!("{}x{}", p.shape.numjobs, p.shape.iodepth),
+            p.queue_depth.to_string(),
+            format!("{:.0}", p.baseline_mb_s),
+            format!("{:.0}", p.candidate_mb_s),
+            p.ratio.map_or("-".into(), |r| format!("{r:.2}x")),
+            us(p.baseline_p99_us),
+            us(p.candidate_p99_us),
         ]);
     }
     if rows.is_empty() {
