@@ -567,7 +567,11 @@ md126          100.00     10.00      0.00  200.00     20.00      0.00   0.00
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            let len = if seed.is_multiple_of(7) { seed % 300 } else { seed % 24 };
+            let len = if seed.is_multiple_of(7) {
+                seed % 300
+            } else {
+                seed % 24
+            };
             for k in 0..len {
                 line.push(alphabet[((seed >> (k % 50)) as usize + k as usize) % alphabet.len()]);
             }
