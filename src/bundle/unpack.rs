@@ -1,10 +1,15 @@
 //! A support bundle given to `analyze` or `report`: unpacked into a private temporary
 //! folder by a tar reader of our own, so every limit holds while reading, not after:
 //! total bytes (from the data actually read, whatever a header or PAX record claims),
-//! entries, name and long-name record lengths, PAX record sizes and the compression
-//! ratio. Nothing is written past a limit, and nothing outside the folder.
+//! entries, depth, name and long-name record lengths, PAX record sizes and the
+//! compression ratio. Links are resolved, not counted: each one's target is followed
+//! through the whole unpacked tree (links inside it included) and refused when the walk
+//! leaves the folder at any point; the link is then written to the resolved place. The
+//! gzip stream is read to its end, so its checksums are verified and data after the
+//! archive is refused. Every refusal names the bundle and the entry.
 
 use std::cell::Cell;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Component, Path, PathBuf};
@@ -23,6 +28,10 @@ pub const MAX_PAX_BYTES: u64 = 64 * 1024;
 /// Unpacked over compressed bytes, checked once more than `RATIO_AFTER` bytes are out.
 pub const MAX_RATIO: u64 = 200;
 pub const RATIO_AFTER: u64 = 64 * 1024 * 1024;
+/// How deep a bundle's folders may nest (as deep as the folder walk descends).
+pub const MAX_DEPTH: usize = 16;
+/// Links followed while resolving one link's target, before it is called a loop.
+const MAX_HOPS: usize = 40;
 
 pub struct Unpacked {
     pub dir: tempfile::TempDir,
@@ -30,9 +39,11 @@ pub struct Unpacked {
 
 impl Unpacked {
     /// The results inside: `input/` for reprobench's own bundles, else the whole archive.
+    /// (`input` is never a link: the unpacker refuses one.)
     pub fn results_dir(&self) -> PathBuf {
         let input = self.dir.path().join("input");
-        if input.is_dir() && self.dir.path().join("manifest.json").is_file() {
+        let real_dir = std::fs::symlink_metadata(&input).is_ok_and(|m| m.is_dir());
+        if real_dir && self.dir.path().join("manifest.json").is_file() {
             input
         } else {
             self.dir.path().to_path_buf()
@@ -45,7 +56,7 @@ pub fn is_bundle(p: &Path) -> bool {
     p.is_file() && (name.ends_with(".tar.gz") || name.ends_with(".tgz"))
 }
 
-/// A relative path of plain components only.
+/// A relative path of plain components only, at most [`MAX_DEPTH`] folders deep.
 fn safe_relative(p: &Path) -> Result<PathBuf, String> {
     let mut out = PathBuf::new();
     for c in p.components() {
@@ -59,6 +70,9 @@ fn safe_relative(p: &Path) -> Result<PathBuf, String> {
     if out.as_os_str().is_empty() {
         return Err("has an empty path".into());
     }
+    if out.components().count() > MAX_DEPTH + 1 {
+        return Err(format!("is nested deeper than {MAX_DEPTH} folders"));
+    }
     Ok(out)
 }
 
@@ -71,7 +85,7 @@ struct Counting<R> {
 impl<R: Read> Read for Counting<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.count.set(self.count.get() + n as u64);
+        self.count.set(self.count.get().saturating_add(n as u64));
         Ok(n)
     }
 }
@@ -89,7 +103,8 @@ fn field(block: &[u8]) -> &[u8] {
     &block[..end]
 }
 
-/// A numeric header field: octal text, or GNU base-256 when the top bit is set.
+/// A numeric header field: octal text, or GNU base-256 when the top bit is set. None
+/// when it is not a number or does not fit in 64 bits.
 fn number(block: &[u8]) -> Option<u64> {
     if block.first().is_some_and(|b| b & 0x80 != 0) {
         let mut n: u64 = u64::from(block[0] & 0x7f);
@@ -159,12 +174,405 @@ fn pax(
     }
 }
 
-fn padded(size: u64) -> u64 {
-    size.div_ceil(512) * 512
+/// The bytes an entry of `size` takes in the archive (whole 512-byte blocks), when that
+/// fits in 64 bits.
+fn padded(size: u64) -> Option<u64> {
+    size.checked_next_multiple_of(512)
+}
+
+/// What the unpacked tree holds at each path, as the archive said.
+enum Node {
+    Dir,
+    File,
+    Link(PathBuf),
+}
+
+/// The archive being read: its stream, its counters, and what it has put where.
+struct Reading {
+    shown: String,
+    input: Counting<flate2::read::MultiGzDecoder<Counting<io::BufReader<File>>>>,
+    compressed: Rc<Cell<u64>>,
+    unpacked: Rc<Cell<u64>>,
+    root: PathBuf,
+    nodes: HashMap<PathBuf, Node>,
+    /// Folders known to exist on disk (checked once, not per entry).
+    made: HashSet<PathBuf>,
+    links: Vec<PathBuf>,
+    written: u64,
+    entries: usize,
+}
+
+impl Reading {
+    fn refuse(&self, entry: &str, why: &str) -> anyhow::Error {
+        let entry: String = entry.chars().take(200).collect();
+        anyhow::anyhow!("refused bundle `{}`: entry `{entry}` {why}", self.shown)
+    }
+
+    fn ratio_check(&self) -> anyhow::Result<()> {
+        let (c, u) = (self.compressed.get(), self.unpacked.get());
+        if u > RATIO_AFTER && u > c.saturating_mul(MAX_RATIO) {
+            bail!(
+                "refused bundle `{}`: it unpacks {u} bytes from {c}, more than {MAX_RATIO} times its size (a compression bomb?)",
+                self.shown
+            );
+        }
+        Ok(())
+    }
+
+    /// The next entry's header, with its long-name and PAX records applied; None at the
+    /// end of the archive.
+    fn next_header(&mut self) -> anyhow::Result<Option<Header>> {
+        let (mut long_name, mut long_link) = (None, None);
+        let (mut pax_path, mut pax_link, mut pax_size) = (None, None, None);
+        let mut block = [0u8; 512];
+        loop {
+            self.ratio_check()?;
+            match read_block(&mut self.input, &mut block) {
+                Ok(true) => {}
+                Ok(false) => return Ok(None),
+                Err(e) => bail!("`{}` is not a readable tar.gz archive: {e}", self.shown),
+            }
+            if block.iter().all(|&b| b == 0) {
+                return Ok(None);
+            }
+            if !checksum_ok(&block) {
+                bail!(
+                    "`{}` is not a readable tar.gz archive: a header's checksum is wrong",
+                    self.shown
+                );
+            }
+            self.entries += 1;
+            if self.entries > MAX_ENTRIES {
+                bail!(
+                    "refused bundle `{}`: more than {MAX_ENTRIES} entries",
+                    self.shown
+                );
+            }
+            let mut name = field(&block[0..100]).to_vec();
+            if &block[257..262] == b"ustar" && block[345] != 0 {
+                let mut full = field(&block[345..500]).to_vec();
+                full.push(b'/');
+                full.extend_from_slice(&name);
+                name = full;
+            }
+            let kind = block[156];
+            let size = match pax_size.take() {
+                Some(s) => s,
+                None => number(&block[124..136]).ok_or_else(|| {
+                    let n = String::from_utf8_lossy(&name).into_owned();
+                    self.refuse(&n, "has a size that is not a number of 64 bits")
+                })?,
+            };
+            if !matches!(kind, b'L' | b'K' | b'x' | b'g') {
+                return Ok(Some(Header {
+                    name: pax_path.take().or(long_name.take()).unwrap_or(name),
+                    link: pax_link
+                        .take()
+                        .or(long_link.take())
+                        .unwrap_or_else(|| field(&block[157..257]).to_vec()),
+                    size,
+                    kind,
+                }));
+            }
+            let entry = String::from_utf8_lossy(&name).into_owned();
+            let long = matches!(kind, b'L' | b'K');
+            let cap = if long { MAX_NAME_BYTES } else { MAX_PAX_BYTES };
+            if size > cap {
+                return Err(self.refuse(
+                    &entry,
+                    &format!(
+                        "carries a {} record of {size} bytes (the limit is {cap}): refused before reading it",
+                        if long { "GNU long-name" } else { "PAX" }
+                    ),
+                ));
+            }
+            let mut data = vec![0u8; padded(size).unwrap_or(0) as usize];
+            self.input
+                .read_exact(&mut data)
+                .map_err(|_| self.refuse(&entry, "is cut off: the archive ends inside it"))?;
+            data.truncate(size as usize);
+            match kind {
+                b'L' => long_name = Some(field(&data).to_vec()),
+                b'K' => long_link = Some(field(&data).to_vec()),
+                b'x' => pax(&data, &mut pax_path, &mut pax_link, &mut pax_size),
+                _ => {} // global PAX headers: nothing we use
+            }
+        }
+    }
+
+    /// Places one entry: a file or folder on disk, a link noted for the end.
+    fn place(&mut self, h: Header) -> anyhow::Result<()> {
+        let entry = String::from_utf8_lossy(&h.name).into_owned();
+        if h.name.len() as u64 > MAX_NAME_BYTES {
+            return Err(self.refuse(&entry, "has a name longer than 4096 bytes"));
+        }
+        let rel = safe_relative(Path::new(&entry)).map_err(|why| self.refuse(&entry, &why))?;
+        let node = match h.kind {
+            b'0' | 0 | b'7' => Node::File,
+            b'5' => Node::Dir,
+            b'2' => Node::Link(PathBuf::from(String::from_utf8_lossy(&h.link).into_owned())),
+            b'1' => return Err(self.refuse(&entry, "is a hard link")),
+            b'3' | b'4' | b'6' => {
+                return Err(self.refuse(&entry, "is a device, fifo or other special file"))
+            }
+            other => {
+                return Err(self.refuse(
+                    &entry,
+                    &format!(
+                        "has entry type `{}`, which a bundle never holds",
+                        other as char
+                    ),
+                ))
+            }
+        };
+        if rel == Path::new("input") && !matches!(node, Node::Dir) {
+            return Err(self.refuse(
+                &entry,
+                "is not a folder: a bundle's `input` holds its results",
+            ));
+        }
+        match self.nodes.get(&rel) {
+            Some(Node::Dir) if matches!(node, Node::Dir) => return Ok(()),
+            Some(_) => return Err(self.refuse(&entry, "appears twice")),
+            None => {}
+        }
+        if let Some(parent) = rel.parent() {
+            self.make_dirs(parent)
+                .map_err(|why| self.refuse(&entry, &why))?;
+        }
+        match &node {
+            Node::File => self.write_file(&entry, &rel, h.size)?,
+            Node::Dir => {
+                self.make_dirs(&rel)
+                    .map_err(|why| self.refuse(&entry, &why))?;
+                self.skip_data(&entry, h.size)?;
+            }
+            Node::Link(target) => {
+                if target.as_os_str().is_empty() {
+                    return Err(self.refuse(&entry, "is a link with an empty target"));
+                }
+                if !target.is_relative() {
+                    return Err(self.refuse(
+                        &entry,
+                        &format!("is a link to `{}`, outside the bundle", target.display()),
+                    ));
+                }
+                self.links.push(rel.clone());
+                self.skip_data(&entry, h.size)?;
+            }
+        }
+        self.nodes.insert(rel, node);
+        Ok(())
+    }
+
+    fn write_file(&mut self, entry: &str, rel: &Path, size: u64) -> anyhow::Result<()> {
+        if size > MAX_ENTRY_BYTES {
+            return Err(self.refuse(
+                entry,
+                &format!("is {size} bytes, larger than {} MiB", MAX_ENTRY_BYTES >> 20),
+            ));
+        }
+        if self.written.saturating_add(size) > MAX_TOTAL_BYTES {
+            bail!(
+                "refused bundle `{}`: entry `{entry}` would take it past {} GiB unpacked",
+                self.shown,
+                MAX_TOTAL_BYTES >> 30
+            );
+        }
+        let dest = self.root.join(rel);
+        let mut out = File::create_new(&dest)
+            .map_err(|e| self.refuse(entry, &format!("cannot be written: {e}")))?;
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut left = size;
+        while left > 0 {
+            let want = left.min(buf.len() as u64) as usize;
+            let n = self
+                .input
+                .read(&mut buf[..want])
+                .map_err(|e| self.refuse(entry, &format!("cannot be read: {e}")))?;
+            if n == 0 {
+                return Err(self.refuse(entry, "is cut off: the archive ends inside it"));
+            }
+            out.write_all(&buf[..n])
+                .with_context(|| format!("failed to write `{}`", dest.display()))?;
+            left -= n as u64;
+            self.ratio_check()?;
+        }
+        self.written += size;
+        // `size` is at most MAX_ENTRY_BYTES here: its padding fits.
+        self.skip(entry, padded(size).unwrap_or(size) - size)
+    }
+
+    /// Skips an entry's data (a link or folder that claims some).
+    fn skip_data(&mut self, entry: &str, size: u64) -> anyhow::Result<()> {
+        let blocks = padded(size).ok_or_else(|| {
+            self.refuse(
+                entry,
+                &format!("claims {size} bytes of data, more than any archive holds"),
+            )
+        })?;
+        self.skip(entry, blocks)
+    }
+
+    fn skip(&mut self, entry: &str, n: u64) -> anyhow::Result<()> {
+        let copied = io::copy(&mut (&mut self.input).take(n), &mut io::sink())
+            .map_err(|e| self.refuse(entry, &format!("cannot be read: {e}")))?;
+        if copied < n {
+            return Err(self.refuse(entry, "is cut off: the archive ends inside it"));
+        }
+        self.ratio_check()
+    }
+
+    /// Folders under the root, each checked once: never through a link or a file.
+    fn make_dirs(&mut self, rel: &Path) -> Result<(), String> {
+        if rel.as_os_str().is_empty() || self.made.contains(rel) {
+            return Ok(());
+        }
+        let mut at = PathBuf::new();
+        for c in rel.components() {
+            at.push(c);
+            if self.made.contains(&at) {
+                continue;
+            }
+            match self.nodes.get(&at) {
+                Some(Node::Dir) | None => {}
+                Some(_) => return Err("would put a file under a link or a file".into()),
+            }
+            let disk = self.root.join(&at);
+            match std::fs::symlink_metadata(&disk) {
+                Ok(m) if m.is_dir() => {}
+                Ok(_) => return Err("would put a file under a link or a file".into()),
+                Err(_) => std::fs::create_dir(&disk)
+                    .map_err(|e| format!("cannot create a folder: {e}"))?,
+            }
+            self.nodes.entry(at.clone()).or_insert(Node::Dir);
+            self.made.insert(at.clone());
+        }
+        Ok(())
+    }
+
+    /// Where `target`, read from the folder `from`, ends up in the unpacked tree: every
+    /// component followed through the links the archive holds, `..` never above the root.
+    fn resolve(&self, from: &Path, target: &Path, hops: &mut usize) -> Result<PathBuf, String> {
+        let mut at: Vec<std::ffi::OsString> = from
+            .components()
+            .map(|c| c.as_os_str().to_owned())
+            .collect();
+        for c in target.components() {
+            match c {
+                Component::Normal(x) => {
+                    at.push(x.to_owned());
+                    let here: PathBuf = at.iter().collect();
+                    if let Some(Node::Link(t)) = self.nodes.get(&here) {
+                        *hops += 1;
+                        if *hops > MAX_HOPS {
+                            return Err("is part of a loop of links".into());
+                        }
+                        at.pop();
+                        let parent: PathBuf = at.iter().collect();
+                        let resolved = self.resolve(&parent, t, hops)?;
+                        at = resolved
+                            .components()
+                            .map(|c| c.as_os_str().to_owned())
+                            .collect();
+                    }
+                }
+                Component::CurDir => {}
+                Component::ParentDir => {
+                    if at.pop().is_none() {
+                        return Err(format!(
+                            "is a link to `{}`, which leads outside the bundle",
+                            target.display()
+                        ));
+                    }
+                }
+                Component::RootDir | Component::Prefix(_) => {
+                    return Err(format!(
+                        "is a link to `{}`, outside the bundle",
+                        target.display()
+                    ))
+                }
+            }
+        }
+        Ok(at.iter().collect())
+    }
+
+    /// Writes every link, once the whole tree is known, pointing straight at the place
+    /// its target resolves to (a path of real folders inside the root).
+    fn finish_links(&mut self) -> anyhow::Result<()> {
+        for rel in std::mem::take(&mut self.links) {
+            let shown = rel.display().to_string();
+            let Some(Node::Link(target)) = self.nodes.get(&rel) else {
+                continue;
+            };
+            let parent = rel.parent().unwrap_or(Path::new("")).to_path_buf();
+            let mut hops = 0;
+            let resolved = self
+                .resolve(&parent, target, &mut hops)
+                .map_err(|why| self.refuse(&shown, &why))?;
+            match self.nodes.get(&resolved) {
+                Some(Node::File) | Some(Node::Dir) => {}
+                // The root itself.
+                None if resolved.as_os_str().is_empty() => {}
+                _ => {
+                    return Err(self.refuse(
+                        &shown,
+                        &format!(
+                            "is a link to `{}`, which is not in the bundle",
+                            target.display()
+                        ),
+                    ))
+                }
+            }
+            if resolved == rel {
+                return Err(self.refuse(&shown, "is a link to itself"));
+            }
+            let up = parent.components().count();
+            let mut relative = PathBuf::new();
+            for _ in 0..up {
+                relative.push("..");
+            }
+            relative.push(&resolved);
+            if relative.as_os_str().is_empty() {
+                relative.push(".");
+            }
+            std::os::unix::fs::symlink(&relative, self.root.join(&rel))
+                .map_err(|e| self.refuse(&shown, &format!("cannot be written: {e}")))?;
+        }
+        Ok(())
+    }
+
+    /// After the end-of-archive blocks: only zeros may follow, to the end of the gzip
+    /// stream, whose checksums are verified as it is read out.
+    fn drain(&mut self) -> anyhow::Result<()> {
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            let n = match self.input.read(&mut buf) {
+                Ok(0) => return Ok(()),
+                Ok(n) => n,
+                Err(e) => bail!(
+                    "refused bundle `{}`: its gzip stream is damaged or has data after its end ({e})",
+                    self.shown
+                ),
+            };
+            if buf[..n].iter().any(|&b| b != 0) {
+                bail!(
+                    "refused bundle `{}`: it holds data after the end of the archive",
+                    self.shown
+                );
+            }
+            self.ratio_check()?;
+        }
+    }
 }
 
 pub fn unpack(bundle: &Path) -> anyhow::Result<Unpacked> {
     let shown = bundle.display().to_string();
+    let meta =
+        std::fs::symlink_metadata(bundle).with_context(|| format!("cannot read `{shown}`"))?;
+    if !meta.is_file() {
+        bail!("refused bundle `{shown}`: not a regular file (a link or a special file)");
+    }
     let file = File::open(bundle).with_context(|| format!("cannot read `{shown}`"))?;
     let compressed = Rc::new(Cell::new(0u64));
     let unpacked = Rc::new(Cell::new(0u64));
@@ -172,191 +580,30 @@ pub fn unpack(bundle: &Path) -> anyhow::Result<Unpacked> {
         inner: io::BufReader::new(file),
         count: compressed.clone(),
     });
-    let mut input = Counting {
-        inner: gz,
-        count: unpacked.clone(),
-    };
     let dir = tempfile::Builder::new()
         .prefix("reprobench-bundle-")
         .tempdir()
         .context("failed to create a temporary folder")?;
-    let root = dir.path().to_path_buf();
-    let refuse = |entry: &str, why: &str| -> anyhow::Error {
-        anyhow::anyhow!("refused bundle `{shown}`: entry `{entry}` {why}")
+    let mut r = Reading {
+        shown,
+        input: Counting {
+            inner: gz,
+            count: unpacked.clone(),
+        },
+        compressed,
+        unpacked,
+        root: dir.path().to_path_buf(),
+        nodes: HashMap::new(),
+        made: HashSet::new(),
+        links: Vec::new(),
+        written: 0,
+        entries: 0,
     };
-    let ratio_check = || -> anyhow::Result<()> {
-        let (c, u) = (compressed.get(), unpacked.get());
-        if u > RATIO_AFTER && u > c.saturating_mul(MAX_RATIO) {
-            bail!(
-                "refused bundle `{shown}`: it unpacks {u} bytes from {c}, more than {MAX_RATIO} times its size (a compression bomb?)"
-            );
-        }
-        Ok(())
-    };
-    let mut written_total: u64 = 0;
-    let mut entries = 0usize;
-    let (mut long_name, mut long_link): (Option<Vec<u8>>, Option<Vec<u8>>) = (None, None);
-    let (mut pax_path, mut pax_link, mut pax_size) = (None, None, None);
-    let mut block = [0u8; 512];
-    loop {
-        ratio_check()?;
-        match read_block(&mut input, &mut block) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => bail!("`{shown}` is not a readable tar.gz archive: {e}"),
-        }
-        if block.iter().all(|&b| b == 0) {
-            break;
-        }
-        if !checksum_ok(&block) {
-            bail!("`{shown}` is not a readable tar.gz archive: a header's checksum is wrong");
-        }
-        entries += 1;
-        if entries > MAX_ENTRIES {
-            bail!("refused bundle `{shown}`: more than {MAX_ENTRIES} entries");
-        }
-        let mut name = field(&block[0..100]).to_vec();
-        if &block[257..262] == b"ustar" && block[345] != 0 {
-            let mut full = field(&block[345..500]).to_vec();
-            full.push(b'/');
-            full.extend_from_slice(&name);
-            name = full;
-        }
-        let h = Header {
-            name: pax_path.take().or(long_name.take()).unwrap_or(name),
-            link: pax_link
-                .take()
-                .or(long_link.take())
-                .unwrap_or_else(|| field(&block[157..257]).to_vec()),
-            size: match pax_size.take() {
-                Some(s) => s,
-                None => number(&block[124..136])
-                    .ok_or_else(|| anyhow::anyhow!("`{shown}`: a header's size is not a number"))?,
-            },
-            kind: block[156],
-        };
-        let entry = String::from_utf8_lossy(&h.name).into_owned();
-        let entry_shown: String = entry.chars().take(200).collect();
-        match h.kind {
-            b'L' | b'K' | b'x' | b'g' => {
-                let cap = if matches!(h.kind, b'L' | b'K') {
-                    MAX_NAME_BYTES
-                } else {
-                    MAX_PAX_BYTES
-                };
-                if h.size > cap {
-                    return Err(refuse(
-                        &entry_shown,
-                        &format!(
-                            "carries a {} record of {} bytes (the limit is {cap}): refused before reading it",
-                            if matches!(h.kind, b'L' | b'K') { "GNU long-name" } else { "PAX" },
-                            h.size
-                        ),
-                    ));
-                }
-                let mut data = vec![0u8; padded(h.size) as usize];
-                input
-                    .read_exact(&mut data)
-                    .map_err(|_| refuse(&entry_shown, "is cut off: the archive ends inside it"))?;
-                data.truncate(h.size as usize);
-                match h.kind {
-                    b'L' => long_name = Some(field(&data).to_vec()),
-                    b'K' => long_link = Some(field(&data).to_vec()),
-                    b'x' => pax(&data, &mut pax_path, &mut pax_link, &mut pax_size),
-                    _ => {} // global PAX headers: nothing we use
-                }
-                continue;
-            }
-            _ => {}
-        }
-        if h.name.len() as u64 > MAX_NAME_BYTES {
-            return Err(refuse(&entry_shown, "has a name longer than 4096 bytes"));
-        }
-        let rel = safe_relative(Path::new(&entry)).map_err(|why| refuse(&entry_shown, &why))?;
-        let dest = root.join(&rel);
-        match h.kind {
-            b'0' | 0 | b'7' => {
-                if h.size > MAX_ENTRY_BYTES {
-                    return Err(refuse(
-                        &entry_shown,
-                        &format!(
-                            "is {} bytes, larger than {} MiB",
-                            h.size,
-                            MAX_ENTRY_BYTES >> 20
-                        ),
-                    ));
-                }
-                if written_total + h.size > MAX_TOTAL_BYTES {
-                    bail!(
-                        "refused bundle `{shown}`: entry `{entry_shown}` would take it past {} GiB unpacked",
-                        MAX_TOTAL_BYTES >> 30
-                    );
-                }
-                if dest.exists() || std::fs::symlink_metadata(&dest).is_ok() {
-                    return Err(refuse(&entry_shown, "appears twice"));
-                }
-                if let Some(parent) = dest.parent() {
-                    make_dirs(&root, parent).map_err(|why| refuse(&entry_shown, &why))?;
-                }
-                let mut out = File::create(&dest)
-                    .with_context(|| format!("failed to write `{}`", dest.display()))?;
-                let copied = copy_exact(&mut input, &mut out, h.size, &ratio_check)
-                    .map_err(|e| refuse(&entry_shown, &format!("cannot be read: {e:#}")))?;
-                written_total += copied;
-                skip(&mut input, padded(h.size) - h.size)
-                    .map_err(|_| refuse(&entry_shown, "is cut off: the archive ends inside it"))?;
-            }
-            b'5' => make_dirs(&root, &dest).map_err(|why| refuse(&entry_shown, &why))?,
-            b'2' => {
-                let target = PathBuf::from(String::from_utf8_lossy(&h.link).into_owned());
-                let inside = target.is_relative() && {
-                    // The link resolves from its own folder: it may not climb out of it.
-                    let depth = rel.components().count() - 1;
-                    let mut level: i64 = depth as i64;
-                    target.components().all(|c| match c {
-                        Component::Normal(_) => {
-                            level += 1;
-                            true
-                        }
-                        Component::CurDir => true,
-                        Component::ParentDir => {
-                            level -= 1;
-                            level >= 0
-                        }
-                        _ => false,
-                    })
-                };
-                if !inside {
-                    return Err(refuse(
-                        &entry_shown,
-                        &format!("is a link to `{}`, outside the bundle", target.display()),
-                    ));
-                }
-                if let Some(parent) = dest.parent() {
-                    make_dirs(&root, parent).map_err(|why| refuse(&entry_shown, &why))?;
-                }
-                std::os::unix::fs::symlink(&target, &dest)?;
-                skip(&mut input, padded(h.size))
-                    .map_err(|_| refuse(&entry_shown, "is cut off: the archive ends inside it"))?;
-            }
-            b'1' => return Err(refuse(&entry_shown, "is a hard link")),
-            b'3' | b'4' | b'6' => {
-                return Err(refuse(
-                    &entry_shown,
-                    "is a device, fifo or other special file",
-                ))
-            }
-            other => {
-                return Err(refuse(
-                    &entry_shown,
-                    &format!(
-                        "has entry type `{}`, which a bundle never holds",
-                        other as char
-                    ),
-                ))
-            }
-        }
+    while let Some(h) = r.next_header()? {
+        r.place(h)?;
     }
+    r.drain()?;
+    r.finish_links()?;
     Ok(Unpacked { dir })
 }
 
@@ -378,55 +625,6 @@ fn read_block(r: &mut impl Read, block: &mut [u8; 512]) -> io::Result<bool> {
     Ok(true)
 }
 
-/// Folders under `root`, refusing to create through a link.
-fn make_dirs(root: &Path, dir: &Path) -> Result<(), String> {
-    let rel = dir
-        .strip_prefix(root)
-        .map_err(|_| "is outside the bundle".to_string())?;
-    let mut at = root.to_path_buf();
-    for c in rel.components() {
-        at.push(c);
-        match std::fs::symlink_metadata(&at) {
-            Ok(m) if m.is_dir() => {}
-            Ok(_) => return Err("would put a file under a link or a file".into()),
-            Err(_) => {
-                std::fs::create_dir(&at).map_err(|e| format!("cannot create a folder: {e}"))?
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Copies exactly `size` bytes, checking the ratio as it goes; a short stream is an error.
-fn copy_exact(
-    r: &mut impl Read,
-    w: &mut impl Write,
-    size: u64,
-    ratio_check: &impl Fn() -> anyhow::Result<()>,
-) -> anyhow::Result<u64> {
-    let mut buf = vec![0u8; 64 * 1024];
-    let mut left = size;
-    while left > 0 {
-        let want = left.min(buf.len() as u64) as usize;
-        let n = r.read(&mut buf[..want])?;
-        if n == 0 {
-            bail!("the archive ends inside it");
-        }
-        w.write_all(&buf[..n])?;
-        left -= n as u64;
-        ratio_check()?;
-    }
-    Ok(size)
-}
-
-fn skip(r: &mut impl Read, n: u64) -> io::Result<()> {
-    let copied = io::copy(&mut r.take(n), &mut io::sink())?;
-    if copied < n {
-        return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "cut off"));
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -439,6 +637,8 @@ mod tests {
         assert!(safe_relative(Path::new("a/../../b")).is_err());
         assert!(safe_relative(Path::new("/etc/passwd")).is_err());
         assert!(safe_relative(Path::new("")).is_err());
+        let deep = vec!["d"; MAX_DEPTH + 2].join("/");
+        assert!(safe_relative(Path::new(&deep)).is_err());
     }
 
     #[test]
@@ -448,6 +648,9 @@ mod tests {
             number(&[0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10, 0]),
             Some(4096)
         );
+        assert_eq!(number(&[0xff; 12]), None, "base-256 past 64 bits");
+        assert_eq!(padded(u64::MAX), None);
+        assert_eq!(padded(1), Some(512));
         let (mut p, mut l, mut s) = (None, None, None);
         pax(
             b"17 path=a/long/x\n15 size=123456\n",

@@ -636,3 +636,229 @@ fn export_into_the_input_is_refused_and_odd_numbers_are_not_measurements() {
     assert!(skipped.contains("cannot be measured"), "{skipped}");
     assert!(skipped.contains("more than prompt_tokens"), "{skipped}");
 }
+
+// ---- archives resolved, not counted ----
+
+/// A symbolic-link header (`kind` 2) pointing at `target`.
+fn link_header(name: &[u8], target: &[u8]) -> [u8; 512] {
+    let mut h = header(name, "0", b'2');
+    h[157..157 + target.len().min(100)].copy_from_slice(&target[..target.len().min(100)]);
+    h[148..156].copy_from_slice(b"        ");
+    let sum: u32 = h.iter().map(|&b| u32::from(b)).sum();
+    h[148..156].copy_from_slice(format!("{sum:06o}\0 ").as_bytes());
+    h
+}
+
+/// A regular file's header and its data, padded to whole blocks.
+fn file_entry(name: &[u8], data: &[u8]) -> Vec<u8> {
+    let mut v = header(name, &format!("{:o}", data.len()), b'0').to_vec();
+    v.extend_from_slice(data);
+    v.resize(v.len().div_ceil(512) * 512, 0);
+    v
+}
+
+fn tar_end() -> Vec<u8> {
+    vec![0u8; 1024]
+}
+
+/// `analyze` of a bundle: its exit code and stderr (never a panic: `run` checks).
+fn analyze_bundle(p: &Path) -> (i32, String) {
+    let r = run(&["analyze", p.to_str().unwrap_or("")]);
+    (r.code, r.stderr)
+}
+
+#[test]
+fn a_link_chain_that_climbs_out_through_another_link_is_refused() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let outside = tmp.path().join("outside");
+    copy_dir(&root().join("samples/storage-published"), &outside);
+    let p = tmp.path().join("chain.tar.gz");
+    // `a -> .` makes `a/a/a` the root again: three `..` from there climb out of it.
+    let target = format!(
+        "a/a/a/../../../{}",
+        outside.display().to_string().trim_start_matches('/')
+    );
+    let manifest = file_entry(b"manifest.json", b"{}");
+    let a = link_header(b"a", b".");
+    let input = link_header(b"input", target.as_bytes());
+    write_gz(&p, &[&manifest, &a, &input, &tar_end()]);
+    let (code, err) = analyze_bundle(&p);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("refused bundle") && err.contains(&p.display().to_string()),
+        "{err}"
+    );
+    assert!(err.contains("`input`"), "names the entry: {err}");
+    // The same chain one level deeper, pointing at a file.
+    let p = tmp.path().join("chain2.tar.gz");
+    let deep = link_header(b"input/results/x.json", b"../../a/a/../../../etc/passwd");
+    let dir = header(b"input/results/", "0", b'5');
+    write_gz(&p, &[&manifest, &a, &dir, &deep, &tar_end()]);
+    let (code, err) = analyze_bundle(&p);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("input/results/x.json") && err.contains("outside the bundle"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_link_inside_the_bundle_is_resolved_and_read() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let src = root().join("samples/storage-published/results/adp/randwrite-8k-j8-d8.json");
+    let data = fs::read(&src).expect("sample");
+    let p = tmp.path().join("inside.tar.gz");
+    let real = file_entry(b"runs/adp/randwrite-8k-j8-d8.json", &data);
+    // `results -> runs`, then a link through it.
+    let dir_link = link_header(b"results", b"runs");
+    let file_link = link_header(
+        b"copy/randwrite-8k-j8-d8.json",
+        b"../results/adp/randwrite-8k-j8-d8.json",
+    );
+    let dir = header(b"copy/", "0", b'5');
+    write_gz(&p, &[&real, &dir_link, &dir, &file_link, &tar_end()]);
+    let (code, err) = analyze_bundle(&p);
+    assert_ne!(code, 2, "a bundle whose links stay inside is read: {err}");
+}
+
+#[test]
+fn five_thousand_nested_folders_are_refused_at_once() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let p = tmp.path().join("deep.tar.gz");
+    let mut parts: Vec<Vec<u8>> = Vec::new();
+    let mut path = String::new();
+    for _ in 0..5000 {
+        path.push_str("d/");
+        let mut h = header(b"x", "0", b'5');
+        // GNU long names for the paths past 100 bytes.
+        if path.len() >= 100 {
+            let mut long =
+                header(b"././@LongLink", &format!("{:o}", path.len() + 1), b'L').to_vec();
+            let mut name = path.clone().into_bytes();
+            name.push(0);
+            name.resize(name.len().div_ceil(512) * 512, 0);
+            long.extend_from_slice(&name);
+            parts.push(long);
+        } else {
+            h = header(path.as_bytes(), "0", b'5');
+        }
+        parts.push(h.to_vec());
+    }
+    parts.push(tar_end());
+    let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+    write_gz(&p, &refs);
+    let start = std::time::Instant::now();
+    let (code, err) = analyze_bundle(&p);
+    let took = start.elapsed();
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("nested deeper than 16 folders"), "{err}");
+    // Not a timing test: a bound a hang or a quadratic walk would blow by far.
+    assert!(took.as_secs() < 20, "took {took:?}");
+    eprintln!("5,000 nested folders refused in {took:?}");
+}
+
+#[test]
+fn a_damaged_gzip_checksum_and_data_after_the_archive_are_refused() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let good = tmp.path().join("good.tar.gz");
+    let entry = file_entry(b"results/note.txt", b"hello\n");
+    write_gz(&good, &[&entry, &tar_end()]);
+    let bytes = fs::read(&good).expect("r");
+    // The CRC-32 is the trailer's first four bytes.
+    let mut bad = bytes.clone();
+    let at = bad.len() - 8;
+    bad[at] ^= 0xff;
+    let p = tmp.path().join("crc.tar.gz");
+    fs::write(&p, &bad).expect("w");
+    let (code, err) = analyze_bundle(&p);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("damaged") && err.contains("crc.tar.gz"),
+        "{err}"
+    );
+    let mut trailing = bytes.clone();
+    trailing.extend_from_slice(b"this is not part of any archive");
+    let p = tmp.path().join("trailing.tar.gz");
+    fs::write(&p, &trailing).expect("w");
+    let (code, err) = analyze_bundle(&p);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("trailing.tar.gz"), "{err}");
+    // Data after the end-of-archive blocks, inside the gzip stream.
+    let p = tmp.path().join("after.tar.gz");
+    write_gz(&p, &[&entry, &tar_end(), b"smuggled"]);
+    let (code, err) = analyze_bundle(&p);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("data after the end of the archive"), "{err}");
+}
+
+#[test]
+fn header_numbers_that_do_not_fit_are_refused_not_overflowed() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let p = tmp.path().join("base256.tar.gz");
+    // A base-256 size of 2^88: does not fit in 64 bits.
+    let mut h = header(b"results/big.log", "0", b'0');
+    h[124..136].copy_from_slice(&[0x80, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    h[148..156].copy_from_slice(b"        ");
+    let sum: u32 = h.iter().map(|&b| u32::from(b)).sum();
+    h[148..156].copy_from_slice(format!("{sum:06o}\0 ").as_bytes());
+    write_gz(&p, &[&h, &tar_end()]);
+    let (code, err) = analyze_bundle(&p);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("results/big.log") && err.contains("64 bits"),
+        "{err}"
+    );
+    // A link claiming nearly 2^64 bytes of data (its padding would overflow).
+    let p = tmp.path().join("linksize.tar.gz");
+    let mut l = link_header(b"results/l", b"x");
+    l[124..136].copy_from_slice(&[
+        0x80, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    ]);
+    l[148..156].copy_from_slice(b"        ");
+    let sum: u32 = l.iter().map(|&b| u32::from(b)).sum();
+    l[148..156].copy_from_slice(format!("{sum:06o}\0 ").as_bytes());
+    write_gz(&p, &[&l, &tar_end()]);
+    let (code, err) = analyze_bundle(&p);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("results/l"), "{err}");
+}
+
+#[test]
+fn duplicate_links_empty_targets_and_a_linked_input_name_the_entry() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let f = file_entry(b"results/a.txt", b"x\n");
+    for (name, parts, expect) in [
+        (
+            "dup",
+            vec![f.clone(), link_header(b"results/a.txt", b"b.txt").to_vec()],
+            "appears twice",
+        ),
+        (
+            "empty",
+            vec![link_header(b"results/e", b"").to_vec()],
+            "empty target",
+        ),
+        (
+            "input",
+            vec![
+                file_entry(b"manifest.json", b"{}"),
+                file_entry(b"real/x.txt", b"x"),
+                link_header(b"input", b"real").to_vec(),
+            ],
+            "`input`",
+        ),
+    ] {
+        let p = tmp.path().join(format!("{name}.tar.gz"));
+        let mut all: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+        let end = tar_end();
+        all.push(&end);
+        write_gz(&p, &all);
+        let (code, err) = analyze_bundle(&p);
+        assert_eq!(code, 2, "{name}: {err}");
+        assert!(
+            err.contains("refused bundle") && err.contains(&p.display().to_string()),
+            "{name}: {err}"
+        );
+        assert!(err.contains(expect), "{name}: {err}");
+    }
+}
