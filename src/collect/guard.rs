@@ -6,6 +6,15 @@
 //! (a filesystem, RAID or LVM signature, a partition table, partitions) is refused unless
 //! `--confirm-device` names exactly that device. Links such as `/dev/disk/by-id/...` are
 //! resolved to the real device first.
+//!
+//! The lists of ways a device can be busy are the explanation, not the defence. The
+//! defence is the kernel's own: the device is opened with `O_EXCL`, which the kernel
+//! refuses (`EBUSY`) while it is mounted in any mount namespace, is an md, dm or LVM
+//! member, or is held exclusively by another process. For a command that does not claim
+//! the device itself (fio), that descriptor is held for the command's whole run, so a
+//! mount during the run fails too ([`hold`]). A device that backs a loop device is in use
+//! as well (a loop device does not claim its backing device), and holders are followed
+//! up their chain.
 
 use std::path::{Path, PathBuf};
 
@@ -28,6 +37,9 @@ pub struct Findings {
     pub signature: Option<String>,
     /// Why the device could not be checked at all (missing, not a block device).
     pub unusable: Option<String>,
+    /// Why the kernel could not be asked (the exclusive open needs root): refused like
+    /// unusable, but a dry run may go on printing.
+    pub unchecked: Option<String>,
 }
 
 /// The guard's answer for one device.
@@ -117,6 +129,148 @@ pub fn root_device() -> Option<String> {
         .find(|s| s.starts_with("/dev/"))
 }
 
+/// Loop devices whose backing file is the block device `name` (`/sys/block/loop*/loop/
+/// backing_file`): a loop device does not claim what it is set up over.
+fn loops_over(name: &str) -> Vec<String> {
+    let path = Path::new("/dev").join(name);
+    let mut out: Vec<String> = std::fs::read_dir("/sys/block")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let loop_name = e.file_name().to_string_lossy().into_owned();
+            let backing = read(e.path().join("loop/backing_file"));
+            let backing = backing.trim();
+            (!backing.is_empty() && std::fs::canonicalize(backing).is_ok_and(|b| b == path))
+                .then_some(loop_name)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Processes other than this one with `real` open, as `pid N (comm)`.
+fn openers(real: &Path) -> Vec<String> {
+    let me = std::process::id().to_string();
+    let mut out = Vec::new();
+    for p in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let pid = p.file_name().to_string_lossy().into_owned();
+        if !pid.bytes().all(|b| b.is_ascii_digit()) || pid == me {
+            continue;
+        }
+        let holds = std::fs::read_dir(p.path().join("fd"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|t| t == real));
+        if holds {
+            let comm = read(p.path().join("comm"));
+            out.push(format!("pid {pid} ({})", comm.trim()));
+        }
+    }
+    out
+}
+
+/// Mounts of `major:minor` in mount namespaces other than this one: `X (pid N's mount
+/// namespace)`.
+fn mounts_elsewhere(num: &str) -> Vec<String> {
+    if num.is_empty() {
+        return Vec::new();
+    }
+    let mine = std::fs::read_link("/proc/self/ns/mnt").ok();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    for p in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let pid = p.file_name().to_string_lossy().into_owned();
+        if !pid.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let Ok(ns) = std::fs::read_link(p.path().join("ns/mnt")) else {
+            continue;
+        };
+        if Some(&ns) == mine.as_ref() || !seen.insert(ns) {
+            continue;
+        }
+        for l in read(p.path().join("mountinfo")).lines() {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            if f.get(2) == Some(&num) {
+                if let Some(at) = f.get(4) {
+                    out.push(format!("{at} (in the mount namespace of pid {pid})"));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Opens the block device `real` the way the kernel grants one user at a time: read-only
+/// with `O_EXCL`. Err with the errno's text when the kernel refuses.
+fn open_exclusive(real: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_EXCL)
+        .open(real)
+}
+
+/// What the kernel's refusal of an exclusive open means, with whatever can be said of who
+/// holds the device.
+fn busy_reason(name: &str, real: &Path) -> String {
+    let mut who = mounts_elsewhere(&dev_number(name))
+        .into_iter()
+        .map(|m| format!("mounted at {m}"))
+        .collect::<Vec<_>>();
+    who.extend(openers(real).into_iter().map(|p| format!("open in {p}")));
+    let who = if who.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", who.join("; "))
+    };
+    format!(
+        "`{name}` is in use: the kernel refuses to open it exclusively (EBUSY){who}. It is mounted (in this or another mount namespace), a member of an md, dm or LVM device, or held by another program: find what holds it (`lsblk`, `fuser -vm /dev/{name}`, `findmnt -N <pid>`), stop that, and run again"
+    )
+}
+
+/// A device claimed for a command's whole run: while this is held, the kernel refuses
+/// every other exclusive open of the device (a mount, md, another guard). Dropped when
+/// the command ends.
+#[derive(Debug)]
+pub struct Hold {
+    _file: Option<std::fs::File>,
+}
+
+/// Claims `dev` for a command that does not claim it itself (fio): an `O_EXCL`
+/// descriptor kept open until the [`Hold`] is dropped. A plain file or a PCIe address
+/// needs no claim. Err when the kernel refuses: the device is in use.
+pub fn hold(dev: &Path) -> Result<Hold, String> {
+    use std::os::unix::fs::FileTypeExt;
+    if dev.to_str().is_some_and(|d| d.starts_with("pci:")) {
+        return Ok(Hold { _file: None });
+    }
+    let real =
+        std::fs::canonicalize(dev).map_err(|e| format!("cannot find `{}`: {e}", dev.display()))?;
+    let is_block = std::fs::metadata(&real).is_ok_and(|m| m.file_type().is_block_device());
+    if !is_block {
+        return Ok(Hold { _file: None });
+    }
+    let name = real
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match open_exclusive(&real) {
+        Ok(f) => Ok(Hold { _file: Some(f) }),
+        Err(e) if e.raw_os_error() == Some(libc::EBUSY) => Err(format!(
+            "refused `{}`: {}",
+            dev.display(),
+            busy_reason(&name, &real)
+        )),
+        Err(e) => Err(format!(
+            "refused `{}`: cannot open it exclusively: {e}",
+            dev.display()
+        )),
+    }
+}
+
 /// What uses block device `name` (and, through holders, what is built on it), as
 /// sentences with the fix. `depth` bounds the walk up the holder chain.
 fn uses(name: &str, depth: usize, out: &mut Vec<String>) {
@@ -137,6 +291,18 @@ fn uses(name: &str, depth: usize, out: &mut Vec<String>) {
     }
     if depth > 8 {
         return;
+    }
+    for l in loops_over(name) {
+        let mut above = Vec::new();
+        uses(&l, depth + 1, &mut above);
+        let built = if above.is_empty() {
+            String::new()
+        } else {
+            format!(", which is in use ({})", above.join("; "))
+        };
+        out.push(format!(
+            "`{name}` backs the loop device `{l}`{built}: detach it first (losetup -d /dev/{l})"
+        ));
     }
     for h in holders(name) {
         let fix = if h.starts_with("md") {
@@ -202,6 +368,7 @@ fn check_pci(dev: &Path, addr: &str, runner: &dyn Runner) -> Findings {
         f.in_use.extend(g.in_use);
         f.looks_used.extend(g.looks_used);
         f.signature = f.signature.or(g.signature);
+        f.unchecked = f.unchecked.or(g.unchecked);
     }
     f
 }
@@ -248,6 +415,25 @@ pub fn check(dev: &Path, runner: &dyn Runner) -> Findings {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     uses(&name, 0, &mut f.in_use);
+    // The kernel's word, whatever the lists above know: an exclusive open is refused
+    // while anything claims the device.
+    match open_exclusive(&real) {
+        Ok(_) => {}
+        Err(e) if e.raw_os_error() == Some(libc::EBUSY) => {
+            if f.in_use.is_empty() {
+                f.in_use.push(busy_reason(&name, &real));
+            }
+        }
+        Err(e) if matches!(e.raw_os_error(), Some(libc::EACCES) | Some(libc::EPERM)) => {
+            f.unchecked = Some(format!(
+                "cannot open `{}` exclusively to ask the kernel whether it is in use ({e}): run the collection as root (sudo reprobench collect ...)",
+                real.display()
+            ));
+        }
+        Err(e) => f.in_use.push(format!(
+            "`{name}` cannot be opened exclusively to check it: {e}"
+        )),
+    }
     let parts = partitions(&name);
     for p in &parts {
         uses(p, 0, &mut f.in_use);
@@ -297,6 +483,9 @@ fn names(confirmed: &Path, f: &Findings) -> bool {
 pub fn decide(f: &Findings, confirmed: &[PathBuf]) -> Decision {
     let dev = f.device.display();
     if let Some(why) = &f.unusable {
+        return Decision::Refused(format!("refused `{dev}`: {why}"));
+    }
+    if let Some(why) = &f.unchecked {
         return Decision::Refused(format!("refused `{dev}`: {why}"));
     }
     if !f.in_use.is_empty() {

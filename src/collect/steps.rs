@@ -49,13 +49,27 @@ impl std::fmt::Debug for Check {
 pub struct Write {
     pub dev: PathBuf,
     pub expect: Option<&'static str>,
+    /// The command opens the device exclusively itself (blkdiscard, mdadm, wipefs): the
+    /// guard's exclusive claim is released just before it runs. Otherwise (fio) the
+    /// guard holds the device for the command's whole run.
+    pub claims_itself: bool,
 }
 
 impl Write {
+    /// A command that writes to `dev` without claiming it (fio): held while it runs.
     pub fn to(dev: &Path) -> Write {
         Write {
             dev: dev.to_path_buf(),
             expect: None,
+            claims_itself: false,
+        }
+    }
+
+    /// A command that claims `dev` itself (`O_EXCL`): checked, then left to it.
+    pub fn claimed(dev: &Path) -> Write {
+        Write {
+            claims_itself: true,
+            ..Write::to(dev)
         }
     }
 }
@@ -400,11 +414,20 @@ impl Session {
                 return record("not run", "skipped: done in an earlier run".into());
             }
         }
+        // Held until the command has ended: while a device is held no one else can claim
+        // it (mount it, build md on it), in any mount namespace.
+        let mut holds = Vec::new();
         for w in &step.writes {
-            match guard::before_expecting(&step.name, &w.dev, w.expect, &self.confirmed, runner) {
-                Ok(warnings) => {
+            let checked =
+                guard::before_expecting(&step.name, &w.dev, w.expect, &self.confirmed, runner)
+                    .and_then(|warnings| guard::hold(&w.dev).map(|h| (warnings, h)));
+            match checked {
+                Ok((warnings, hold)) => {
                     for w in warnings {
                         eprintln!("warning (confirmed): {w}");
+                    }
+                    if !w.claims_itself {
+                        holds.push(hold);
                     }
                 }
                 Err(why) => {
@@ -415,6 +438,7 @@ impl Session {
             }
         }
         let exit = runner.run(&step.invocation);
+        drop(holds);
         if INTERRUPTED.load(Ordering::SeqCst) {
             ran.interrupted = true;
             // fio writes a complete-looking result when interrupted: keep it out of the way.

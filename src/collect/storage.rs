@@ -201,7 +201,7 @@ fn steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
                     drives().arg("discard").arg(d.as_os_str()),
                     Check::Exit,
                 )
-                .writes(Write::to(d))
+                .writes(Write::claimed(d))
                 .estimate(30)
                 .required(),
             );
@@ -218,7 +218,7 @@ fn steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
         .estimate(10)
         .required();
         for d in &plan.drives {
-            step = step.writes(Write::to(d));
+            step = step.writes(Write::claimed(d));
         }
         out.push(step);
         let (sys, md, n) = (system.clone(), plan.md.clone(), plan.drives.len());
@@ -327,8 +327,8 @@ fn steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
         let mut step = Step::new("teardown/mdadm --zero-superblock", zero, Check::Exit);
         for d in &plan.drives {
             step = step.writes(Write {
-                dev: d.clone(),
                 expect: Some("linux_raid_member"),
+                ..Write::claimed(d)
             });
         }
         out.push(step);
@@ -339,7 +339,7 @@ fn steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
                     drives().arg("discard").arg(d.as_os_str()),
                     Check::Exit,
                 )
-                .writes(Write::to(d))
+                .writes(Write::claimed(d))
                 .estimate(30),
             );
         }
@@ -384,7 +384,14 @@ pub fn collect(plan: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
         if is_raid10(plan) && plan.prepare && *d == plan.md {
             continue;
         }
-        match super::guard::decide(&super::guard::check(d, runner), &plan.confirmed) {
+        let found = super::guard::check(d, runner);
+        if plan.dry_run && found.in_use.is_empty() {
+            if let Some(why) = &found.unchecked {
+                eprintln!("note: {why}; the real run refuses the device until it can check");
+                continue;
+            }
+        }
+        match super::guard::decide(&found, &plan.confirmed) {
             super::guard::Decision::Refused(why) => {
                 eprintln!("{why}");
                 return Ok(2);

@@ -1,7 +1,10 @@
 //! The device guard on real loop devices: in use (mounted directly or through a partition,
 //! active swap, held by dm or md) is refused even with --confirm-device; looks used
 //! (a signature only) needs exactly that confirmation; links resolve to the real device;
-//! the guard looks again before every step; a run fio refuses is a failed run.
+//! the guard looks again before every step; a run fio refuses is a failed run. The
+//! kernel's exclusive open catches what no list of ours names: the device under a second
+//! loop device, mounted in another mount namespace, or held exclusively by another
+//! program, and it is held while fio runs so nothing can claim the device meanwhile.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -266,7 +269,9 @@ fn the_guard_looks_again_before_every_step() {
             System.run(inv)
         }
     }
-    let step = |n: &str| Step::new(n, Invocation::new(n), Check::Exit).writes(Write::to(&l.0));
+    // Steps whose command claims the device itself: the guard's hold is released before
+    // each runs, so the first one can mount it (as another program might, between runs).
+    let step = |n: &str| Step::new(n, Invocation::new(n), Check::Exit).writes(Write::claimed(&l.0));
     let mut session = Session::new(
         tmp.path().join("manifest.json"),
         "test",
@@ -288,4 +293,207 @@ fn the_guard_looks_again_before_every_step() {
         ran.records[1]
     );
     assert_eq!(ran.records[1].exit, "not run");
+}
+
+/// `e2fsck -n` on `dev`: the file system is intact.
+fn fsck_clean(dev: &str) -> bool {
+    Command::new("e2fsck")
+        .args(["-n", "-f", dev])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The refusal of a device in use: exit 2, fio never ran, no confirmation suggested.
+fn refused_in_use(r: &Run, out: &Path, dev: &str) {
+    assert_eq!(r.code, 2, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        !r.stderr.contains(&format!("--confirm-device {dev}")),
+        "never suggests confirming a device in use: {}",
+        r.stderr
+    );
+    assert!(
+        !out.join("raid10/precondition.json").exists(),
+        "fio never ran"
+    );
+}
+
+#[test]
+fn a_device_under_a_second_loop_device_that_is_mounted_is_refused() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let Some(l) = loop_dev(tmp.path(), "under.img", 64) else {
+        return;
+    };
+    assert!(mkfs(l.path()), "mkfs.ext4");
+    let top = Command::new("losetup")
+        .args(["-f", "--show", l.path()])
+        .output()
+        .expect("losetup");
+    let top = String::from_utf8_lossy(&top.stdout).trim().to_string();
+    assert!(top.starts_with("/dev/loop"), "a second loop device: {top}");
+    let mnt = tmp.path().join("mnt");
+    fs::create_dir_all(&mnt).expect("mkdir");
+    let undo = Undo(vec![
+        vec!["losetup".into(), "-d".into(), top.clone()],
+        vec!["umount".into(), mnt.display().to_string()],
+    ]);
+    assert!(ok(Command::new("mount").arg(&top).arg(&mnt)), "mount");
+    let out = tmp.path().join("results");
+    for extra in [&[][..], &["--confirm-device", l.path()][..]] {
+        let r = collect_precondition(l.path(), &out, extra);
+        refused_in_use(&r, &out, l.path());
+        assert!(r.stderr.contains("backs the loop device"), "{}", r.stderr);
+        assert!(
+            r.stderr.contains("losetup -d"),
+            "says what to do: {}",
+            r.stderr
+        );
+    }
+    drop(undo);
+    assert!(fsck_clean(l.path()), "the file system is intact");
+}
+
+#[test]
+fn a_device_mounted_in_another_mount_namespace_is_refused() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let Some(l) = loop_dev(tmp.path(), "ns.img", 64) else {
+        return;
+    };
+    assert!(mkfs(l.path()), "mkfs.ext4");
+    let mnt = tmp.path().join("nsmnt");
+    fs::create_dir_all(&mnt).expect("mkdir");
+    let mut child = std::process::Command::new("unshare")
+        .args(["-m", "--propagation", "private", "sh", "-c"])
+        .arg(format!(
+            "mount {} {} && echo mounted && exec sleep 60",
+            l.path(),
+            mnt.display()
+        ))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("unshare");
+    let mut line = String::new();
+    {
+        use std::io::BufRead;
+        let stdout = child.stdout.take().expect("stdout");
+        let _ = std::io::BufReader::new(stdout).read_line(&mut line);
+    }
+    if line.trim() != "mounted" {
+        let _ = child.kill();
+        assert!(std::env::var_os("CI").is_none(), "CI can unshare and mount");
+        skipped("unshare -m could not mount here");
+        return;
+    }
+    let here = fs::read_to_string("/proc/self/mountinfo").expect("mountinfo");
+    assert!(
+        !here.contains(&mnt.display().to_string()),
+        "the mount is not visible in this namespace"
+    );
+    let out = tmp.path().join("results");
+    for extra in [&[][..], &["--confirm-device", l.path()][..]] {
+        let r = collect_precondition(l.path(), &out, extra);
+        refused_in_use(&r, &out, l.path());
+        assert!(r.stderr.contains("EBUSY"), "{}", r.stderr);
+        assert!(
+            r.stderr.contains("in the mount namespace of pid"),
+            "says where: {}",
+            r.stderr
+        );
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(fsck_clean(l.path()), "the file system is intact");
+}
+
+/// A python3 holding `dev` open with O_EXCL until killed; None without python3.
+fn hold_exclusively(dev: &str) -> Option<std::process::Child> {
+    let mut child = std::process::Command::new("python3")
+        .arg("-c")
+        .arg("import os, sys, time; os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL); print('held', flush=True); time.sleep(60)")
+        .arg(dev)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .ok()?;
+    let mut line = String::new();
+    use std::io::BufRead;
+    let stdout = child.stdout.take()?;
+    let _ = std::io::BufReader::new(stdout).read_line(&mut line);
+    (line.trim() == "held").then_some(child)
+}
+
+#[test]
+fn a_device_another_program_holds_exclusively_is_refused() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let Some(l) = loop_dev(tmp.path(), "held.img", 64) else {
+        return;
+    };
+    if !need("python3") {
+        return;
+    }
+    assert!(mkfs(l.path()), "mkfs.ext4");
+    let mut holder = hold_exclusively(l.path()).expect("python3 holds the device");
+    let out = tmp.path().join("results");
+    for extra in [&[][..], &["--confirm-device", l.path()][..]] {
+        let r = collect_precondition(l.path(), &out, extra);
+        refused_in_use(&r, &out, l.path());
+        assert!(r.stderr.contains("EBUSY"), "{}", r.stderr);
+        assert!(r.stderr.contains("(python3)"), "says who: {}", r.stderr);
+    }
+    let _ = holder.kill();
+    let _ = holder.wait();
+    assert!(fsck_clean(l.path()), "the file system is intact");
+}
+
+#[test]
+fn while_fio_runs_the_device_is_held_and_nothing_else_can_claim_it() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let Some(l) = loop_dev(tmp.path(), "busy.img", 64) else {
+        return;
+    };
+    if !need("fio") || !need("python3") {
+        return;
+    }
+    let out = tmp.path().join("results");
+    let mut collect = bin()
+        .args(["collect", "storage", "--array", "raid10", "--dev", l.path()])
+        .arg("-o")
+        .arg(&out)
+        .args([
+            "--only",
+            "precondition",
+            "--size",
+            "8m",
+            "--runtime",
+            "4",
+            "--time-based",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("collect");
+    // Wait until fio has the device (its output file appears), then try to claim it.
+    let started = std::time::Instant::now();
+    let mut claimed_meanwhile = None;
+    while started.elapsed().as_secs() < 30 {
+        let fio_running = Command::new("pgrep")
+            .args(["-f", "fio.*precondition"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if fio_running {
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            claimed_meanwhile = Some(hold_exclusively(l.path()));
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let status = collect.wait().expect("collect ends");
+    let claimed = claimed_meanwhile.expect("fio ran");
+    assert!(
+        claimed.is_none(),
+        "another exclusive open succeeded while fio ran on the device"
+    );
+    assert!(status.success(), "the run itself went on: {status:?}");
+    assert!(
+        hold_exclusively(l.path()).map(|mut c| c.kill()).is_some(),
+        "released once the run ended"
+    );
 }
