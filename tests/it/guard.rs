@@ -379,6 +379,7 @@ fn a_device_mounted_in_another_mount_namespace_is_refused() {
     }
     if line.trim() != "mounted" {
         let _ = child.kill();
+        let _ = child.wait();
         assert!(std::env::var_os("CI").is_none(), "CI can unshare and mount");
         skipped("unshare -m could not mount here");
         return;
