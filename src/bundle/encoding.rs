@@ -1,7 +1,9 @@
 //! Every file that goes into a bundle is read as text, whatever its encoding, so nothing
 //! escapes redaction: UTF-8 (with NUL bytes too), UTF-8 with a BOM, UTF-16 with or
-//! without a BOM, Latin-1, and gzip'd text. What cannot be read as text is left out, with
-//! the reason.
+//! without a BOM, Latin-1, gzip'd text, and files that mix them (a UTF-16 section
+//! appended to a UTF-8 log is decoded as the UTF-16 it is, section by section). A tar
+//! archive (gzip'd or not) is recognised as one, for its members to be read one by one.
+//! What cannot be read as text is left out, with the reason.
 
 use std::io::{Read, Write};
 
@@ -29,43 +31,118 @@ impl Encoding {
     }
 }
 
-/// A file read as text, and how to write it back.
+/// One stretch of a file in one encoding.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Text {
+pub struct Part {
     pub text: String,
     pub encoding: Encoding,
+}
+
+/// A file read as text (one part, or several for a file that mixes encodings), and how
+/// to write it back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Text {
+    pub parts: Vec<Part>,
     /// It was gzip'd, and is compressed again when written.
     pub gzip: bool,
 }
 
 impl Text {
-    pub fn label(&self) -> String {
-        if self.gzip {
-            format!("{} in gzip", self.encoding.label())
-        } else {
-            self.encoding.label().to_string()
+    fn one(text: String, encoding: Encoding) -> Text {
+        Text {
+            parts: vec![Part { text, encoding }],
+            gzip: false,
         }
     }
+
+    /// The whole text (the parts joined).
+    pub fn joined(&self) -> String {
+        self.parts.iter().map(|p| p.text.as_str()).collect()
+    }
+
+    /// Rewrites every part with `f` (redaction and pseudonyms work part by part: no
+    /// secret spans two encodings).
+    pub fn map(&mut self, mut f: impl FnMut(&str) -> String) {
+        for p in &mut self.parts {
+            p.text = f(&p.text);
+        }
+    }
+
+    pub fn label(&self) -> String {
+        let mut names: Vec<&str> = self.parts.iter().map(|p| p.encoding.label()).collect();
+        names.dedup();
+        let l = if names.len() > 1 {
+            format!("mixed: {}", names.join(" + "))
+        } else {
+            names.first().copied().unwrap_or("utf-8").to_string()
+        };
+        if self.gzip {
+            format!("{l} in gzip")
+        } else {
+            l
+        }
+    }
+}
+
+/// What a file's bytes are, to a bundle.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decoded {
+    Text(Text),
+    /// A tar archive (`gzip` when it was a .tar.gz): its members are read one by one.
+    Tar {
+        bytes: Vec<u8>,
+        gzip: bool,
+    },
+}
+
+/// Whether `bytes` are a tar archive (the ustar magic of the first header).
+pub fn is_tar(bytes: &[u8]) -> bool {
+    bytes.len() >= 512 && &bytes[257..262] == b"ustar"
 }
 
 /// Decompressed gzip content larger than this is left out: a bundle is not the place for
 /// it, and a small crafted file could otherwise expand without bound.
 pub const MAX_GUNZIP_BYTES: u64 = 256 * 1024 * 1024;
 
+/// The file as text or as an archive to open, or why it cannot be read.
+pub fn decode_file(bytes: &[u8]) -> Result<Decoded, String> {
+    if is_tar(bytes) {
+        return Ok(Decoded::Tar {
+            bytes: bytes.to_vec(),
+            gzip: false,
+        });
+    }
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let out = gunzip(bytes)?;
+        if is_tar(&out) {
+            return Ok(Decoded::Tar {
+                bytes: out,
+                gzip: true,
+            });
+        }
+    }
+    decode(bytes).map(Decoded::Text)
+}
+
+fn gunzip(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(bytes)
+        .take(MAX_GUNZIP_BYTES + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| format!("gzip that cannot be read ({e})"))?;
+    if out.len() as u64 > MAX_GUNZIP_BYTES {
+        return Err(format!(
+            "gzip that unpacks to more than {} MiB",
+            MAX_GUNZIP_BYTES >> 20
+        ));
+    }
+    Ok(out)
+}
+
 /// The file as text, or why it cannot be.
 pub fn decode(bytes: &[u8]) -> Result<Text, String> {
     if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(bytes)
-            .take(MAX_GUNZIP_BYTES + 1)
-            .read_to_end(&mut out)
-            .map_err(|e| format!("gzip that cannot be read ({e})"))?;
-        if out.len() as u64 > MAX_GUNZIP_BYTES {
-            return Err(format!(
-                "gzip that unpacks to more than {} MiB",
-                MAX_GUNZIP_BYTES >> 20
-            ));
-        }
+        let out = gunzip(bytes)?;
         if out.starts_with(&[0x1f, 0x8b]) {
             return Err("gzip inside gzip: not unpacked twice".into());
         }
@@ -89,11 +166,7 @@ pub fn decode(bytes: &[u8]) -> Result<Text, String> {
 }
 
 fn plain(bytes: &[u8]) -> Result<Text, String> {
-    let text = |text: String, encoding| Text {
-        text,
-        encoding,
-        gzip: false,
-    };
+    let text = Text::one;
     if let Some(rest) = bytes.strip_prefix(&[0xef, 0xbb, 0xbf]) {
         return std::str::from_utf8(rest)
             .map(|s| text(s.to_string(), Encoding::Utf8Bom))
@@ -105,7 +178,7 @@ fn plain(bytes: &[u8]) -> Result<Text, String> {
     if let Some(rest) = bytes.strip_prefix(&[0xfe, 0xff]) {
         return utf16(rest, false).map(|s| text(s, Encoding::Utf16Be { bom: true }));
     }
-    if let Some(le) = utf16_without_bom(bytes) {
+    if let Some(le) = utf16_without_bom(bytes).filter(|&le| utf16(bytes, le).is_ok()) {
         return utf16(bytes, le).map(|s| {
             text(
                 s,
@@ -116,6 +189,9 @@ fn plain(bytes: &[u8]) -> Result<Text, String> {
                 },
             )
         });
+    }
+    if let Some(mixed) = mixed(bytes)? {
+        return Ok(mixed);
     }
     if let Ok(s) = std::str::from_utf8(bytes) {
         return Ok(text(s.to_string(), Encoding::Utf8));
@@ -128,6 +204,66 @@ fn plain(bytes: &[u8]) -> Result<Text, String> {
         bytes.iter().map(|&b| b as char).collect(),
         Encoding::Latin1,
     ))
+}
+
+/// The least number of ASCII characters in a row, each followed by a NUL, that make a
+/// UTF-16LE section inside another encoding.
+const UTF16_RUN: usize = 8;
+
+/// Where `bytes` hold UTF-16LE sections (ASCII characters each followed by a NUL, at
+/// least [`UTF16_RUN`] of them, with the BOM before them if there is one), as ranges.
+fn utf16_runs(bytes: &[u8]) -> Vec<(usize, usize, bool)> {
+    // Any ASCII character but NUL (colour codes' ESC included).
+    let ascii = |b: u8| (0x01..0x80).contains(&b);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 1 < bytes.len() {
+        if !(ascii(bytes[i]) && bytes[i + 1] == 0) {
+            i += 1;
+            continue;
+        }
+        let s = i;
+        while i + 1 < bytes.len() && ascii(bytes[i]) && bytes[i + 1] == 0 {
+            i += 2;
+        }
+        if (i - s) / 2 >= UTF16_RUN {
+            let bom = s >= 2 && bytes[s - 2..s] == [0xff, 0xfe];
+            out.push((if bom { s - 2 } else { s }, i, bom));
+        }
+    }
+    out
+}
+
+/// A file that mixes encodings: UTF-16LE sections inside UTF-8 or Latin-1, decoded
+/// part by part. None when there is no such section.
+fn mixed(bytes: &[u8]) -> Result<Option<Text>, String> {
+    let runs = utf16_runs(bytes);
+    if runs.is_empty() {
+        return Ok(None);
+    }
+    let mut parts = Vec::new();
+    let mut at = 0;
+    let other = |b: &[u8], parts: &mut Vec<Part>| {
+        if b.is_empty() {
+            return;
+        }
+        let (text, encoding) = match std::str::from_utf8(b) {
+            Ok(s) => (s.to_string(), Encoding::Utf8),
+            Err(_) => (b.iter().map(|&c| c as char).collect(), Encoding::Latin1),
+        };
+        parts.push(Part { text, encoding });
+    };
+    for (s, e, bom) in runs {
+        other(&bytes[at..s], &mut parts);
+        let body = &bytes[if bom { s + 2 } else { s }..e];
+        parts.push(Part {
+            text: utf16(body, true)?,
+            encoding: Encoding::Utf16Le { bom },
+        });
+        at = e;
+    }
+    other(&bytes[at..], &mut parts);
+    Ok(Some(Text { parts, gzip: false }))
 }
 
 /// UTF-16 without a BOM: mostly-ASCII text has a NUL in every other byte.
@@ -174,9 +310,28 @@ fn looks_binary(bytes: &[u8]) -> bool {
     controls * 50 > head.len().max(1)
 }
 
-/// The text written back the way it came: same encoding, BOM and compression.
+/// The text written back the way it came: same encodings, BOMs and compression.
 pub fn encode(t: &Text) -> Vec<u8> {
-    let mut bytes = match t.encoding {
+    let mut bytes: Vec<u8> = t.parts.iter().flat_map(encode_part).collect();
+    if t.gzip {
+        bytes = gzip(&bytes);
+    }
+    bytes
+}
+
+/// Bytes gzip'd with a fixed time, as the bundle writes every archive.
+pub fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::GzBuilder::new()
+        .mtime(0)
+        .write(Vec::new(), flate2::Compression::default());
+    // Writing to memory cannot fail.
+    let _ = gz.write_all(bytes);
+    gz.finish().unwrap_or_default()
+}
+
+fn encode_part(p: &Part) -> Vec<u8> {
+    let t = p;
+    match t.encoding {
         Encoding::Utf8 => t.text.as_bytes().to_vec(),
         Encoding::Utf8Bom => [&[0xef, 0xbb, 0xbf][..], t.text.as_bytes()].concat(),
         Encoding::Utf16Le { bom } | Encoding::Utf16Be { bom } => {
@@ -196,16 +351,7 @@ pub fn encode(t: &Text) -> Vec<u8> {
             .chars()
             .map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?'))
             .collect(),
-    };
-    if t.gzip {
-        let mut gz = flate2::GzBuilder::new()
-            .mtime(0)
-            .write(Vec::new(), flate2::Compression::default());
-        // Writing to memory cannot fail.
-        let _ = gz.write_all(&bytes);
-        bytes = gz.finish().unwrap_or_default();
     }
-    bytes
 }
 
 #[cfg(test)]
@@ -214,8 +360,9 @@ mod tests {
 
     fn round_trip(bytes: &[u8], want: Encoding, text: &str) {
         let t = decode(bytes).expect("decodes");
-        assert_eq!(t.encoding, want);
-        assert_eq!(t.text, text);
+        assert_eq!(t.parts.len(), 1);
+        assert_eq!(t.parts[0].encoding, want);
+        assert_eq!(t.joined(), text);
         assert_eq!(encode(&t), bytes, "written back as it came");
     }
 
@@ -250,13 +397,33 @@ mod tests {
         gz.write_all(b"TOKEN=abc\n").expect("w");
         let bytes = gz.finish().expect("gz");
         let t = decode(&bytes).expect("gunzips");
-        assert!(t.gzip && t.text == "TOKEN=abc\n");
+        assert!(t.gzip && t.joined() == "TOKEN=abc\n");
         let back = encode(&t);
         let mut out = String::new();
         flate2::read::GzDecoder::new(&back[..])
             .read_to_string(&mut out)
             .expect("gz");
         assert_eq!(out, "TOKEN=abc\n");
+    }
+
+    #[test]
+    fn a_utf16_section_inside_utf8_is_read_as_utf16() {
+        let mut bytes = b"INFO start \xc3\xa9\n".to_vec();
+        bytes.extend([0xff, 0xfe]);
+        bytes.extend(
+            "HF_TOKEN=hf_secret_value_here\n"
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes),
+        );
+        bytes.extend(b"INFO end\n");
+        let t = decode(&bytes).expect("decodes");
+        assert_eq!(t.parts.len(), 3, "{t:?}");
+        assert_eq!(t.parts[1].encoding, Encoding::Utf16Le { bom: true });
+        assert!(t.joined().contains("HF_TOKEN=hf_secret_value_here"));
+        assert_eq!(encode(&t), bytes, "written back as it came");
+        // NUL-separated variables are not UTF-16.
+        let environ = b"A=1\0B=2\0HOME=/root\0";
+        assert_eq!(decode(environ).expect("text").parts.len(), 1);
     }
 
     #[test]

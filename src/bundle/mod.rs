@@ -2,10 +2,12 @@
 //! bundles read back as input.
 
 pub mod checklist;
+pub mod container;
 pub mod encoding;
 pub mod pack;
 pub mod pseudonym;
 pub mod redact;
+pub mod scan;
 pub mod unpack;
 
 pub use unpack::{is_bundle, unpack};

@@ -22,9 +22,10 @@ use crate::render::report::{write_report, PdfChoice};
 use crate::suites::Options;
 
 use super::checklist::{self, Item};
-use super::encoding::{self, Text};
+use super::container::{self, Member};
+use super::encoding::{self, Decoded, Text};
 use super::pseudonym::{self, Pseudonyms};
-use super::redact;
+use super::{redact, scan};
 
 pub struct BundleOptions<'a> {
     pub redact: bool,
@@ -150,6 +151,118 @@ fn reason_to_include(e: &Entry, analysis: &Analysis, includes: &[glob::Pattern])
         .map(|p| format!("--include {}", p.as_str()))
 }
 
+/// A chosen file between reading and writing.
+enum Content {
+    Text(Text),
+    /// A tar archive in the folder, opened: its members go back in, redacted.
+    Tar {
+        gzip: bool,
+        members: Vec<Member>,
+    },
+    /// As it is (redaction off and not text).
+    Raw(Vec<u8>),
+}
+
+struct Pending {
+    rel: String,
+    why: String,
+    content: Content,
+    redactions: usize,
+}
+
+/// Reads one chosen file: text, an archive to open, or why it stays out.
+fn read_chosen(e: &Entry, opts: &BundleOptions) -> Result<Content, String> {
+    let size = std::fs::metadata(&e.path).map(|m| m.len()).unwrap_or(0);
+    if size > MAX_BUNDLED_FILE {
+        return Err(format!(
+            "{size} bytes: larger than the {} MiB a bundled file may be",
+            MAX_BUNDLED_FILE >> 20
+        ));
+    }
+    let bytes = std::fs::read(&e.path).map_err(|err| format!("cannot read: {err}"))?;
+    match encoding::decode_file(&bytes) {
+        Ok(Decoded::Text(t)) => Ok(Content::Text(t)),
+        Ok(Decoded::Tar { .. }) if !opts.redact => Ok(Content::Raw(bytes)),
+        Ok(Decoded::Tar { bytes: tar, gzip }) => container::open(&tar)
+            .map(|members| Content::Tar { gzip, members })
+            .map_err(|why| format!("{why}; left out whole (nothing goes in unread)")),
+        Err(_) if !opts.redact => Ok(Content::Raw(bytes)),
+        Err(reason) => Err(format!(
+            "{reason}; left out unread (nothing goes in unredacted)"
+        )),
+    }
+}
+
+/// Redacts a file's content in place; returns how many secrets went.
+fn redact_content(rel: &str, content: &mut Content) -> usize {
+    let mut n = 0;
+    let mut text = |name: &str, t: &mut Text| {
+        t.map(|s| {
+            let (r, k) = redact::redact_file(name, s);
+            n += k;
+            r
+        })
+    };
+    match content {
+        Content::Text(t) => text(rel, t),
+        Content::Tar { members, .. } => {
+            for m in members {
+                match m {
+                    Member::Dir(name) => *name = redact::redact(name).0,
+                    Member::File { name, text: t } => {
+                        *name = redact::redact(name).0;
+                        let member = name.clone();
+                        text(&member, t);
+                    }
+                }
+            }
+        }
+        Content::Raw(_) => {}
+    }
+    n
+}
+
+/// Every text of a file: (where, text), for pseudonyms and the check.
+fn texts_of(rel: &str, content: &Content) -> Vec<(String, String)> {
+    match content {
+        Content::Text(t) => vec![(rel.to_string(), t.joined())],
+        Content::Tar { members, .. } => members
+            .iter()
+            .filter_map(|m| match m {
+                Member::File { name, text } => Some((format!("{rel}!{name}"), text.joined())),
+                Member::Dir(_) => None,
+            })
+            .collect(),
+        Content::Raw(_) => Vec::new(),
+    }
+}
+
+fn pseudonymize(p: &mut Pseudonyms, content: &mut Content) {
+    match content {
+        Content::Text(t) => t.map(|s| p.apply(s)),
+        Content::Tar { members, .. } => {
+            for m in members {
+                match m {
+                    Member::Dir(name) => *name = p.apply(name),
+                    Member::File { name, text } => {
+                        *name = p.apply(name);
+                        text.map(|s| p.apply(s));
+                    }
+                }
+            }
+        }
+        Content::Raw(_) => {}
+    }
+}
+
+/// The independent check on one text: its hits as `line N: what`.
+fn check(text: &str) -> Vec<String> {
+    scan::scan(text)
+        .into_iter()
+        .map(|h| format!("line {}: {}", h.line, h.what))
+        .collect()
+}
+
 /// Chooses, reads, redacts and checks every file; writes nothing.
 pub fn plan(folder: &Folder, analysis: &Analysis, opts: &BundleOptions) -> anyhow::Result<Plan> {
     let includes = opts
@@ -165,8 +278,8 @@ pub fn plan(folder: &Folder, analysis: &Analysis, opts: &BundleOptions) -> anyho
             reason: p.reason.clone(),
         })
         .collect();
-    // 1. Chosen files, read as text.
-    let mut texts: Vec<(String, String, Result<Text, Vec<u8>>)> = Vec::new();
+    // 1. Chosen files, read as text (or as archives to open).
+    let mut pending: Vec<Pending> = Vec::new();
     for e in &folder.files {
         let Some(why) = reason_to_include(e, analysis, &includes) else {
             left_out.push(LeftOut {
@@ -175,95 +288,96 @@ pub fn plan(folder: &Folder, analysis: &Analysis, opts: &BundleOptions) -> anyho
             });
             continue;
         };
-        let size = std::fs::metadata(&e.path).map(|m| m.len()).unwrap_or(0);
-        if size > MAX_BUNDLED_FILE {
-            left_out.push(LeftOut {
-                path: e.rel.clone(),
-                reason: format!(
-                    "{size} bytes: larger than the {} MiB a bundled file may be",
-                    MAX_BUNDLED_FILE >> 20
-                ),
-            });
-            continue;
-        }
-        let bytes = match std::fs::read(&e.path) {
-            Ok(b) => b,
-            Err(err) => {
-                left_out.push(LeftOut {
-                    path: e.rel.clone(),
-                    reason: format!("cannot read: {err}"),
-                });
-                continue;
-            }
-        };
-        match encoding::decode(&bytes) {
-            Ok(t) => texts.push((e.rel.clone(), why, Ok(t))),
-            Err(reason) if opts.redact => left_out.push(LeftOut {
-                path: e.rel.clone(),
-                reason: format!("{reason}; left out unread (nothing goes in unredacted)"),
+        match read_chosen(e, opts) {
+            Ok(content) => pending.push(Pending {
+                rel: e.rel.clone(),
+                why,
+                content,
+                redactions: 0,
             }),
-            Err(_) => texts.push((e.rel.clone(), why, Err(bytes))),
+            Err(reason) => left_out.push(LeftOut {
+                path: e.rel.clone(),
+                reason,
+            }),
         }
     }
     // 2. Redaction, then pseudonyms found across every file, then the check.
-    let mut redactions = 0;
-    let mut counts = BTreeMap::new();
-    for (rel, _, t) in texts.iter_mut() {
-        if let (true, Ok(t)) = (opts.redact, t) {
-            let (text, n) = redact::redact(&t.text);
-            t.text = text;
-            redactions += n;
-            counts.insert(rel.clone(), n);
+    if opts.redact {
+        for p in &mut pending {
+            p.redactions = redact_content(&p.rel, &mut p.content);
         }
     }
+    let redactions = pending.iter().map(|p| p.redactions).sum();
     let mut pseudonyms = opts.pseudonymize.then(|| {
         let mut hosts = opts.hosts.clone();
-        for (_, _, t) in &texts {
-            if let Ok(t) = t {
-                hosts.extend(pseudonym::find_hosts(&t.text));
+        for p in &pending {
+            for (_, t) in texts_of(&p.rel, &p.content) {
+                hosts.extend(pseudonym::find_hosts(&t));
             }
         }
         Pseudonyms::with_hosts(hosts)
     });
+    // Names leave too: every path (in and out) is redacted and pseudonymized.
+    let name = |rel: &str, pseudonyms: &mut Option<Pseudonyms>| {
+        let n = if opts.redact {
+            redact::redact(rel).0
+        } else {
+            rel.to_string()
+        };
+        match pseudonyms.as_mut() {
+            Some(p) => p.apply(&n),
+            None => n,
+        }
+    };
+    for l in &mut left_out {
+        l.path = name(&l.path, &mut pseudonyms);
+    }
     let mut unredacted = Vec::new();
     let mut chosen = Vec::new();
-    for (rel, why, t) in texts {
-        let path = match pseudonyms.as_mut() {
-            Some(p) => p.apply(&rel),
-            None => rel.clone(),
-        };
-        // File names are not rewritten (the suites read them): a secret in one stops the
-        // bundle like a secret left in a file.
-        let in_name: Vec<String> = redact::find(&path)
-            .iter()
-            .map(|f| format!("in its name: {}", redact::masked(&path, f)))
-            .collect();
-        if opts.redact && !in_name.is_empty() && !opts.allow_unredacted.contains(&rel) {
-            unredacted.push((redact::redact(&rel).0, in_name));
+    for mut p in pending {
+        let path = name(&p.rel, &mut pseudonyms);
+        if let Some(ps) = pseudonyms.as_mut() {
+            pseudonymize(ps, &mut p.content);
         }
-        let (bytes, label) = match t {
-            Ok(mut t) => {
-                if let Some(p) = pseudonyms.as_mut() {
-                    t.text = p.apply(&t.text);
-                }
-                if opts.redact {
-                    let hits: Vec<String> = redact::find(&t.text)
-                        .iter()
-                        .map(|f| redact::masked(&t.text, f))
-                        .collect();
-                    if !hits.is_empty() && !opts.allow_unredacted.contains(&rel) {
-                        unredacted.push((redact::redact(&rel).0, hits));
-                    }
-                }
-                (encoding::encode(&t), t.label())
+        if opts.redact && !opts.allow_unredacted.contains(&p.rel) {
+            let mut hits: Vec<String> = check(&path)
+                .into_iter()
+                .map(|h| format!("in its name: {h}"))
+                .collect();
+            for (at, t) in texts_of(&path, &p.content) {
+                let prefix = if at == path {
+                    String::new()
+                } else {
+                    format!("in `{at}`: ")
+                };
+                hits.extend(check(&t).into_iter().map(|h| format!("{prefix}{h}")));
             }
-            Err(raw) => (raw, "as it is (redaction off)".to_string()),
+            if !hits.is_empty() {
+                unredacted.push((path.clone(), hits));
+            }
+        }
+        let (bytes, label) = match p.content {
+            Content::Text(t) => (encoding::encode(&t), t.label()),
+            Content::Tar { gzip, members } => {
+                let packed =
+                    container::pack(&members).map_err(|e| anyhow::anyhow!("`{}`: {e}", p.rel))?;
+                let n = members.len();
+                if gzip {
+                    (
+                        encoding::gzip(&packed),
+                        format!("tar.gz of {n} members, each read as text"),
+                    )
+                } else {
+                    (packed, format!("tar of {n} members, each read as text"))
+                }
+            }
+            Content::Raw(raw) => (raw, "as it is (redaction off)".to_string()),
         };
         chosen.push(Chosen {
             path,
-            why,
+            why: p.why,
             encoding: label,
-            redactions: counts.get(&rel).copied().unwrap_or(0),
+            redactions: p.redactions,
             bytes,
         });
     }
@@ -327,6 +441,11 @@ pub fn build(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "input".into());
+    let name = if opts.redact {
+        redact::redact(&name).0
+    } else {
+        name
+    };
     analysis.input = name.clone();
     let report_dir = staged.path().join("report");
     std::fs::create_dir_all(&report_dir)?;
@@ -380,6 +499,9 @@ pub fn build(
         "manifest.json".into(),
         serde_json::to_vec_pretty(&manifest)?,
     );
+    if opts.redact {
+        second_check(&entries)?;
+    }
     write_archive(out, &entries)?;
     let mapping = match &plan.pseudonyms {
         Some(p) if !p.map.is_empty() => {
@@ -397,6 +519,32 @@ pub fn build(
         plan,
         mapping,
     })
+}
+
+/// What the bundle made itself (the report's Markdown, its Typst source, plots, the
+/// checklist, the manifest), checked like the inputs before anything is written: nothing
+/// that leaves is made from text the check would stop.
+fn second_check(entries: &BTreeMap<String, Vec<u8>>) -> anyhow::Result<()> {
+    let mut found = Vec::new();
+    for (path, bytes) in entries {
+        if path.starts_with("input/") || path.ends_with(".pdf") {
+            continue;
+        }
+        let hits = check(&String::from_utf8_lossy(bytes));
+        if !hits.is_empty() {
+            found.push((path.clone(), hits));
+        }
+    }
+    if found.is_empty() {
+        return Ok(());
+    }
+    let mut s = String::from(
+        "refused to write the bundle: the files it made itself still hold what looks like a secret (it came from an input let in with --allow-unredacted, or the redaction missed it in the input):",
+    );
+    for (file, hits) in found {
+        s.push_str(&format!("\n  `{file}`: {}", hits.join("; ")));
+    }
+    anyhow::bail!(s)
 }
 
 /// The folder and its analysis, which decides what the suites read.

@@ -425,8 +425,13 @@ pub fn check(dev: &Path, runner: &dyn Runner) -> Findings {
             }
         }
         Err(e) if matches!(e.raw_os_error(), Some(libc::EACCES) | Some(libc::EPERM)) => {
+            let fix = if crate::collect::plan::is_root() {
+                "this system does not let it be opened exclusively, so whether it is in use cannot be asked"
+            } else {
+                "run the collection as root (sudo reprobench collect ...)"
+            };
             f.unchecked = Some(format!(
-                "cannot open `{}` exclusively to ask the kernel whether it is in use ({e}): run the collection as root (sudo reprobench collect ...)",
+                "cannot open `{}` exclusively to ask the kernel whether it is in use ({e}): {fix}",
                 real.display()
             ));
         }
@@ -485,14 +490,14 @@ pub fn decide(f: &Findings, confirmed: &[PathBuf]) -> Decision {
     if let Some(why) = &f.unusable {
         return Decision::Refused(format!("refused `{dev}`: {why}"));
     }
-    if let Some(why) = &f.unchecked {
-        return Decision::Refused(format!("refused `{dev}`: {why}"));
-    }
     if !f.in_use.is_empty() {
         return Decision::Refused(format!(
             "refused `{dev}`: it is in use, and --confirm-device cannot change that:\n  {}",
             f.in_use.join("\n  ")
         ));
+    }
+    if let Some(why) = &f.unchecked {
+        return Decision::Refused(format!("refused `{dev}`: {why}"));
     }
     if f.looks_used.is_empty() {
         return Decision::Free;
@@ -557,7 +562,10 @@ mod tests {
             f
         );
         let d = decide(&f, &[PathBuf::from(&root)]);
-        assert!(matches!(d, Decision::Refused(ref m) if m.contains("cannot change that")));
+        assert!(
+            matches!(d, Decision::Refused(ref m) if m.contains("cannot change that")),
+            "{d:?}"
+        );
     }
 
     #[test]

@@ -205,7 +205,18 @@ fn every_parser(bytes: &[u8]) {
     }
     let _ = host::detect("compose.yaml", &text);
     let _ = reprobench::bundle::encoding::decode(bytes);
-    let _ = reprobench::bundle::redact::redact(&text);
+    let _ = reprobench::bundle::encoding::decode_file(bytes);
+    let (redacted, _) = reprobench::bundle::redact::redact_file("logs/x.netrc", &text);
+    let _ = reprobench::bundle::scan::scan(&redacted);
+    // Redaction keeps a JSON document a JSON document.
+    if serde_json::from_str::<serde_json::Value>(&text).is_ok() {
+        let (json, _) = reprobench::bundle::redact::redact(&text);
+        assert!(
+            serde_json::from_str::<serde_json::Value>(&json).is_ok(),
+            "redaction broke a JSON document"
+        );
+    }
+    let _ = reprobench::bundle::container::open(bytes);
 }
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {

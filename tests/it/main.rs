@@ -15,6 +15,7 @@ mod guard;
 mod honest;
 mod kv;
 mod no_panic;
+mod redaction;
 mod report;
 mod safety;
 mod spdk;

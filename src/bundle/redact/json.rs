@@ -1,0 +1,235 @@
+//! JSON, redacted by its structure: a string under a secret's key has its content
+//! replaced (it stays a quoted string, the file stays valid JSON); a number or literal
+//! under one becomes the string `"[REDACTED]"`; every other string is read as text
+//! (decoded first, so JSON inside a string, `\"db_password\": \"…\"`, and PEM blocks with
+//! `\n` escapes are found) and written back escaped. Anything that is not one JSON
+//! document is left to the text detectors.
+
+use super::keys::is_secret;
+use super::{Edit, MARK};
+
+/// Deeper nesting than this is read as text instead (no recursion without bound).
+const MAX_DEPTH: usize = 128;
+
+/// The edits that redact `text`, when it is one JSON document.
+pub fn edits(text: &str) -> Option<Vec<Edit>> {
+    let mut p = Parser {
+        b: text.as_bytes(),
+        text,
+        at: 0,
+        out: Vec::new(),
+    };
+    p.ws();
+    p.value(None, 0)?;
+    p.ws();
+    (p.at == p.b.len()).then_some(p.out)
+}
+
+struct Parser<'a> {
+    b: &'a [u8],
+    text: &'a str,
+    at: usize,
+    out: Vec<Edit>,
+}
+
+impl Parser<'_> {
+    fn ws(&mut self) {
+        while self.at < self.b.len() && matches!(self.b[self.at], b' ' | b'\t' | b'\n' | b'\r') {
+            self.at += 1;
+        }
+    }
+
+    fn eat(&mut self, c: u8) -> Option<()> {
+        self.ws();
+        (self.b.get(self.at) == Some(&c)).then(|| self.at += 1)
+    }
+
+    fn value(&mut self, key: Option<&str>, depth: usize) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.ws();
+        match *self.b.get(self.at)? {
+            b'{' => {
+                self.at += 1;
+                self.ws();
+                if self.b.get(self.at) == Some(&b'}') {
+                    self.at += 1;
+                    return Some(());
+                }
+                loop {
+                    self.ws();
+                    let (s, e, escaped) = self.string()?;
+                    let name = decoded(&self.text[s..e], escaped);
+                    self.text_in_string(s, e, &name, escaped);
+                    self.eat(b':')?;
+                    self.value(Some(&name), depth + 1)?;
+                    self.ws();
+                    match *self.b.get(self.at)? {
+                        b',' => self.at += 1,
+                        b'}' => {
+                            self.at += 1;
+                            return Some(());
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b'[' => {
+                self.at += 1;
+                self.ws();
+                if self.b.get(self.at) == Some(&b']') {
+                    self.at += 1;
+                    return Some(());
+                }
+                loop {
+                    // Elements are under the array's key: `"api_key": ["x"]`.
+                    self.value(key, depth + 1)?;
+                    self.ws();
+                    match *self.b.get(self.at)? {
+                        b',' => self.at += 1,
+                        b']' => {
+                            self.at += 1;
+                            return Some(());
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b'"' => {
+                let (s, e, escaped) = self.string()?;
+                let value = decoded(&self.text[s..e], escaped);
+                if key.is_some_and(|k| is_secret(k, &value)) {
+                    self.out.push(Edit::mark(s, e, "json-key"));
+                } else {
+                    self.text_in_string(s, e, &value, escaped);
+                }
+                Some(())
+            }
+            _ => {
+                let s = self.at;
+                while self.at < self.b.len()
+                    && !matches!(
+                        self.b[self.at],
+                        b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'
+                    )
+                {
+                    self.at += 1;
+                }
+                let token = &self.text[s..self.at];
+                let literal = matches!(token, "true" | "false" | "null")
+                    || token.parse::<f64>().is_ok_and(|_| {
+                        token.bytes().all(|c| {
+                            c.is_ascii_digit() || matches!(c, b'-' | b'+' | b'.' | b'e' | b'E')
+                        })
+                    });
+                if !literal {
+                    return None;
+                }
+                if key.is_some_and(|k| is_secret(k, token)) {
+                    self.out.push(Edit {
+                        start: s,
+                        end: self.at,
+                        replacement: Some(format!("\"{MARK}\"")),
+                        rule: "json-key".into(),
+                        count: 1,
+                    });
+                }
+                Some(())
+            }
+        }
+    }
+
+    /// A string at `at`: the span of its content and whether it holds escapes.
+    fn string(&mut self) -> Option<(usize, usize, bool)> {
+        if self.b.get(self.at) != Some(&b'"') {
+            return None;
+        }
+        let s = self.at + 1;
+        let mut i = s;
+        let mut escaped = false;
+        while i < self.b.len() {
+            match self.b[i] {
+                b'"' => {
+                    self.at = i + 1;
+                    return Some((s, i, escaped));
+                }
+                b'\\' => {
+                    escaped = true;
+                    i += 2;
+                }
+                b'\n' => return None,
+                _ => i += 1,
+            }
+        }
+        None
+    }
+
+    /// A string's content read as text: its secrets, in place (or the whole content
+    /// written again, escaped, when it held escapes).
+    fn text_in_string(&mut self, s: usize, e: usize, value: &str, escaped: bool) {
+        let spans = super::merge(super::text::spans(value));
+        if spans.is_empty() {
+            return;
+        }
+        if !escaped {
+            self.out.extend(
+                spans
+                    .into_iter()
+                    .map(|x| Edit::mark(s + x.start, s + x.end, &x.rule)),
+            );
+            return;
+        }
+        let count = spans.len();
+        let redacted = super::apply_spans(value, &spans);
+        let quoted = serde_json::to_string(&redacted).unwrap_or_else(|_| format!("\"{MARK}\""));
+        self.out.push(Edit {
+            start: s,
+            end: e,
+            replacement: Some(quoted[1..quoted.len() - 1].to_string()),
+            rule: spans[0].rule.clone(),
+            count,
+        });
+    }
+}
+
+/// A string's content decoded (`\"`, `\\`, `\n`, `\u00e9`, surrogate pairs).
+fn decoded(raw: &str, escaped: bool) -> String {
+    if !escaped {
+        return raw.to_string();
+    }
+    serde_json::from_str::<String>(&format!("\"{raw}\"")).unwrap_or_else(|_| raw.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::redact;
+
+    #[test]
+    fn values_stay_valid_json_of_the_same_shape() {
+        let text = r#"{"http_pass": "s3cr3t", "global options": {"http_s3_key": "AbC/123+xyz", "rw": "randread", "pin": 123456, "password": 42}, "api_key": ["a1b2c3d4e5"], "note": "{\"db_password\": \"hunter2\"}", "prompt_tokens": 196531, "max_tokens": 1}"#;
+        let (out, n) = redact(text);
+        let v: serde_json::Value = serde_json::from_str(&out).expect("still JSON");
+        assert_eq!(v["http_pass"], "[REDACTED]");
+        assert_eq!(v["global options"]["http_s3_key"], "[REDACTED]");
+        assert_eq!(v["global options"]["rw"], "randread");
+        assert_eq!(v["global options"]["password"], "[REDACTED]");
+        assert_eq!(
+            v["global options"]["pin"], 123456,
+            "pin is not a secret's name"
+        );
+        assert_eq!(v["api_key"][0], "[REDACTED]");
+        assert!(!out.contains("hunter2"), "{out}");
+        assert_eq!(v["prompt_tokens"], 196531);
+        assert_eq!(v["max_tokens"], 1);
+        assert_eq!(n, 5, "{out}");
+    }
+
+    #[test]
+    fn a_pem_key_in_a_json_string_goes_whole() {
+        let text = "{\"type\": \"service_account\", \"key\": \"-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkq\\n-----END PRIVATE KEY-----\\n\"}";
+        let (out, _) = redact(text);
+        assert!(!out.contains("MIIE"), "{out}");
+        serde_json::from_str::<serde_json::Value>(&out).expect("still JSON");
+    }
+}

@@ -1,0 +1,262 @@
+//! Secrets on shell command lines, by the flags of the tools that take them (the rule
+//! set's `[[tool]]` tables): each logical line (continued with `\`) is split into words
+//! as a shell would (quotes, escapes, `|`, `&&`, `;`), and a flag's value is the next word,
+//! the part after `=`, or what is attached to a short flag (`mysql -pPW`); `user:password`
+//! keeps the user; `wandb login KEY` has it as an argument; `echo PW | sudo -S` and
+//! `echo PW | docker login --password-stdin` pipe it in.
+
+use super::rules::{rules, Tool};
+use super::Span;
+
+/// One word of a command line: its unquoted text and the span of its content.
+struct Word {
+    start: usize,
+    end: usize,
+    text: String,
+    op: bool,
+}
+
+pub fn spans(text: &str, out: &mut Vec<Span>) {
+    let r = rules();
+    let lower = text.to_ascii_lowercase();
+    let names: Vec<&str> = r
+        .tools
+        .iter()
+        .flat_map(|t| t.names.iter().map(String::as_str))
+        .filter(|n| lower.contains(*n))
+        .collect();
+    if names.is_empty() {
+        return;
+    }
+    let b = text.as_bytes();
+    let mut at = 0;
+    while at < b.len() {
+        let end = logical_end(b, at);
+        let line = &lower[at..end];
+        if names.iter().any(|n| line.contains(n)) {
+            let words = tokenize(text, at, end);
+            commands(&words, out);
+        }
+        at = end + 1;
+    }
+}
+
+/// The end of the logical line starting at `at`: lines ending in `\` continue.
+fn logical_end(b: &[u8], mut at: usize) -> usize {
+    loop {
+        let e = b[at..]
+            .iter()
+            .position(|&c| c == b'\n' || c == 0)
+            .map_or(b.len(), |i| at + i);
+        let body = b[at..e].strip_suffix(b"\r").unwrap_or(&b[at..e]);
+        if body.ends_with(b"\\") && e < b.len() {
+            at = e + 1;
+            continue;
+        }
+        return e;
+    }
+}
+
+fn tokenize(text: &str, from: usize, to: usize) -> Vec<Word> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = from;
+    while i < to {
+        let c = b[i];
+        if c == b'\\' && i + 1 < to && (b[i + 1] == b'\n' || b[i + 1] == b'\r') {
+            i += 2;
+            continue;
+        }
+        if c.is_ascii_whitespace() || c == 0 {
+            i += 1;
+            continue;
+        }
+        if matches!(c, b'|' | b'&' | b';') {
+            let n = if i + 1 < to && b[i + 1] == c { 2 } else { 1 };
+            out.push(Word {
+                start: i,
+                end: i + n,
+                text: text[i..i + n].to_string(),
+                op: true,
+            });
+            i += n;
+            continue;
+        }
+        let mut word = String::new();
+        let (mut start, mut end) = (None::<usize>, i);
+        while i < to && !b[i].is_ascii_whitespace() && !matches!(b[i], b'|' | b'&' | b';' | 0) {
+            match b[i] {
+                q @ (b'\'' | b'"') => {
+                    let s = i + 1;
+                    let mut j = s;
+                    while j < to && b[j] != q {
+                        if q == b'"' && b[j] == b'\\' {
+                            j += 1;
+                        }
+                        j += 1;
+                    }
+                    let j = j.min(to);
+                    word.push_str(&text[s..j]);
+                    start.get_or_insert(s);
+                    end = j;
+                    i = (j + 1).min(to);
+                }
+                b'\\' if i + 1 < to => {
+                    start.get_or_insert(i + 1);
+                    let ch = text[i + 1..].chars().next().map_or(1, char::len_utf8);
+                    word.push_str(&text[i + 1..i + 1 + ch]);
+                    end = i + 1 + ch;
+                    i += 1 + ch;
+                }
+                _ => {
+                    let ch = text[i..].chars().next().map_or(1, char::len_utf8);
+                    start.get_or_insert(i);
+                    word.push_str(&text[i..i + ch]);
+                    i += ch;
+                    end = i;
+                }
+            }
+        }
+        if let Some(s) = start {
+            out.push(Word {
+                start: s,
+                end,
+                text: word,
+                op: false,
+            });
+        }
+    }
+    out
+}
+
+fn commands(words: &[Word], out: &mut Vec<Span>) {
+    let r = rules();
+    let cmds: Vec<&[Word]> = words.split(|w| w.op).collect();
+    for (ci, cmd) in cmds.iter().enumerate() {
+        for (k, w) in cmd.iter().enumerate() {
+            let Some(tool) = r.tool(&w.text) else {
+                continue;
+            };
+            let args = &cmd[k + 1..];
+            if !tool.sub.is_empty() && !args.iter().any(|a| tool.sub.contains(&a.text)) {
+                continue;
+            }
+            flags(tool, args, out);
+            let reads_stdin = tool.stdin.iter().any(|f| {
+                f.is_empty()
+                    || args
+                        .iter()
+                        .any(|a| a.text == *f || a.text.starts_with(&format!("{f}=")))
+            });
+            if reads_stdin && ci > 0 {
+                piped_in(cmds[ci - 1], out);
+            }
+        }
+    }
+}
+
+fn push(w: &Word, from: usize, out: &mut Vec<Span>, rule: &str) {
+    let s = (w.start + from).min(w.end);
+    if w.end > s && !super::keys::is_placeholder(&w.text[from.min(w.text.len())..]) {
+        out.push(Span {
+            start: s,
+            end: w.end,
+            rule: rule.to_string(),
+        });
+    }
+}
+
+/// The byte offset in the word's span of its text's byte `i` (quotes make them differ;
+/// the common unquoted word maps one to one).
+fn offset(w: &Word, i: usize) -> usize {
+    if w.end - w.start == w.text.len() {
+        i
+    } else {
+        0
+    }
+}
+
+/// A flag's value among `args`: (word index, byte offset of the value in that word).
+fn value_after(args: &[Word], i: usize, flag: &str, attached_ok: bool) -> Option<(usize, usize)> {
+    let a = &args[i].text;
+    if a == flag {
+        return (i + 1 < args.len()).then_some((i + 1, 0));
+    }
+    if flag.starts_with("--") || flag.len() > 2 {
+        return a
+            .strip_prefix(flag)
+            .and_then(|r| r.strip_prefix('='))
+            .map(|_| (i, flag.len() + 1));
+    }
+    (attached_ok && a.starts_with(flag) && a.len() > flag.len() && !a.starts_with("--"))
+        .then_some((i, flag.len()))
+}
+
+fn flags(tool: &Tool, args: &[Word], out: &mut Vec<Span>) {
+    for i in 0..args.len() {
+        for f in &tool.value {
+            if let Some((j, off)) = value_after(args, i, f, true) {
+                push(&args[j], offset(&args[j], off), out, "tool-flag");
+            }
+        }
+        for f in &tool.attached {
+            let a = &args[i].text;
+            if a.starts_with(f.as_str()) && a.len() > f.len() && !a.starts_with("--") {
+                push(&args[i], offset(&args[i], f.len()), out, "tool-flag");
+            }
+        }
+        for f in &tool.userpass {
+            if let Some((j, off)) = value_after(args, i, f, true) {
+                let v = &args[j].text[off.min(args[j].text.len())..];
+                if let Some(p) = v.find([':', '%']) {
+                    push(
+                        &args[j],
+                        offset(&args[j], off + p + 1),
+                        out,
+                        "tool-userpass",
+                    );
+                }
+            }
+        }
+    }
+    for p in &tool.positional {
+        let sub: Vec<&str> = p[0].split_whitespace().collect();
+        let n: usize = p[1].parse().unwrap_or(1);
+        let plain: Vec<&Word> = args
+            .iter()
+            .filter(|a| !a.text.starts_with('-') || sub.contains(&a.text.as_str()))
+            .collect();
+        if let Some(at) = plain
+            .windows(sub.len())
+            .position(|w| w.iter().zip(&sub).all(|(a, s)| a.text == *s))
+        {
+            if let Some(w) = plain.get(at + sub.len() + n - 1) {
+                push(w, 0, out, "tool-argument");
+            }
+        }
+    }
+}
+
+/// `echo PW |` and `printf '%s\n' PW |` before a command that reads a secret from
+/// standard input: the piped words.
+fn piped_in(cmd: &[Word], out: &mut Vec<Span>) {
+    let Some(first) = cmd.first() else {
+        return;
+    };
+    let name = first.text.rsplit('/').next().unwrap_or(&first.text);
+    let args: Vec<&Word> = cmd[1..]
+        .iter()
+        .filter(|w| !w.text.starts_with('-'))
+        .collect();
+    match name {
+        "echo" => args.iter().for_each(|w| push(w, 0, out, "piped-secret")),
+        "printf" => {
+            let skip =
+                usize::from(args.first().is_some_and(|f| f.text.contains('%')) && args.len() > 1);
+            args[skip..]
+                .iter()
+                .for_each(|w| push(w, 0, out, "piped-secret"));
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,462 @@
+//! The second check before a bundle is written: every member, every file name (of files
+//! in and left out), the report's Markdown and its Typst source (what the PDF is made
+//! from) are scanned for what still looks like a secret. It shares no code with the
+//! redactor, only the rule set's words: its own reading of `secrets.toml`, its own
+//! splitting of lines, and three plain tests (a token prefix the rules name, a value
+//! right after a secret's name, a long random token on a line that names a secret). Any
+//! hit stops the bundle, naming the file and line with the value masked.
+
+use std::sync::OnceLock;
+
+/// What the check looks for, read from the rule set's data on its own.
+struct Words {
+    /// Token prefixes with a non-letter in them (`ghp_`, `sk-`, `dhhc-1:`), lowercase.
+    prefixes: Vec<String>,
+    /// Words that name a secret (`password`, `token`, `secret`, ...), lowercase.
+    names: Vec<String>,
+    /// (tool names, the flags of theirs whose value is a secret).
+    tools: Vec<(Vec<String>, Vec<String>)>,
+    /// (tool names, the flags that make it read a secret from its standard input; an
+    /// empty flag: always), as in `echo PW | sudo -S`.
+    stdin: Vec<(Vec<String>, Vec<String>)>,
+}
+
+fn words() -> &'static Words {
+    static WORDS: OnceLock<Words> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        let data: toml::Value = include_str!("redact/secrets.toml")
+            .parse::<toml::Table>()
+            .map(toml::Value::Table)
+            .unwrap_or(toml::Value::Boolean(false));
+        let list = |v: Option<&toml::Value>| -> Vec<String> {
+            v.and_then(toml::Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|x| x.as_str().map(str::to_ascii_lowercase))
+                .collect()
+        };
+        let keys = data.get("keys");
+        let mut names = list(keys.and_then(|k| k.get("strong")));
+        // `token` alone, and the pairs written every way (`api_key`, `api-key`, `apikey`):
+        // `key` and `pass` alone name too much to stop a bundle on.
+        names.push("token".into());
+        names.push("cookie".into());
+        for pair in keys
+            .and_then(|k| k.get("pairs"))
+            .and_then(toml::Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let p = list(Some(pair));
+            if let [a, b] = p.as_slice() {
+                for sep in ["_", "-", ""] {
+                    names.push(format!("{a}{sep}{b}"));
+                }
+            }
+        }
+        names.retain(|n| n.len() >= 3);
+        names.sort();
+        names.dedup();
+        let mut prefixes: Vec<String> = data
+            .get("rule")
+            .and_then(toml::Value::as_array)
+            .into_iter()
+            .flatten()
+            .flat_map(|r| list(r.get("keywords")))
+            .filter(|k| {
+                k.len() >= 3 && k.bytes().any(|c| !c.is_ascii_alphabetic()) && !k.contains(' ')
+            })
+            .collect();
+        prefixes.sort();
+        prefixes.dedup();
+        let tools = data
+            .get("tool")
+            .and_then(toml::Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|t| {
+                let raw = |k: &str| -> Vec<String> {
+                    t.get(k)
+                        .and_then(toml::Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|x| x.as_str().map(str::to_string))
+                        .collect()
+                };
+                let mut flags = raw("value");
+                flags.extend(raw("attached"));
+                flags.extend(raw("userpass"));
+                flags.retain(|f| !f.is_empty());
+                (raw("names"), flags)
+            })
+            .collect();
+        let stdin = data
+            .get("tool")
+            .and_then(toml::Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|t| (list(t.get("names")), list(t.get("stdin"))))
+            .filter(|(_, flags)| !flags.is_empty())
+            .collect();
+        Words {
+            prefixes,
+            names,
+            tools,
+            stdin,
+        }
+    })
+}
+
+/// One hit: the line and the value, masked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    pub line: usize,
+    pub what: String,
+}
+
+fn masked(value: &str) -> String {
+    let head: String = value.chars().take(3).collect();
+    format!("{head}… {} characters", value.chars().count())
+}
+
+fn token_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '=' | '_' | '-' | '.' | ':' | '~' | '%')
+}
+
+/// The token starting at byte `at` of `line`.
+fn token_at(line: &str, at: usize) -> &str {
+    let rest = &line[at..];
+    let end = rest.find(|c: char| !token_char(c)).unwrap_or(rest.len());
+    &rest[..end]
+}
+
+fn redacted(t: &str) -> bool {
+    t.starts_with("[REDACTED") || t.contains("REDACTED")
+}
+
+/// A value that could be a credential: not a placeholder or a plain word or count.
+fn credential_like(v: &str) -> bool {
+    let lower = v.to_ascii_lowercase();
+    let placeholder = matches!(
+        lower.as_str(),
+        "none" | "null" | "true" | "false" | "yes" | "no" | "on" | "off" | "required" | "stdin"
+    ) || v.starts_with('$')
+        || v.starts_with('<')
+        || v.starts_with('{')
+        || v.chars()
+            .all(|c| c == '*' || c == 'x' || c == '.' || c == '-');
+    let digit = v.chars().any(|c| c.is_ascii_digit());
+    let letter = v.chars().any(|c| c.is_ascii_alphabetic());
+    let mixed =
+        v.chars().any(|c| c.is_ascii_uppercase()) && v.chars().any(|c| c.is_ascii_lowercase());
+    let symbol = v
+        .chars()
+        .any(|c| matches!(c, '+' | '/' | '=' | '_' | '~' | '%' | '@' | '!' | '#'));
+    // A setting's own name (`http_s3_region`) or another setting (`success=1`).
+    let identifier = v.contains('_')
+        && v.bytes()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_');
+    v.len() >= 6 && !placeholder && !identifier && letter && (digit || mixed || symbol)
+}
+
+/// A token as a value: `name=value` (a cookie, a setting) gives its value.
+fn value_part(tok: &str) -> &str {
+    match tok.trim_end_matches('=').split_once('=') {
+        Some((_, v)) if !v.is_empty() => v,
+        _ => tok,
+    }
+}
+
+/// A line without its colour sequences (`\x1b[32m`).
+fn plain(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.contains('\u{1b}') {
+        return line.into();
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() && d != '[' {
+                    break;
+                }
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out.into()
+}
+
+fn entropy(s: &str) -> f64 {
+    let mut counts = std::collections::HashMap::new();
+    for c in s.chars() {
+        *counts.entry(c).or_insert(0u32) += 1;
+    }
+    let n = s.chars().count() as f64;
+    counts
+        .values()
+        .map(|&c| {
+            let p = f64::from(c) / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// Everything in `text` that still looks like a secret.
+pub fn scan(text: &str) -> Vec<Hit> {
+    let w = words();
+    let mut hits = Vec::new();
+    for (n, raw) in text.split(['\n', '\0']).enumerate() {
+        let line = plain(raw);
+        let line = line.as_ref();
+        let lower = line.to_ascii_lowercase();
+        let mut push = |what: String| {
+            if !hits.iter().any(|h: &Hit| h.line == n + 1) {
+                hits.push(Hit { line: n + 1, what });
+            }
+        };
+        // A token that starts with a prefix the rules name.
+        for p in &w.prefixes {
+            for (at, _) in lower.match_indices(p.as_str()) {
+                let boundary = at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric();
+                let tok = token_at(line, at);
+                if boundary && tok.len() >= p.len() + 12 && !redacted(tok) {
+                    push(format!("a `{p}` token ({})", masked(tok)));
+                }
+            }
+        }
+        // A private key's armour that is still there.
+        if (lower.contains("-----begin") && lower.contains("private key"))
+            || lower.trim_start().starts_with("putty-user-key-file-")
+        {
+            push("a private key block".to_string());
+        }
+        // Credentials in a URL: `scheme://user:password@` or `scheme://KEY@`.
+        for (at, _) in line.match_indices("://") {
+            let rest = &line[at + 3..];
+            let end = rest
+                .find(|c: char| {
+                    c.is_whitespace() || matches!(c, '/' | '"' | '\'' | '<' | '>' | '?' | '#')
+                })
+                .unwrap_or(rest.len());
+            if let Some(user_end) = rest[..end].rfind('@') {
+                let info = &rest[..user_end];
+                let secret = info.split_once(':').map_or(info, |(_, p)| p);
+                let keyish = info.contains(':') || info.len() >= 16;
+                if keyish && !redacted(secret) && credential_like(secret) {
+                    push(format!("credentials in a URL ({})", masked(secret)));
+                }
+            }
+        }
+        // A secret flag of a tool named on the line, and what `echo` pipes into a tool.
+        let words_on: Vec<&str> = line.split_whitespace().collect();
+        for (names, flags) in &w.tools {
+            if !words_on.iter().any(|x| {
+                names.iter().any(|n| {
+                    x.trim_matches(|c| c == '\'' || c == '"').rsplit('/').next() == Some(n.as_str())
+                })
+            }) {
+                continue;
+            }
+            for (i, word) in words_on.iter().enumerate() {
+                for f in flags {
+                    let value = if *word == f.as_str() {
+                        words_on.get(i + 1).copied()
+                    } else if let Some(rest) = word.strip_prefix(f.as_str()) {
+                        (f.len() == 2 && !rest.is_empty() && !word.starts_with("--"))
+                            .then_some(rest)
+                            .or_else(|| rest.strip_prefix('='))
+                    } else {
+                        None
+                    };
+                    let Some(v) = value else { continue };
+                    let v = v.trim_matches(|c| c == '\'' || c == '"');
+                    let v = v.rsplit_once([':', '%']).map_or(v, |(_, p)| p);
+                    if !redacted(v) && !v.contains("://") && credential_like(v) {
+                        push(format!("the value of `{f}` ({})", masked(v)));
+                    }
+                }
+            }
+        }
+        if let Some(pipe) = line.find('|') {
+            let after: Vec<String> = lower[pipe + 1..]
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
+            let reads_stdin = w.stdin.iter().any(|(names, flags)| {
+                after.iter().any(|a| names.contains(a))
+                    && flags.iter().any(|f| f.is_empty() || after.contains(f))
+            });
+            let echoed = line[..pipe]
+                .trim()
+                .strip_prefix("echo ")
+                .filter(|_| reads_stdin);
+            if let Some(echoed) = echoed {
+                let v = echoed
+                    .split_whitespace()
+                    .find(|x| !x.starts_with('-'))
+                    .unwrap_or("")
+                    .trim_matches(|c| c == '\'' || c == '"');
+                if !redacted(v) && credential_like(v) {
+                    push(format!("what `echo` pipes in ({})", masked(v)));
+                }
+            }
+        }
+        // A value right after a name that says secret, before any other word. A name is
+        // a whole word's end: `path` does not name a `pat`.
+        let ends_word = |at: usize, len: usize| {
+            !lower[at + len..]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphanumeric())
+        };
+        // A name starts a word too: `bypass` does not name a `pass`, nor `kpasswd` a
+        // `passwd`.
+        let starts_word =
+            |at: usize, _len: usize| at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric();
+        let is_name = |at: usize, len: usize| ends_word(at, len) && starts_word(at, len);
+        let named = w.names.iter().any(|name| {
+            lower
+                .match_indices(name.as_str())
+                .any(|(at, _)| is_name(at, name.len()))
+        });
+        if named {
+            for name in &w.names {
+                for (at, _) in lower.match_indices(name.as_str()) {
+                    let after = at + name.len();
+                    let next = lower[after..].chars().next();
+                    if next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                        || !starts_word(at, name.len())
+                    {
+                        continue;
+                    }
+                    let rest = &line[after..];
+                    let skip = rest
+                        .find(|c: char| {
+                            !matches!(c, '"' | '\'' | ':' | '=' | ' ' | '\t' | '[' | '\\' | '>')
+                        })
+                        .unwrap_or(rest.len());
+                    let mut tok = value_part(token_at(rest, skip));
+                    // An authentication scheme names what follows it.
+                    if matches!(
+                        tok.to_ascii_lowercase().as_str(),
+                        "bearer" | "basic" | "token" | "digest" | "negotiate"
+                    ) {
+                        let after = skip + tok.len();
+                        let more = rest[after..].len() - rest[after..].trim_start().len();
+                        tok = token_at(rest, after + more);
+                    }
+                    // Paths and URLs are where a secret is kept, not the secret.
+                    let where_kept =
+                        tok.starts_with('/') || tok.starts_with('.') || tok.contains("://");
+                    if !redacted(tok) && !where_kept && credential_like(tok) {
+                        push(format!("a value after `{name}` ({})", masked(tok)));
+                    }
+                }
+            }
+            // A long random token on a line that names a secret.
+            for tok in line.split(|c: char| !token_char(c) || c == ':' || c == '.') {
+                let t = tok.trim_end_matches('=');
+                let classes = [
+                    t.chars().any(|c| c.is_ascii_uppercase()),
+                    t.chars().any(|c| c.is_ascii_lowercase()),
+                    t.chars().any(|c| c.is_ascii_digit()),
+                ];
+                let path = t.contains('/') && !t.contains('+');
+                if t.len() >= 24
+                    && classes.iter().all(|x| *x)
+                    && !path
+                    && !redacted(t)
+                    && entropy(t) >= 4.0
+                {
+                    push(format!("a random token ({})", masked(t)));
+                }
+            }
+        }
+    }
+    hits
+}
+
+/// Scans every text file under the folders given (a tuning aid: `cargo test -- --ignored
+/// scan_tree` with `REPROBENCH_SCAN_DIRS`).
+#[cfg(test)]
+#[test]
+#[ignore = "a tuning aid over real files, not a check"]
+fn scan_tree() {
+    let dirs = std::env::var("REPROBENCH_SCAN_DIRS").unwrap_or_default();
+    for d in dirs.split(':').filter(|d| !d.is_empty()) {
+        let mut stack = vec![std::path::PathBuf::from(d)];
+        while let Some(p) = stack.pop() {
+            if p.is_dir() {
+                stack.extend(
+                    std::fs::read_dir(&p)
+                        .into_iter()
+                        .flatten()
+                        .flatten()
+                        .map(|e| e.path()),
+                );
+            } else if let Ok(t) = std::fs::read_to_string(&p) {
+                for h in scan(&t) {
+                    println!("{}:{}: {}", p.display(), h.line, h.what);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn on_its_own_it_finds_most_of_the_corpus() {
+        let corpus = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/secrets/corpus.txt"),
+        )
+        .expect("corpus");
+        let seeded: Vec<usize> = corpus
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.contains("LEAK") && !l.starts_with('#'))
+            .map(|(i, _)| i + 1)
+            .collect();
+        let hits: Vec<usize> = scan(&corpus).iter().map(|h| h.line).collect();
+        let found = seeded.iter().filter(|l| hits.contains(l)).count();
+        // Independent and cruder than the redactor: it must still see most of them.
+        assert!(
+            found * 10 >= seeded.len() * 7,
+            "{found} of {}: missed lines {:?}",
+            seeded.len(),
+            seeded
+                .iter()
+                .filter(|l| !hits.contains(l))
+                .collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn finds_what_the_redactor_would_have_to_remove_and_not_what_it_left() {
+        assert_eq!(scan("x ghp_0123456789abcdefghijABCDEF here").len(), 1);
+        assert_eq!(scan("DB_PASSWORD=hunter2").len(), 1);
+        assert_eq!(scan("--api-key s3cr3tValue").len(), 1);
+        assert_eq!(scan("token: aB3dE5gH7jK9mN1pQ3sT5vX7zA9c").len(), 1);
+        for clean in [
+            "DB_PASSWORD=[REDACTED]",
+            "\"token\": \"[REDACTED]\"",
+            "--max-num-batched-tokens 8192",
+            "PasswordAuthentication no",
+            "docker login --password-stdin ghcr.io",
+            "sha256 4f5e1c0b9a8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f",
+            "prompt_tokens: 196531",
+            "ghp_ is a prefix",
+            "Vulnerability Spec store bypass:    Vulnerable",
+            "kpasswd         464/tcp",
+            "[credential \"https://github.com\"]",
+            "token http://example/x",
+        ] {
+            assert!(scan(clean).is_empty(), "{clean}: {:?}", scan(clean));
+        }
+    }
+}
