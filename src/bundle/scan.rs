@@ -8,6 +8,8 @@
 
 use std::sync::OnceLock;
 
+use aho_corasick::AhoCorasick;
+
 /// What the check looks for, read from the rule set's data on its own.
 struct Words {
     /// Token prefixes with a non-letter in them (`ghp_`, `sk-`, `dhhc-1:`), lowercase.
@@ -19,6 +21,11 @@ struct Words {
     /// (tool names, the flags that make it read a secret from its standard input; an
     /// empty flag: always), as in `echo PW | sudo -S`.
     stdin: Vec<(Vec<String>, Vec<String>)>,
+    /// The prefixes and the names, each found in one pass over a line.
+    find_prefixes: Option<AhoCorasick>,
+    find_names: Option<AhoCorasick>,
+    /// Every tool's name: a line naming none needs no word-by-word look.
+    find_tools: Option<AhoCorasick>,
 }
 
 fn words() -> &'static Words {
@@ -69,7 +76,7 @@ fn words() -> &'static Words {
             .collect();
         prefixes.sort();
         prefixes.dedup();
-        let tools = data
+        let tools: Vec<(Vec<String>, Vec<String>)> = data
             .get("tool")
             .and_then(toml::Value::as_array)
             .into_iter()
@@ -90,7 +97,7 @@ fn words() -> &'static Words {
                 (raw("names"), flags)
             })
             .collect();
-        let stdin = data
+        let stdin: Vec<(Vec<String>, Vec<String>)> = data
             .get("tool")
             .and_then(toml::Value::as_array)
             .into_iter()
@@ -98,7 +105,15 @@ fn words() -> &'static Words {
             .map(|t| (list(t.get("names")), list(t.get("stdin"))))
             .filter(|(_, flags)| !flags.is_empty())
             .collect();
+        let tool_names: Vec<&String> = tools
+            .iter()
+            .chain(stdin.iter())
+            .flat_map(|(n, _): &(Vec<String>, Vec<String>)| n.iter())
+            .collect();
         Words {
+            find_tools: AhoCorasick::new(&tool_names).ok(),
+            find_prefixes: AhoCorasick::new(&prefixes).ok(),
+            find_names: AhoCorasick::new(&names).ok(),
             prefixes,
             names,
             tools,
@@ -217,8 +232,15 @@ pub fn scan(text: &str) -> Vec<Hit> {
             }
         };
         // A token that starts with a prefix the rules name.
-        for p in &w.prefixes {
-            for (at, _) in lower.match_indices(p.as_str()) {
+        let found =
+            |ac: &Option<AhoCorasick>, list: &'static [String]| -> Vec<(usize, &'static str)> {
+                ac.iter()
+                    .flat_map(|a| a.find_overlapping_iter(&lower))
+                    .map(|m| (m.start(), list[m.pattern().as_usize()].as_str()))
+                    .collect()
+            };
+        for (at, p) in found(&w.find_prefixes, &w.prefixes) {
+            {
                 let boundary = at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric();
                 let tok = token_at(line, at);
                 if boundary && tok.len() >= p.len() + 12 && !redacted(tok) {
@@ -250,8 +272,13 @@ pub fn scan(text: &str) -> Vec<Hit> {
             }
         }
         // A secret flag of a tool named on the line, and what `echo` pipes into a tool.
-        let words_on: Vec<&str> = line.split_whitespace().collect();
-        for (names, flags) in &w.tools {
+        let tool_named = w.find_tools.as_ref().is_some_and(|a| a.is_match(&lower));
+        let words_on: Vec<&str> = if tool_named {
+            line.split_whitespace().collect()
+        } else {
+            Vec::new()
+        };
+        for (names, flags) in w.tools.iter().filter(|_| tool_named) {
             if !words_on.iter().any(|x| {
                 names.iter().any(|n| {
                     x.trim_matches(|c| c == '\'' || c == '"').rsplit('/').next() == Some(n.as_str())
@@ -279,7 +306,7 @@ pub fn scan(text: &str) -> Vec<Hit> {
                 }
             }
         }
-        if let Some(pipe) = line.find('|') {
+        if let Some(pipe) = line.find('|').filter(|_| tool_named) {
             let after: Vec<String> = lower[pipe + 1..]
                 .split_whitespace()
                 .map(str::to_string)
@@ -316,14 +343,11 @@ pub fn scan(text: &str) -> Vec<Hit> {
         let starts_word =
             |at: usize, _len: usize| at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric();
         let is_name = |at: usize, len: usize| ends_word(at, len) && starts_word(at, len);
-        let named = w.names.iter().any(|name| {
-            lower
-                .match_indices(name.as_str())
-                .any(|(at, _)| is_name(at, name.len()))
-        });
+        let names_here = found(&w.find_names, &w.names);
+        let named = names_here.iter().any(|(at, name)| is_name(*at, name.len()));
         if named {
-            for name in &w.names {
-                for (at, _) in lower.match_indices(name.as_str()) {
+            for &(at, name) in &names_here {
+                {
                     let after = at + name.len();
                     let next = lower[after..].chars().next();
                     if next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')

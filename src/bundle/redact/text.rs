@@ -11,9 +11,31 @@ use super::keys::{is_placeholder, is_secret, looks_secret};
 use super::rules::rules;
 use super::Span;
 
+/// Every word any detector starts from: the rules' keywords, the stems of secrets'
+/// names, the tools' names, URLs. Text holding none of them holds no secret the
+/// detectors could find, and is passed over in one scan.
+fn triggers() -> &'static aho_corasick::AhoCorasick {
+    static AC: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    AC.get_or_init(|| {
+        let r = rules();
+        let mut words: Vec<String> = STEMS.iter().map(|s| s.to_string()).collect();
+        words.extend(r.rules.iter().flat_map(|x| x.keywords.iter().cloned()));
+        words.extend(r.tools.iter().flat_map(|t| t.names.iter().cloned()));
+        words.extend(["://".to_string(), "machine".to_string()]);
+        #[allow(clippy::expect_used)]
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(&words)
+            .expect("the trigger words compile")
+    })
+}
+
 /// Every secret span in `text` (unsorted, possibly overlapping).
 pub fn spans(text: &str) -> Vec<Span> {
     let mut out = Vec::new();
+    if !triggers().is_match(text) {
+        return out;
+    }
     let lower = text.to_ascii_lowercase();
     token_rules(text, &lower, &mut out);
     key_values(text, &mut out);
@@ -78,6 +100,27 @@ const STEMS: &[&str] = &[
     "salt",
     "hmac",
 ];
+
+/// [`STEMS`] found in one pass (ASCII case-insensitive).
+fn stems() -> &'static aho_corasick::AhoCorasick {
+    static AC: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    AC.get_or_init(|| {
+        #[allow(clippy::expect_used)]
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(STEMS)
+            .expect("the stems compile")
+    })
+}
+
+/// Where the first stem that names a secret on its own stands in `line` (`pat` and
+/// `sig` are too short to stand for one).
+fn first_stem(line: &str) -> Option<usize> {
+    stems()
+        .find_overlapping_iter(line)
+        .find(|m| !matches!(STEMS[m.pattern().as_usize()], "pat" | "sig"))
+        .map(|m| m.start())
+}
 
 /// Skips blanks and ANSI colour sequences from `at`.
 fn skip_blank(b: &[u8], mut at: usize) -> usize {
@@ -163,8 +206,7 @@ fn key_values(text: &str, out: &mut Vec<Span>) {
             j += 1;
         }
         let name = &text[i..j];
-        let lower = name.to_ascii_lowercase();
-        if STEMS.iter().any(|s| lower.contains(s)) {
+        if stems().is_match(name) {
             let key = describe(b, i, j);
             if let Some(found) = value_of(text, &key) {
                 let value: String = found.iter().map(|(s, e)| &text[*s..*e]).collect();
@@ -613,13 +655,7 @@ fn near_names(text: &str, out: &mut Vec<Span>) {
     while at < b.len() {
         let e = line_end(b, at);
         let line = &text[at..e];
-        let lower = line.to_ascii_lowercase();
-        let name_at = STEMS
-            .iter()
-            .filter(|s| !matches!(**s, "pat" | "sig"))
-            .filter_map(|s| lower.find(s))
-            .min();
-        if let Some(name_at) = name_at {
+        if let Some(name_at) = first_stem(line) {
             let lb = line.as_bytes();
             // Tokens after the name (the word holding the name is the name).
             let mut i = name_at;
