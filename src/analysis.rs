@@ -251,8 +251,37 @@ impl Analysis {
         self.suites.iter().flat_map(|s| &s.verdicts)
     }
 
+    /// 0 every criterion passed, 1 one did not, 2 none was judged at all (no criterion,
+    /// or every one not measured): a run where nothing was judged is not a pass.
     pub fn exit_code(&self) -> i32 {
+        if self.nothing_judged().is_some() {
+            return 2;
+        }
         verdict::exit_code(self.verdicts())
+    }
+
+    /// Why no criterion was judged, when none was.
+    pub fn nothing_judged(&self) -> Option<String> {
+        let mut n = 0;
+        for v in self.verdicts() {
+            n += 1;
+            if v.status != Status::NotMeasured {
+                return None;
+            }
+        }
+        let suites: Vec<&str> = self.suites.iter().map(|s| s.name).collect();
+        Some(if n == 0 {
+            format!(
+                "no criterion was judged in `{}`: the {} suite found its kind of files but none it could judge (see Skipped)",
+                self.input,
+                suites.join(", ")
+            )
+        } else {
+            format!(
+                "no criterion was judged in `{}`: all {n} are not measured (the runs they need are missing)",
+                self.input
+            )
+        })
     }
 }
 

@@ -232,20 +232,26 @@ impl<'a> Clause<'a> {
     }
 }
 
+/// The comparison-changing deviations of the runs in `files`, each once.
+fn reasons(files: &[String], devs: &[Deviation]) -> Vec<String> {
+    let mut why: Vec<String> = Vec::new();
+    for d in devs
+        .iter()
+        .filter(|d| d.changes_comparison && d.files.iter().any(|f| files.contains(f)))
+    {
+        let s = d.short();
+        if !why.contains(&s) {
+            why.push(s);
+        }
+    }
+    why
+}
+
 /// Says beside every observation read from a deviating run that it does not compare with
 /// the published value, and why.
 pub fn annotate(observations: &mut [Observation], devs: &[Deviation]) {
     for o in observations.iter_mut() {
-        let mut why: Vec<String> = Vec::new();
-        for d in devs
-            .iter()
-            .filter(|d| d.changes_comparison && d.files.iter().any(|f| o.files.contains(f)))
-        {
-            let s = d.short();
-            if !why.contains(&s) {
-                why.push(s);
-            }
-        }
+        let why = reasons(&o.files, devs);
         if !why.is_empty() {
             o.note = join(
                 &format!(
@@ -253,6 +259,23 @@ pub fn annotate(observations: &mut [Observation], devs: &[Deviation]) {
                     why.join("; ")
                 ),
                 &o.note,
+            );
+        }
+    }
+}
+
+/// Says beside every physical limit read from a deviating run how the run deviates: the
+/// same rules as for verdicts and observations.
+pub fn annotate_limits(limits: &mut [crate::why::Limit], devs: &[Deviation]) {
+    for l in limits.iter_mut() {
+        let why = reasons(&l.files, devs);
+        if !why.is_empty() {
+            l.reading = join(
+                &l.reading,
+                &format!(
+                    "from a run that deviates from the procedure: {}",
+                    why.join("; ")
+                ),
             );
         }
     }

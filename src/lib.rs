@@ -21,5 +21,6 @@ pub mod process;
 pub mod render;
 pub mod spdk;
 pub mod suites;
+pub mod units;
 pub mod verdict;
 pub mod why;

@@ -115,8 +115,22 @@ def iostat_log(array, rw, mb_s, mix, w_await_ms, system_cpu, samples=10):
     return "\n".join(lines)
 
 
+# What `cat /proc/mdstat` prints for the RAID10 array (the procedure's check before fio
+# runs); it is what says which drives are the array's members.
+MDSTAT = """Personalities : [raid10]
+md126 : active raid10 nvme3n1[3] nvme2n1[2] nvme1n1[1] nvme0n1[0]
+      7501211648 blocks super 1.2 512K chunks 2 near-copies [4/4] [UUUU]
+      bitmap: 0/56 pages [0KB], 65536KB chunk
+
+unused devices: <none>
+"""
+
+
 def main():
     template = json.load(open(TEMPLATE))
+    os.makedirs(os.path.join(HERE, "results", "system"), exist_ok=True)
+    with open(os.path.join(HERE, "results", "system", "mdstat.txt"), "w") as f:
+        f.write(MDSTAT)
     for i, array in enumerate(("raid10", "adp")):
         out = os.path.join(HERE, "results", array)
         os.makedirs(os.path.join(out, "iostat"), exist_ok=True)

@@ -117,6 +117,11 @@ const ASKED_FOLDERS: [&str; 3] = ["system", "compose", "logs"];
 
 /// Why `e` goes into the bundle, if it does.
 fn reason_to_include(e: &Entry, analysis: &Analysis, includes: &[glob::Pattern]) -> Option<String> {
+    if let Some(why) = crate::ingest::layout::set_aside(&e.rel) {
+        return Some(format!(
+            "a run the collector set aside ({why}): kept as evidence, not a result"
+        ));
+    }
     for s in &analysis.suites {
         if s.files_read.contains(&e.rel) {
             return Some(format!("read by the {} suite", s.name));
@@ -139,11 +144,6 @@ fn reason_to_include(e: &Entry, analysis: &Analysis, includes: &[glob::Pattern])
     if in_manifests || e.file_name() == "manifest.json" || e.file_name().ends_with(".manifest.json")
     {
         return Some("a collector's manifest: what ran".into());
-    }
-    if e.file_name().ends_with(".json.failed") || e.file_name().ends_with(".json.interrupted") {
-        return Some(
-            "a run the collector set aside (failed or interrupted): kept as evidence".into(),
-        );
     }
     includes
         .iter()

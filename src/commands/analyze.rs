@@ -37,6 +37,9 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     for input in &inputs {
         match analyze_input(input, &opts) {
             Ok(a) => {
+                if let Some(why) = a.nothing_judged() {
+                    eprintln!("error: {why}");
+                }
                 worst = worst.max(a.exit_code());
                 results.push(a);
             }

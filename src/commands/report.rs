@@ -30,5 +30,8 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<i32> {
     }
     let m = &a.summary;
     crate::outln!("{}", m.line());
+    if let Some(why) = a.nothing_judged() {
+        eprintln!("error: {why}");
+    }
     Ok(a.exit_code())
 }

@@ -12,10 +12,12 @@ const ALIASES: &[(&str, &str)] = &[("rw", "readwrite"), ("bs", "blocksize")];
 /// fio's own line saying the run was cut short (`fio: terminating on signal 2`): it still
 /// writes a whole-looking JSON, with the numbers of the part that ran.
 pub fn interrupted(out: &FioOutput) -> Option<&str> {
-    out.text_before
-        .iter()
-        .map(|l| l.trim())
-        .find(|l| l.starts_with("fio: terminating on signal"))
+    out.signal.as_deref().or_else(|| {
+        out.text_before
+            .iter()
+            .map(|l| l.trim())
+            .find(|l| l.starts_with("fio: terminating on signal"))
+    })
 }
 
 /// The option `key` (or its alias) in `opts`.

@@ -31,6 +31,29 @@ pub fn is_manifest(rel: &str) -> bool {
         || (rel.split('/').next() == Some("manifests") && name.ends_with(".json"))
 }
 
+/// The folder a collector moves the runs it sets aside into (`OUT/.reprobench/`).
+pub const SET_ASIDE_DIR: &str = ".reprobench";
+
+/// Why a collector set this file aside, if it did: a run it marked failed or interrupted
+/// (`NAME.json.failed`, `NAME.json.interrupted`, or anything under `.reprobench/`). Such
+/// a file is evidence of what happened, never a measurement.
+pub fn set_aside(rel: &str) -> Option<&'static str> {
+    let name = file_name(rel);
+    let dirs: Vec<&str> = rel.split('/').collect();
+    let dirs = &dirs[..dirs.len() - 1];
+    let under = dirs.iter().position(|c| *c == SET_ASIDE_DIR);
+    let below = |what: &str| under.is_some_and(|at| dirs[at..].contains(&what));
+    if name.ends_with(".interrupted") || below("interrupted") {
+        Some("interrupted")
+    } else if name.ends_with(".failed") || below("failed") {
+        Some("failed")
+    } else if under.is_some() {
+        Some("set aside")
+    } else {
+        None
+    }
+}
+
 /// The four files of a ladder level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LadderPart {

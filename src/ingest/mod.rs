@@ -144,8 +144,25 @@ impl Catalog {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let items: Vec<Item> = folder
+        // What a collector set aside (a failed or interrupted run) is never read as a
+        // measurement: it is listed with the reason, and bundles keep it as evidence.
+        let mut problems = folder.problems;
+        let (aside, files): (Vec<_>, Vec<_>) = folder
             .files
+            .iter()
+            .partition(|e| layout::set_aside(&e.rel).is_some());
+        for e in aside {
+            let why = layout::set_aside(&e.rel).unwrap_or("set aside");
+            problems.push(Skipped {
+                file: e.rel.clone(),
+                line: None,
+                reason: format!(
+                    "a run the collector set aside ({why}): kept as evidence, never judged"
+                ),
+            });
+        }
+        problems.sort_by(|a, b| a.file.cmp(&b.file));
+        let items: Vec<Item> = files
             .par_iter()
             .map(|e| read_item(&e.path, &e.rel))
             .collect();
@@ -153,7 +170,7 @@ impl Catalog {
             root: folder.root,
             root_name,
             items,
-            problems: folder.problems,
+            problems,
         }
     }
 

@@ -27,6 +27,24 @@ pub struct FioOutput {
     pub broken_tail: Option<String>,
     pub global_options: BTreeMap<String, String>,
     pub jobs: Vec<FioJob>,
+    /// fio's `disk_util` section: the disks it saw moving data, in its order.
+    pub disk_util: Vec<DiskUtil>,
+    /// fio's own line saying it was stopped (`fio: terminating on signal 2`), wherever
+    /// it sits in the file.
+    pub signal: Option<String>,
+    /// Earlier documents in the file that are not status reports of the final one
+    /// (other job names or options, or a runtime that does not rise): separate runs
+    /// pasted together, as (line, why).
+    pub separate_runs: Vec<(usize, String)>,
+}
+
+/// One entry of fio's `disk_util`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DiskUtil {
+    pub name: String,
+    /// An md (software RAID) entry: fio gives it `aggr_*` figures over its member disks,
+    /// which it lists as entries of their own.
+    pub aggregate: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -125,6 +143,7 @@ pub fn read_general(bytes: &[u8]) -> Result<FioOutput, Problem> {
     let mut text_after = false;
     let mut first_error: Option<Problem> = None;
     let mut resume_at = 0usize;
+    let mut signal: Option<String> = None;
     for (idx, start) in line_starts(bytes).into_iter().enumerate() {
         if start < resume_at {
             continue;
@@ -156,6 +175,9 @@ pub fn read_general(bytes: &[u8]) -> Result<FioOutput, Problem> {
         }
         if line.trim().is_empty() {
             continue;
+        }
+        if signal.is_none() && line.trim().starts_with("fio: terminating on signal") {
+            signal = Some(line.trim().to_string());
         }
         if docs.is_empty() {
             text_before.push(line.trim_end().to_string());
@@ -190,13 +212,74 @@ pub fn read_general(bytes: &[u8]) -> Result<FioOutput, Problem> {
     let broken_tail = first_error
         .filter(|e| e.line.is_some_and(|l| l > *line))
         .map(|e| format!("line {}: {}", e.line.unwrap_or(0), e.reason));
+    let separate_runs = fio_docs[..fio_docs.len() - 1]
+        .iter()
+        .filter_map(|(l, earlier)| separate_run(earlier, doc).map(|why| (*l, why)))
+        .collect();
     read_document(doc, *line).map(|mut out| {
         out.broken_tail = broken_tail;
+        out.signal = signal;
+        out.separate_runs = separate_runs;
         out.documents = fio_docs.len();
         out.text_before = text_before;
         out.text_after = text_after;
         out
     })
+}
+
+/// Why `earlier` is not a status report of the run `last` ends (`--status-interval`
+/// writes the same jobs with the same options and a rising runtime), or None when it is.
+fn separate_run(earlier: &Value, last: &Value) -> Option<String> {
+    let jobs = |d: &Value| -> Vec<(String, String)> {
+        let list = d
+            .get("jobs")
+            .or_else(|| d.get("client_stats"))
+            .and_then(Value::as_array);
+        list.map(|l| {
+            l.iter()
+                .map(|j| {
+                    let name = j
+                        .get("jobname")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string();
+                    let opts = j
+                        .get("job options")
+                        .map(Value::to_string)
+                        .unwrap_or_default();
+                    (name, opts)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+    };
+    let (a, b) = (jobs(earlier), jobs(last));
+    if a.iter().map(|x| &x.0).ne(b.iter().map(|x| &x.0)) {
+        return Some("other job names".into());
+    }
+    if a != b || earlier.get("global options") != last.get("global options") {
+        return Some("other options".into());
+    }
+    let runtime = |d: &Value| -> u64 {
+        d.get("jobs")
+            .or_else(|| d.get("client_stats"))
+            .and_then(Value::as_array)
+            .map(|l| {
+                l.iter()
+                    .map(|j| {
+                        ["read", "write", "trim"]
+                            .iter()
+                            .filter_map(|k| j.get(*k)?.get("runtime")?.as_u64())
+                            .max()
+                            .unwrap_or(0)
+                            .max(j.get("job_runtime").and_then(Value::as_u64).unwrap_or(0))
+                    })
+                    .sum()
+            })
+            .unwrap_or(0)
+    };
+    let (ra, rb) = (runtime(earlier), runtime(last));
+    (ra > rb).then(|| format!("its runtime ({ra} ms) is above the final document's ({rb} ms)"))
 }
 
 fn is_fio(v: &Value) -> bool {
@@ -278,7 +361,25 @@ fn read_document(doc: &Value, line: usize) -> Result<FioOutput, Problem> {
         broken_tail: None,
         global_options: read_options(doc.get("global options")),
         jobs,
+        disk_util: read_disk_util(doc.get("disk_util")),
+        signal: None,
+        separate_runs: Vec::new(),
     })
+}
+
+fn read_disk_util(v: Option<&Value>) -> Vec<DiskUtil> {
+    let Some(Value::Array(list)) = v else {
+        return Vec::new();
+    };
+    list.iter()
+        .filter_map(|d| {
+            let name = d.get("name")?.as_str()?.to_string();
+            let aggregate = d
+                .as_object()
+                .is_some_and(|o| o.keys().any(|k| k.starts_with("aggr_")));
+            Some(DiskUtil { name, aggregate })
+        })
+        .collect()
 }
 
 fn read_job(j: &Value, at: &str, units: Units) -> Result<FioJob, String> {

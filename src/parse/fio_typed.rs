@@ -15,7 +15,7 @@ use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::fio::{DirStats, FioJob, FioOutput, Latency};
+use super::fio::{DirStats, DiskUtil, FioJob, FioOutput, Latency};
 
 /// A JSON object's entries in file order (keys borrowed where the file allows).
 struct Pairs<'a, V>(Vec<(Cow<'a, str>, V)>);
@@ -50,6 +50,8 @@ struct Doc<'a> {
     jobs: Option<Vec<Job<'a>>>,
     #[serde(borrow)]
     client_stats: Option<Vec<Job<'a>>>,
+    #[serde(borrow)]
+    disk_util: Option<Vec<Pairs<'a, Value>>>,
 }
 
 #[derive(Deserialize)]
@@ -148,7 +150,26 @@ pub fn read(bytes: &[u8]) -> Option<FioOutput> {
         broken_tail: None,
         global_options: options(doc.global),
         jobs,
+        disk_util: disk_util(doc.disk_util),
+        signal: None,
+        separate_runs: Vec::new(),
     })
+}
+
+fn disk_util(list: Option<Vec<Pairs<Value>>>) -> Vec<DiskUtil> {
+    list.unwrap_or_default()
+        .into_iter()
+        .filter_map(|d| {
+            let name =
+                d.0.iter()
+                    .find(|(k, _)| k == "name")?
+                    .1
+                    .as_str()?
+                    .to_string();
+            let aggregate = d.0.iter().any(|(k, _)| k.starts_with("aggr_"));
+            Some(DiskUtil { name, aggregate })
+        })
+        .collect()
 }
 
 fn options(p: Option<Pairs<Value>>) -> BTreeMap<String, String> {

@@ -5,6 +5,7 @@
 
 pub mod compose;
 pub mod ib_bw;
+pub mod mdstat;
 pub mod nvidia_smi;
 pub mod nvme;
 pub mod system;
@@ -42,6 +43,8 @@ pub enum HostFile {
     Product(system::Product),
     /// A docker compose file.
     Compose(compose::Compose),
+    /// `/proc/mdstat`.
+    Mdstat(mdstat::Mdstat),
 }
 
 /// Which host format `bytes` hold, decided from the content (the DMI product name is a
@@ -50,6 +53,9 @@ pub fn detect(name: &str, head: &str) -> Option<Format> {
     let name = name.to_ascii_lowercase();
     if compose::looks_like(&name, head) {
         return Some(Format::Compose);
+    }
+    if mdstat::looks_like(head) {
+        return Some(Format::Mdstat);
     }
     if ib_bw::looks_like(head) {
         return Some(Format::IbBw);
@@ -101,6 +107,7 @@ pub enum Format {
     OsRelease,
     Product,
     Compose,
+    Mdstat,
 }
 
 pub fn parse_bytes(format: Format, bytes: &[u8]) -> Result<HostFile, Problem> {
@@ -120,6 +127,7 @@ pub fn parse_bytes(format: Format, bytes: &[u8]) -> Result<HostFile, Problem> {
         Format::OsRelease => HostFile::OsRelease(system::parse_os_release(text)),
         Format::Product => HostFile::Product(system::parse_product(text)),
         Format::Compose => HostFile::Compose(compose::parse(text)),
+        Format::Mdstat => HostFile::Mdstat(mdstat::parse(text)),
     })
 }
 

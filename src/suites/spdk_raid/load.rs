@@ -234,6 +234,11 @@ pub fn load(catalog: &Catalog, skipped: &mut Vec<Skipped>) -> Vec<ArrayDir> {
     // raid state, else the runs cannot be judged as a share of anything, and we say how
     // to name it.
     for a in arrays.values_mut().filter(|a| a.drives == 0) {
+        // fio's `spdk_json_conf` names the config the runs used: when a file of that
+        // name is in the input, it is this array's config.
+        if a.config.is_none() {
+            a.config = named_config(catalog, &a.runs);
+        }
         let from_config = a
             .config
             .as_ref()
@@ -269,6 +274,43 @@ pub fn load(catalog: &Catalog, skipped: &mut Vec<Skipped>) -> Vec<ArrayDir> {
         .into_values()
         .filter(|a| a.drives > 0 || a.config.is_some() || a.state.is_some())
         .collect()
+}
+
+/// The SPDK config the runs name in `spdk_json_conf`, found in the input by the path's
+/// longest matching tail (`/home/u/bench/configs/raid5f.json` matches
+/// `configs/raid5f.json`), when one file matches and every run names the same one.
+fn named_config(catalog: &Catalog, runs: &[Run]) -> Option<ConfigFacts> {
+    let mut named: Vec<&str> = runs
+        .iter()
+        .filter_map(|r| r.options.get("spdk_json_conf").map(String::as_str))
+        .collect();
+    named.sort_unstable();
+    named.dedup();
+    let [path] = named.as_slice() else {
+        return None;
+    };
+    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    let score = |rel: &str| {
+        rel.split('/')
+            .rev()
+            .zip(parts.iter().rev())
+            .take_while(|(a, b)| a == *b)
+            .count()
+    };
+    let mut best: Vec<(&Item, usize)> = catalog
+        .items
+        .iter()
+        .filter(|i| i.kind == Kind::SpdkConfig)
+        .map(|i| (i, score(&i.rel)))
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    best.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+    match best.as_slice() {
+        [(item, n), rest @ ..] if rest.first().is_none_or(|(_, m)| m < n) => {
+            item.json().map(|v| config_facts(&item.rel, v))
+        }
+        _ => None,
+    }
 }
 
 enum Read {

@@ -103,8 +103,14 @@ pub fn tables(arrays: &[ArrayDir], r: &SpdkReference, shares: &Shares) -> Vec<Ta
                         format!("{avg} / {p999}")
                     }
                 });
+                // A share only for the run its criterion judged (the array's best of
+                // that kind, set against the raw drives' best): another run, a QD-1
+                // run say, has no raw run of its shape to be a share of.
                 let share = op_of(run, a, r)
                     .filter(|_| !run.degraded && run.clean())
+                    .filter(|op| {
+                        super::judge::best(a, *op, r, false).is_some_and(|(_, f)| f == run.file)
+                    })
                     .and_then(|op| shares.get(&(a.dir.clone(), op)).map(|t| (op, *t)))
                     .filter(|(_, t)| *t > 0.0)
                     .map_or("-".into(), |(op, t)| {
@@ -164,10 +170,13 @@ pub fn tables(arrays: &[ArrayDir], r: &SpdkReference, shares: &Shares) -> Vec<Ta
             .map(String::from)
             .to_vec(),
             rows,
-            notes: vec![format!(
-                "full stripe of {name}: {}; GB/s are decimal; mixed runs show read/write",
-                super::judge::stripe_bytes(a, r).map_or("-".into(), format_size)
-            )],
+            notes: vec![
+                format!(
+                    "full stripe of {name}: {}; GB/s are decimal; mixed runs show read/write",
+                    super::judge::stripe_bytes(a, r).map_or("-".into(), format_size)
+                ),
+                "share of theoretical: given for the run each criterion judges (the best of its kind against the raw drives' best, as the article computes it); other runs have no raw-drive run of their shape to be a share of".into(),
+            ],
         });
     }
     out

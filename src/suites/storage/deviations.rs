@@ -54,6 +54,20 @@ pub fn deviations(groups: &[RunGroup], sides: &Sides, reference: &Reference) -> 
                     .source(reference.procedure.source.clone()),
             ));
         }
+        if let Some((line, why)) = g.run.output.separate_runs.first() {
+            out.push(base(
+                Deviation::new(
+                    "runs in the file",
+                    "one run",
+                    format!("{} separate runs", g.run.output.separate_runs.len() + 1),
+                )
+                .effect(
+                    format!("the document at line {line} is not a status report of the last one ({why}): several runs were pasted into one file, and which one is the procedure's run is not known"),
+                    true,
+                )
+                .source(reference.procedure.source.clone()),
+            ));
+        }
         let first = g
             .run
             .output
@@ -79,7 +93,8 @@ pub fn deviations(groups: &[RunGroup], sides: &Sides, reference: &Reference) -> 
             out.extend(name_mismatch(g).map(base));
         }
         let headline = !workloads.is_empty();
-        out.extend(runtime(g, reference, headline).map(base));
+        let compared = headline || super::observe::beside_published(g);
+        out.extend(runtime(g, reference, compared).map(base));
         if headline {
             out.extend(size(g, reference).map(base));
         }

@@ -8,8 +8,8 @@ use crate::parse::iostat::IostatLog;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DriveMean {
     pub device: String,
-    /// Mean rMB/s + wMB/s over the samples.
-    pub mb_s: f64,
+    /// Mean rMB/s + wMB/s over the samples, as iostat prints them: MiB/s.
+    pub mib_s: f64,
     pub iops: f64,
     /// Mean w_await (ms) over samples in which the drive wrote.
     pub w_await_ms: Option<f64>,
@@ -22,33 +22,14 @@ pub fn is_aggregate(device: &str) -> bool {
     device.starts_with("md") || device.starts_with("dm-")
 }
 
-/// The drives fio was pointed at (`filename=/dev/a:/dev/b`), when they are plain drives
-/// rather than an md or dm array.
-pub fn named_drives(filename: Option<&str>) -> Vec<String> {
-    filename
-        .unwrap_or("")
-        .split(':')
-        .filter_map(|p| p.trim().rsplit('/').next())
-        .filter(|n| !n.is_empty() && !is_aggregate(n))
-        .map(str::to_string)
-        .collect()
-}
-
-/// Mean figures per member drive over all samples, for drives that moved any data.
-/// Members are the drives fio named when iostat shows them, else every active device
-/// that is not an md or dm aggregate.
-pub fn drive_means(log: &IostatLog, named: &[String]) -> Vec<DriveMean> {
-    let seen = |n: &String| {
-        log.samples
-            .iter()
-            .any(|s| s.devices.iter().any(|d| *d.device == **n))
-    };
-    let use_named = !named.is_empty() && named.iter().all(seen);
-    // One pass over the samples, sums per device in order of first appearance.
+/// Mean figures per member drive over all samples, for the members the iostat log
+/// shows (an idle member is kept: it is part of the balance). iostat's MB/s are MiB/s
+/// (2^20 bytes); `mib_s` keeps them so, and `units` converts.
+pub fn drive_means(log: &IostatLog, members: &[String]) -> Vec<DriveMean> {
     #[derive(Default)]
     struct Sums<'a> {
         device: &'a str,
-        mb: f64,
+        mib: f64,
         iops: f64,
         waits: (f64, usize),
         utils: (f64, usize),
@@ -56,12 +37,7 @@ pub fn drive_means(log: &IostatLog, named: &[String]) -> Vec<DriveMean> {
     let mut sums: Vec<Sums> = Vec::new();
     for s in &log.samples {
         for d in &s.devices {
-            let member = if use_named {
-                named.iter().any(|n| **n == *d.device)
-            } else {
-                !is_aggregate(&d.device)
-            };
-            if !member {
+            if !members.iter().any(|n| **n == *d.device) {
                 continue;
             }
             let at = match sums.iter().position(|x| *x.device == *d.device) {
@@ -75,7 +51,7 @@ pub fn drive_means(log: &IostatLog, named: &[String]) -> Vec<DriveMean> {
                 }
             };
             let x = &mut sums[at];
-            x.mb += d.r_mb_s.unwrap_or(0.0) + d.w_mb_s.unwrap_or(0.0);
+            x.mib += d.r_mb_s.unwrap_or(0.0) + d.w_mb_s.unwrap_or(0.0);
             x.iops += d.r_s.unwrap_or(0.0) + d.w_s.unwrap_or(0.0);
             if let Some(w) = d.w_await.filter(|_| d.w_s.unwrap_or(0.0) > 0.0) {
                 x.waits.0 += w;
@@ -89,16 +65,18 @@ pub fn drive_means(log: &IostatLog, named: &[String]) -> Vec<DriveMean> {
     }
     let n = log.samples.len().max(1) as f64;
     let mean = |(sum, count): (f64, usize)| (count > 0).then(|| sum / count as f64);
-    sums.into_iter()
-        .filter(|x| x.mb > 0.0)
+    let mut out: Vec<DriveMean> = sums
+        .into_iter()
         .map(|x| DriveMean {
             device: x.device.to_string(),
-            mb_s: x.mb / n,
+            mib_s: x.mib / n,
             iops: x.iops / n,
             w_await_ms: mean(x.waits),
             util: mean(x.utils),
         })
-        .collect()
+        .collect();
+    out.sort_by_key(|d| members.iter().position(|m| *m == d.device));
+    out
 }
 
 /// The slowest member's throughput over the fastest's (1.0 is perfectly balanced).
@@ -106,8 +84,8 @@ pub fn balance(drives: &[DriveMean]) -> Option<f64> {
     if drives.len() < 2 {
         return None;
     }
-    let max = drives.iter().map(|d| d.mb_s).fold(f64::MIN, f64::max);
-    let min = drives.iter().map(|d| d.mb_s).fold(f64::MAX, f64::min);
+    let max = drives.iter().map(|d| d.mib_s).fold(f64::MIN, f64::max);
+    let min = drives.iter().map(|d| d.mib_s).fold(f64::MAX, f64::min);
     (max > 0.0).then(|| min / max)
 }
 
@@ -160,14 +138,15 @@ vda 0 0 0 0 0 0 0
     #[test]
     fn computes_member_means_balance_and_cpu() {
         let log = parse_bytes(LOG.as_bytes()).expect("parses");
-        let drives = drive_means(&log, &[]);
+        let members = ["nvme1n1".to_string(), "nvme0n1".to_string()];
+        let drives = drive_means(&log, &members);
         let names: Vec<_> = drives.iter().map(|d| d.device.as_str()).collect();
         assert_eq!(
             names,
-            ["nvme0n1", "nvme1n1"],
-            "md126 and idle vda are not members"
+            ["nvme1n1", "nvme0n1"],
+            "only the members, in their order"
         );
-        assert_eq!(drives[1].w_await_ms, Some(3.0));
+        assert_eq!(drives[0].w_await_ms, Some(3.0));
         assert_eq!(balance(&drives), Some(0.5));
         assert_eq!(
             cpu_system(&log),
@@ -175,12 +154,16 @@ vda 0 0 0 0 0 0 0
             "the since-boot block is not counted"
         );
         assert_eq!(mean_w_await(&drives), Some(3.0));
-        let named = named_drives(Some("/dev/nvme1n1:/dev/md126"));
-        assert_eq!(named, ["nvme1n1"]);
+        let with_idle = drive_means(&log, &["nvme0n1".to_string(), "vda".to_string()]);
         assert_eq!(
-            drive_means(&log, &named).len(),
-            1,
-            "fio's filename picks the members"
+            with_idle.len(),
+            2,
+            "an idle member stays: it is part of the balance"
+        );
+        assert_eq!(balance(&with_idle), Some(0.0));
+        assert!(
+            drive_means(&log, &[]).is_empty(),
+            "no members known, no drives"
         );
     }
 }

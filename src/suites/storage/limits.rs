@@ -5,8 +5,9 @@
 
 use crate::why::Limit;
 
-use super::drives::{drive_means, named_drives};
+use super::drives::drive_means;
 use super::load::{Loaded, RunGroup};
+use crate::units::{mb_s_with_mib, mib_to_mb};
 
 /// Mean member %util at or above which the drives were the ceiling.
 const BUSY: f64 = 90.0;
@@ -16,6 +17,7 @@ const HEADROOM: f64 = 70.0;
 pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
     let mut out = Vec::new();
     let mut without = Vec::new();
+    let mut unknown: Vec<(String, String, Vec<(String, String)>)> = Vec::new();
     for g in groups {
         if g.run.stem == "precondition" {
             continue;
@@ -25,33 +27,76 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
             without.push(g.label.clone());
             continue;
         };
-        let named = named_drives(g.group.options.get("filename").map(String::as_str));
-        let drives = drive_means(f.log, &named);
+        let members = super::members::of(loaded, g);
+        let drives = members
+            .as_ref()
+            .map(|m| drive_means(f.log, &m.drives))
+            .unwrap_or_default();
         let fio_mb = (g.group.read.bw_bytes + g.group.write.bw_bytes) / 1e6;
         let mut limit = Limit {
             suite: "storage".into(),
             subject: g.label.clone(),
-            measured: format!("fio {fio_mb:.0} MB/s"),
+            measured: format!("fio {}", mb_s_with_mib(fio_mb)),
             measured_value: Some(fio_mb),
             bound: String::new(),
             bound_value: None,
             unit: "MB/s".into(),
-            formula: "member drives' mean rMB/s + wMB/s summed over the drives, and their mean %util, over the job's iostat samples".into(),
+            formula: "member drives' mean rMB/s + wMB/s (iostat's MiB/s, converted to decimal MB/s) summed over the drives, and their mean %util, over the job's iostat samples".into(),
             reading: String::new(),
             files: vec![g.run.file.clone(), f.file.clone()],
         };
+        let members = match members {
+            Ok(m) => m,
+            Err(why) => {
+                // One line per array and reason, not one per job.
+                match unknown
+                    .iter_mut()
+                    .find(|(a, w, _)| *a == g.run.array && *w == why)
+                {
+                    Some((_, _, jobs)) => jobs.push((g.label.clone(), g.run.file.clone())),
+                    None => unknown.push((
+                        g.run.array.clone(),
+                        why,
+                        vec![(g.label.clone(), g.run.file.clone())],
+                    )),
+                }
+                continue;
+            }
+        };
+        for file in &members.files {
+            if !limit.files.contains(file) {
+                limit.files.push(file.clone());
+            }
+        }
         if drives.is_empty() {
-            limit.bound = "unknown: the iostat log shows no member drive moving data".into();
+            limit.bound = format!(
+                "unknown: the iostat log shows none of the members ({}, from {})",
+                members.drives.join(", "),
+                members.source
+            );
             out.push(limit);
             continue;
         }
-        let total: f64 = drives.iter().map(|d| d.mb_s).sum();
+        let total = mib_to_mb(drives.iter().map(|d| d.mib_s).sum::<f64>());
         let utils: Vec<f64> = drives.iter().filter_map(|d| d.util).collect();
         let util = (!utils.is_empty()).then(|| utils.iter().sum::<f64>() / utils.len() as f64);
+        let missing: Vec<&str> = members
+            .drives
+            .iter()
+            .filter(|m| !drives.iter().any(|d| d.device == **m))
+            .map(String::as_str)
+            .collect();
         limit.bound = format!(
-            "{} drive(s) moved {total:.0} MB/s{}",
+            "{} member drive(s) ({}) moved {}{}{}",
             drives.len(),
-            util.map_or(String::new(), |u| format!(", mean %util {u:.0}"))
+            members.source,
+            mb_s_with_mib(total),
+            util.map_or(String::new(), |u| format!(", mean %util {u:.0}")),
+            if missing.is_empty() {
+                String::new()
+            } else {
+                format!("; not in the iostat log: {}", missing.join(", "))
+            }
         );
         limit.bound_value = Some(total);
         limit.reading = match util {
@@ -59,10 +104,29 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
             Some(u) if u < HEADROOM => format!(
                 "the drives had headroom (busy {u:.0}% of the time): the ceiling was above them, in the array layer (md or the card) or the host"
             ),
-            Some(u) => format!("the drives were near their ceiling (busy {u:.0}% of the time)"),
+            Some(u) => format!("the drives were near their ceiling (busy {u:.0}% of the time, under the {BUSY:.0}% that counts as the ceiling)"),
             None => "the iostat log has no %util column: whether the drives were the ceiling is unknown".into(),
         };
         out.push(limit);
+    }
+    for (array, why, jobs) in unknown {
+        let labels: Vec<String> = jobs.iter().map(|(l, _)| l.clone()).collect();
+        out.push(Limit {
+            suite: "storage".into(),
+            subject: if jobs.len() == 1 {
+                labels[0].clone()
+            } else {
+                format!("{array}: {} jobs", jobs.len())
+            },
+            measured: crate::render::few(&labels),
+            measured_value: None,
+            bound: format!("unknown: {why}"),
+            bound_value: None,
+            unit: "MB/s".into(),
+            formula: String::new(),
+            reading: String::new(),
+            files: jobs.into_iter().map(|(_, f)| f).collect(),
+        });
     }
     if !without.is_empty() {
         out.push(Limit {

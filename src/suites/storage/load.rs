@@ -59,6 +59,8 @@ pub struct Loaded<'c> {
     /// Keyed by (array_dir, job stem).
     pub iostat: BTreeMap<(String, String), IostatFile<'c>>,
     pub no_result: Vec<NoResult>,
+    /// What the folder says about the arrays' member drives.
+    pub evidence: super::members::Evidence<'c>,
 }
 
 impl<'c> Loaded<'c> {
@@ -108,7 +110,10 @@ pub fn detect(catalog: &Catalog) -> bool {
 }
 
 pub fn load<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Loaded<'c> {
-    let mut loaded = Loaded::default();
+    let mut loaded = Loaded {
+        evidence: super::members::Evidence::read(catalog),
+        ..Loaded::default()
+    };
     // Files at the top of the input belong to the input folder itself, as the
     // procedure's script (`f.split("/")[-2]`) names them.
     let array_name = |dir: &str| {

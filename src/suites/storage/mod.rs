@@ -8,6 +8,7 @@ mod frames;
 mod judge;
 mod limits;
 mod load;
+mod members;
 mod observe;
 mod reference;
 mod script_table;
@@ -92,14 +93,17 @@ impl Suite for Storage {
             .iter()
             .map(|r| r.file.clone())
             .chain(loaded.iostat.values().map(|f| f.file.clone()))
+            .chain(loaded.evidence.files())
             .collect();
+        report.files_read.dedup();
         report.files_read.sort();
         report.verdicts = verdicts;
         report.observations = observe::observations(&loaded, &groups, &sides, &reference);
         crate::deviation::annotate(&mut report.observations, &devs);
+        report.limits = limits::limits(&loaded, &groups);
+        crate::deviation::annotate_limits(&mut report.limits, &devs);
         report.deviations = crate::deviation::merge(devs);
         report.commands_ran = deviations::commands_ran(&groups, &sides);
-        report.limits = limits::limits(&loaded, &groups);
         report.preformatted.push(tables::script_output(&loaded));
         report.tables.push(tables::results_table(&groups));
         let pairs = frames::pairs(&groups, &sides);

@@ -3,7 +3,7 @@
 
 use crate::verdict::Observation;
 
-use super::drives::{balance, cpu_system, drive_means, mean_w_await, named_drives, DriveMean};
+use super::drives::{balance, cpu_system, drive_means, mean_w_await, DriveMean};
 use super::judge::{find_workload, Sides};
 use super::load::IostatFile;
 use super::load::{Loaded, RunGroup};
@@ -100,6 +100,20 @@ fn latency_pair(
     })
 }
 
+fn is_qd1_read(g: &RunGroup) -> bool {
+    g.signature.queue_depth() == 1 && g.signature.rw == "randread" && g.group.read.total_ios > 0
+}
+
+fn is_mixed_qd256(g: &RunGroup) -> bool {
+    g.signature.rw == "randrw" && g.signature.queue_depth() == 256 && g.group.write.total_ios > 0
+}
+
+/// Whether a run feeds an observation set beside a published number: its deviations
+/// change that comparison as a headline run's change a verdict.
+pub fn beside_published(g: &RunGroup) -> bool {
+    is_qd1_read(g) || is_mixed_qd256(g)
+}
+
 fn qd1_read_latency(
     groups: &[RunGroup],
     sides: &Sides,
@@ -113,11 +127,7 @@ fn qd1_read_latency(
             id: "storage.qd1-read-latency",
             what: "Queue depth 1 random read, mean latency (RAID10 can be faster: expected)",
             reference_key: "qd1_read_latency_us",
-            is: |g| {
-                g.signature.queue_depth() == 1
-                    && g.signature.rw == "randread"
-                    && g.group.read.total_ios > 0
-            },
+            is: is_qd1_read,
             value_ns: |g| g.group.read.mean_lat_ns,
         },
     )
@@ -205,11 +215,7 @@ fn mixed_qd256_write_p99(
             id: "storage.mixed-qd256-write-p99",
             what: "Mixed 70/30 8 KB at queue depth 256, p99 write latency",
             reference_key: "mixed_qd256_write_p99_us",
-            is: |g| {
-                g.signature.rw == "randrw"
-                    && g.signature.queue_depth() == 256
-                    && g.group.write.total_ios > 0
-            },
+            is: is_mixed_qd256,
             value_ns: |g| g.group.write.p99_ns,
         },
     )
@@ -234,7 +240,7 @@ fn random_write_wait(
         }
         if let Some(w) = loaded
             .iostat_for(g.run)
-            .and_then(|f| mean_w_await(&members(g, f)))
+            .and_then(|f| mean_w_await(&members(loaded, g, f).ok()?.0))
         {
             parts.push(format!("drive w_await {w:.2} ms"));
         }
@@ -265,6 +271,8 @@ fn drive_balance(
     for array in [&sides.baseline, &sides.candidate] {
         let mut worst: Option<(f64, String, usize, String)> = None;
         let mut files = Vec::new();
+        let mut sources: Vec<String> = Vec::new();
+        let mut unknown: Option<String> = None;
         for w in &reference.workload {
             let Some(g) = find_workload(groups, array, w).0 else {
                 continue;
@@ -273,12 +281,32 @@ fn drive_balance(
                 continue;
             };
             files.push(f.file.clone());
-            let drives = members(g, f);
+            let (drives, m) = match members(loaded, g, f) {
+                Ok(x) => x,
+                Err(why) => {
+                    unknown.get_or_insert(why);
+                    continue;
+                }
+            };
+            for file in &m.files {
+                if !files.contains(file) {
+                    files.push(file.clone());
+                }
+            }
+            if !sources.contains(&m.source) {
+                sources.push(m.source.clone());
+            }
             if let Some(b) = balance(&drives) {
                 if worst.as_ref().is_none_or(|(x, ..)| b < *x) {
                     let names = drives
                         .iter()
-                        .map(|d| format!("{} {:.0} MB/s", d.device, d.mb_s))
+                        .map(|d| {
+                            format!(
+                                "{} {}",
+                                d.device,
+                                crate::units::mb_s_with_mib(crate::units::mib_to_mb(d.mib_s))
+                            )
+                        })
                         .collect::<Vec<_>>()
                         .join(", ");
                     worst = Some((b, w.name.clone(), drives.len(), names));
@@ -288,11 +316,17 @@ fn drive_balance(
         if files.is_empty() {
             continue;
         }
-        let measured = match &worst {
-            Some((b, job, n, names)) => {
+        let measured = match (&worst, &unknown) {
+            (Some((b, job, n, names)), _) => {
                 format!("{n} drives; least balanced job `{job}`: slowest/fastest {b:.2} ({names})")
             }
-            None => "fewer than two active drives in the iostat logs".into(),
+            (None, Some(why)) => format!("unknown: {why}"),
+            (None, None) => "fewer than two member drives in the iostat logs".into(),
+        };
+        let note = if sources.is_empty() {
+            "members come from fio's filename, the collector's manifest, /proc/mdstat or fio's disk_util; never from which devices were busy".to_string()
+        } else {
+            format!("members: {}", sources.join("; "))
         };
         out.push(Observation {
             id: format!("storage.drive-balance.{array}"),
@@ -300,7 +334,7 @@ fn drive_balance(
             measured,
             published: "balanced across all four drives".into(),
             files,
-            note: "members are the drives in fio's filename when iostat shows them, else every active device but md and dm aggregates".into(),
+            note,
         });
     }
     out
@@ -320,7 +354,11 @@ fn usable_capacity(
         .filter(|g| g.run.array.eq_ignore_ascii_case(&sides.baseline))
         .filter_map(|g| {
             let f = loaded.iostat_for(g.run)?;
-            Some((members(g, f).len(), f.file.clone()))
+            let (_, m) = members(loaded, g, f).ok()?;
+            // The member list's own file (not the run: how long it ran does not change
+            // how many drives the array has).
+            let source = m.files.iter().find(|x| **x != g.run.file).cloned();
+            Some((m.drives.len(), source.unwrap_or_else(|| f.file.clone())))
         })
         .filter(|(n, _)| *n >= 2)
         .max_by_key(|(n, _)| *n);
@@ -338,13 +376,13 @@ fn usable_capacity(
     };
     let (measured, note) = match &counted {
         Some((n, _)) => (
-            format!("{n} member drives active in the RAID10 iostat logs"),
+            format!("{n} member drives in the RAID10 array"),
             derive(*n as f64),
         ),
         None => (
             "-".to_string(),
             format!(
-                "no iostat log shows the members; the procedure's arithmetic for its {} drives: {}",
+                "the files do not say which drives the RAID10 array had; the procedure's arithmetic for its {} drives: {}",
                 reference.arrays.drives,
                 derive(reference.arrays.drives as f64)
             ),
@@ -360,8 +398,13 @@ fn usable_capacity(
     }
 }
 
-/// The member drives of the array a run was on, from its iostat log.
-fn members(g: &RunGroup, f: &IostatFile) -> Vec<DriveMean> {
-    let named = named_drives(g.group.options.get("filename").map(String::as_str));
-    drive_means(f.log, &named)
+/// The member drives of the array a run was on (from the evidence), with their figures
+/// in its iostat log.
+fn members(
+    loaded: &Loaded,
+    g: &RunGroup,
+    f: &IostatFile,
+) -> Result<(Vec<DriveMean>, super::members::Members), String> {
+    let m = super::members::of(loaded, g)?;
+    Ok((drive_means(f.log, &m.drives), m))
 }

@@ -86,8 +86,18 @@ fn row_note(g: &RunGroup) -> String {
             n.push(format!("{dir} p99 is the largest job's (no json+ bins)"));
         }
     }
-    if g.run.output.documents > 1 {
-        n.push(format!("last of {} status reports", g.run.output.documents));
+    let out = g.run.output;
+    if let Some(line) = crate::fio::params::interrupted(out) {
+        n.push(format!("interrupted (`{line}`): cut short"));
+    }
+    if !out.separate_runs.is_empty() {
+        n.push(format!(
+            "{} runs in one file: only the last (line {}) is shown",
+            out.separate_runs.len() + 1,
+            out.line
+        ));
+    } else if out.documents > 1 {
+        n.push(format!("last of {} status reports", out.documents));
     }
     if let Some(cut) = &g.run.output.broken_tail {
         n.push(format!(

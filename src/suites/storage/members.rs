@@ -1,0 +1,215 @@
+//! Which drives an array's members are, from the evidence only: the drives fio's
+//! `filename` names, the collector's manifest (`--drives`), `/proc/mdstat` for an md
+//! device, fio's own `disk_util` (an md entry lists its member disks), and for the
+//! candidate the drives the baseline was built from (the procedure uses the same four
+//! drives for both arrays). Anything else is unknown, with what would settle it: the
+//! iostat log's busiest devices are never taken as members.
+
+use crate::ingest::{Catalog, Record};
+use crate::parse::host::mdstat::MdArray;
+use crate::parse::host::HostFile;
+
+use super::drives::is_aggregate;
+use super::load::{Loaded, RunGroup};
+
+/// An array's member drives and where they come from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Members {
+    /// Device names as iostat prints them (`nvme0n1`).
+    pub drives: Vec<String>,
+    /// Where the list comes from, for the reader.
+    pub source: String,
+    /// The files that gave it.
+    pub files: Vec<String>,
+}
+
+/// The evidence about members a results folder holds, found once.
+#[derive(Debug, Clone, Default)]
+pub struct Evidence<'c> {
+    /// `/proc/mdstat` arrays, with their file.
+    pub mdstat: Vec<(String, &'c MdArray)>,
+    /// Collector manifests: (file, array, device, drives).
+    pub manifests: Vec<(String, String, String, Vec<String>)>,
+}
+
+impl<'c> Evidence<'c> {
+    /// The files this evidence came from.
+    pub fn files(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .mdstat
+            .iter()
+            .map(|(f, _)| f.clone())
+            .chain(self.manifests.iter().map(|m| m.0.clone()))
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    pub fn read(catalog: &'c Catalog) -> Evidence<'c> {
+        let mut e = Evidence::default();
+        for i in &catalog.items {
+            match &i.record {
+                Ok(Record::Host(h)) => {
+                    if let HostFile::Mdstat(m) = h.as_ref() {
+                        e.mdstat.extend(m.arrays.iter().map(|a| (i.rel.clone(), a)));
+                    }
+                }
+                Ok(Record::Json(v)) if crate::ingest::layout::is_manifest(&i.rel) => {
+                    let p = &v["parameters"];
+                    let (Some(array), Some(drives)) = (p["array"].as_str(), p["drives"].as_array())
+                    else {
+                        continue;
+                    };
+                    let drives: Vec<String> = drives
+                        .iter()
+                        .filter_map(|d| d.as_str())
+                        .map(|d| base(d).to_string())
+                        .collect();
+                    if drives.is_empty() {
+                        continue;
+                    }
+                    let dev = p["dev"].as_str().unwrap_or("").to_string();
+                    e.manifests
+                        .push((i.rel.clone(), array.to_string(), dev, drives));
+                }
+                _ => {}
+            }
+        }
+        e
+    }
+}
+
+fn base(path: &str) -> &str {
+    path.trim().rsplit('/').next().unwrap_or(path)
+}
+
+/// The devices fio's `filename` names (`/dev/a:/dev/b`), by name.
+fn targets(filename: &str) -> Vec<&str> {
+    filename
+        .split(':')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// The members of the array `g` ran on, or why they are unknown.
+pub fn of(loaded: &Loaded, g: &RunGroup) -> Result<Members, String> {
+    let evidence = &loaded.evidence;
+    let Some(filename) = g.group.options.get("filename").map(String::as_str) else {
+        return Err(
+            "fio's `filename` is not recorded, so which drives it wrote to is unknown".into(),
+        );
+    };
+    let targets = targets(filename);
+    let shown = |names: &[String]| {
+        loaded.iostat_for(g.run).is_some_and(|f| {
+            names.iter().all(|n| {
+                f.log
+                    .samples
+                    .iter()
+                    .any(|s| s.devices.iter().any(|d| *d.device == **n))
+            })
+        })
+    };
+    // Plain drives named by fio (the loopback sample, a raw-drive run).
+    let plain: Vec<String> = targets
+        .iter()
+        .filter(|t| t.starts_with("/dev/"))
+        .map(|t| base(t).to_string())
+        .filter(|n| !is_aggregate(n))
+        .collect();
+    if plain.len() == targets.len() && !plain.is_empty() && shown(&plain) {
+        return Ok(Members {
+            drives: plain,
+            source: "the drives fio's filename names".into(),
+            files: vec![g.run.file.clone()],
+        });
+    }
+    // What the collector was told to build the array from.
+    let dev = targets.first().copied().unwrap_or("");
+    if let Some((file, _, _, drives)) = evidence.manifests.iter().find(|(_, array, d, _)| {
+        array.eq_ignore_ascii_case(&g.run.array) && (d == dev || d.is_empty())
+    }) {
+        return Ok(Members {
+            drives: drives.clone(),
+            source: format!(
+                "the drives the collector built `{}` from (`{file}`)",
+                g.run.array
+            ),
+            files: vec![g.run.file.clone(), file.clone()],
+        });
+    }
+    // An md device: the kernel's own list, else fio's.
+    if targets.len() == 1 && base(dev).starts_with("md") {
+        let md = base(dev);
+        if let Some((file, a)) = evidence.mdstat.iter().find(|(_, a)| a.name == md) {
+            if !a.members.is_empty() {
+                return Ok(Members {
+                    drives: a.members.clone(),
+                    source: format!("`{md}` in `{file}`, line {}", a.line),
+                    files: vec![g.run.file.clone(), file.clone()],
+                });
+            }
+        }
+        let du = &g.run.output.disk_util;
+        if du.iter().any(|d| d.name == md && d.aggregate) {
+            let slaves: Vec<String> = du
+                .iter()
+                .filter(|d| d.name != md && !d.aggregate && !is_aggregate(&d.name))
+                .map(|d| d.name.clone())
+                .collect();
+            if !slaves.is_empty() {
+                return Ok(Members {
+                    drives: slaves,
+                    source: format!("`{md}`'s member disks in fio's disk_util"),
+                    files: vec![g.run.file.clone()],
+                });
+            }
+        }
+        return Err(format!(
+            "fio wrote to `{dev}`; its member drives are not in the files: save `cat /proc/mdstat` as `system/mdstat.txt` (the collector does), or keep fio's `disk_util` section"
+        ));
+    }
+    // The candidate's device is not a drive iostat shows (the ADP block device): the
+    // procedure builds both arrays from the same four drives.
+    if targets.len() == 1 && dev.starts_with("/dev/") && !is_aggregate(base(dev)) {
+        let others: Vec<&(String, &MdArray)> = evidence
+            .mdstat
+            .iter()
+            .filter(|(_, a)| !a.members.is_empty())
+            .collect();
+        if let [(file, a)] = others.as_slice() {
+            return Ok(Members {
+                drives: a.members.clone(),
+                source: format!(
+                    "the drives of `{}` in `{file}`: the procedure builds both arrays from the same four drives",
+                    a.name
+                ),
+                files: vec![g.run.file.clone(), file.clone()],
+            });
+        }
+        return Err(format!(
+            "fio wrote to `{dev}`, which the iostat log does not show; which drives are behind it is not in the files: give the collector --drives, or save `cat /proc/mdstat` of the RAID10 array built from the same drives"
+        ));
+    }
+    // A file on a file system: the disks fio saw under it.
+    let disks: Vec<String> = g
+        .run
+        .output
+        .disk_util
+        .iter()
+        .filter(|d| !d.aggregate && !is_aggregate(&d.name))
+        .map(|d| d.name.clone())
+        .collect();
+    if !disks.is_empty() && !dev.starts_with("/dev/") {
+        return Ok(Members {
+            drives: disks,
+            source: "the disks under the file, in fio's disk_util".into(),
+            files: vec![g.run.file.clone()],
+        });
+    }
+    Err(format!(
+        "fio wrote to `{filename}`; which drives are behind it is not in the files"
+    ))
+}
