@@ -107,6 +107,7 @@ impl Suite for KvDram {
             &timed,
             model.as_ref(),
             &reference,
+            &[],
             &["kv-dram.restores-hit"],
         ));
         crate::deviation::apply(&mut report.verdicts, &devs);
@@ -191,7 +192,17 @@ fn gen_verdict(agg: &Aggregate, n: u32, gap: f64, max_spread: f64) -> Verdict {
         );
     }
     let (Some(a), Some(l)) = (agg.metric(ADP, n, GEN).0, agg.metric(LMCACHE, n, GEN).0) else {
-        v.note = format!("needs results/adp-*-L{n} and results/lmcache-*-L{n}");
+        let failing = failing_runs(agg, &[ADP, LMCACHE], n);
+        if failing.is_empty() {
+            v.note = format!("needs results/adp-*-L{n} and results/lmcache-*-L{n}");
+        } else {
+            v.status = Status::Fail;
+            v.note = format!(
+                "a run of this level failed: {}; {}",
+                failing.join("; "),
+                fed_by(agg, &[ADP, LMCACHE], n)
+            );
+        }
         return v;
     };
     let diff = l / a - 1.0;

@@ -144,8 +144,7 @@ fn parity_verdict(agg: &Aggregate, n: u32, min_ratio: f64, max_spread: f64) -> V
     let (ag, _) = agg.metric(ADP, n, GEN);
     let (pg, _) = agg.metric(PLAIN, n, GEN);
     let (Some(ao), Some(po), Some(ag), Some(pg)) = (ao, po, ag, pg) else {
-        v.note = format!("needs the {n}-client level of both adp and gpu-only with records");
-        return v;
+        return no_medians(v, agg, n);
     };
     let (ro, rg) = (ao / po, ag / pg);
     v.set_measured(Some(ro.min(rg)));
@@ -171,6 +170,23 @@ fn parity_verdict(agg: &Aggregate, n: u32, min_ratio: f64, max_spread: f64) -> V
     v
 }
 
+/// A level without medians for both variants: failed when a run of it failed (a failing
+/// run is never averaged away, and never left unjudged), else not measured.
+fn no_medians(mut v: Verdict, agg: &Aggregate, n: u32) -> Verdict {
+    let failing = failing_runs(agg, &[ADP, PLAIN], n);
+    if failing.is_empty() {
+        v.note = format!("needs the {n}-client level of both adp and gpu-only with records");
+    } else {
+        v.status = Status::Fail;
+        v.note = format!(
+            "a run of this level failed: {}; {}",
+            failing.join("; "),
+            fed_by(agg, &[ADP, PLAIN], n)
+        );
+    }
+    v
+}
+
 fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Verdict {
     let mut v = base(
         format!("kv-ladder.L{n}-advantage"),
@@ -188,8 +204,7 @@ fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Verdict {
         m(ADP, TTFT),
         m(PLAIN, TTFT),
     ) else {
-        v.note = format!("needs the {n}-client level of both adp and gpu-only with records");
-        return v;
+        return no_medians(v, agg, n);
     };
     let card: Vec<f64> = agg
         .runs(ADP, n)

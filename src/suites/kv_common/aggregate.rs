@@ -80,7 +80,12 @@ impl<'a> Aggregate<'a> {
         let mut medians = MedianTable::new();
         for ((variant, clients), runs) in &by {
             for m in MEDIANS {
-                let v: Vec<f64> = runs.iter().filter_map(|l| value(l, m)).collect();
+                // A failing or early-stopped run never feeds a median.
+                let v: Vec<f64> = runs
+                    .iter()
+                    .filter(|l| left_out(l).is_none())
+                    .filter_map(|l| value(l, m))
+                    .collect();
                 medians.insert((variant.clone(), *clients, m), (median(&v), spread(&v)));
             }
         }
@@ -97,7 +102,13 @@ impl<'a> Aggregate<'a> {
         let mut b = FrameBuilder::new("ladder_medians")
             .str("variant", keys.iter().map(|k| k.0.as_str()))
             .u64("clients", keys.iter().map(|k| u64::from(k.1)))
-            .u64("runs", self.by.values().map(|r| r.len() as u64));
+            .u64("runs", self.by.values().map(|r| r.len() as u64))
+            .u64(
+                "runs_in_median",
+                self.by
+                    .values()
+                    .map(|r| r.iter().filter(|l| left_out(l).is_none()).count() as u64),
+            );
         for m in MEDIANS {
             let of = |k: &&(String, u32)| self.metric(&k.0, k.1, m);
             b = b
@@ -204,22 +215,48 @@ pub fn failing_runs(agg: &Aggregate, variants: &[&str], clients: u32) -> Vec<Str
         .collect()
 }
 
-/// Which runs feed each variant's median at a level, e.g. `adp-1, adp-2 vs gpu-only-1`.
+/// Why a run does not feed the level's medians: it failed (failed requests, a dead
+/// client) or the client stopped it early. None for a run that feeds them.
+pub fn left_out(l: &Level) -> Option<String> {
+    if let Some(f) = l.failed() {
+        return Some(f);
+    }
+    l.stopped_early
+        .then(|| format!("{}: stopped early", l.name()))
+}
+
+/// Which runs feed each variant's median at a level, and which do not and why, e.g.
+/// `adp-1, adp-2 vs gpu-only-1 (left out: gpu-only-2: 5 failed requests)`.
 pub fn fed_by(agg: &Aggregate, variants: &[&str], clients: u32) -> String {
-    variants
+    let mut out_of: Vec<String> = Vec::new();
+    let fed = variants
         .iter()
         .map(|v| {
-            let runs: Vec<String> = agg
-                .runs(v, clients)
+            let runs = agg.runs(v, clients);
+            let feeding: Vec<String> = runs
                 .iter()
+                .filter(|l| left_out(l).is_none())
                 .map(|l| format!("{}-{}", l.variant, l.run))
                 .collect();
-            if runs.is_empty() {
-                format!("no {v} run")
+            // A failed run's reason is in the verdict already: its name is enough.
+            out_of.extend(runs.iter().filter_map(|l| {
+                if l.failed().is_some() {
+                    Some(format!("{} (failed)", l.name()))
+                } else {
+                    left_out(l)
+                }
+            }));
+            if feeding.is_empty() {
+                format!("no clean {v} run")
             } else {
-                runs.join(", ")
+                feeding.join(", ")
             }
         })
         .collect::<Vec<_>>()
-        .join(" vs ")
+        .join(" vs ");
+    if out_of.is_empty() {
+        fed
+    } else {
+        format!("{fed} (left out of the medians: {})", out_of.join("; "))
+    }
 }

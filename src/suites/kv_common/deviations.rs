@@ -366,17 +366,21 @@ pub fn restore(
             out.push(d);
         }
     }
-    out.extend(prompt(transcripts, model, reference, &[time, cached]));
+    out.extend(prompt(transcripts, model, reference, &[time], &[cached]));
     out
 }
 
 /// The prompt of the `ask` transcripts against the model's published one, and the same in
-/// every transcript; `verdicts` are the criteria a deviation feeds.
+/// every transcript. `timed` are the criteria on times (they grow with the prompt, so
+/// another length changes them); `shares` the criteria on the cached share, which does
+/// not depend on the length except through whole-chunk rounding: a prompt under 100
+/// chunks can lose more than 1% to it, and only then does its length feed them.
 pub fn prompt(
     transcripts: &[(&str, &str, &[Attempt])],
     model: Option<&ModelRef>,
     reference: &KvReference,
-    verdicts: &[&str],
+    timed: &[&str],
+    shares: &[&str],
 ) -> Vec<Deviation> {
     let r = &reference.restore;
     let mut out = Vec::new();
@@ -391,6 +395,9 @@ pub fn prompt(
             lengths.push((variant, file, p));
         }
     }
+    // The connector's chunk (LMCache's default, 256, when the model has none).
+    let chunk = model.and_then(|m| m.chunk_size).unwrap_or(256);
+    let rounds_below = |p: u64| p < chunk * 100;
     if let Some(m) = model {
         for (variant, file, p) in &lengths {
             let gap = (*p as f64 - m.prompt_tokens as f64).abs() / m.prompt_tokens as f64;
@@ -401,14 +408,26 @@ pub fn prompt(
                     .file(file.to_string())
                     .effect(
                         format!(
-                            "restore and recompute times grow with the prompt: the published {:.2} s vs {:.2} s are for ~{} tokens, and a short prompt meets the 5 s floor whatever the card does; hits are whole chunks, so a short prompt cannot reach 99% cached either",
-                            m.restore_s, m.recompute_s, m.prompt_tokens
+                            "restore and recompute times grow with the prompt: the published {:.2} s vs {:.2} s are for ~{} tokens, and a short prompt meets the 5 s floor whatever the card does{}",
+                            m.restore_s,
+                            m.recompute_s,
+                            m.prompt_tokens,
+                            if rounds_below(*p) {
+                                format!("; hits are whole chunks of {chunk} tokens, so a prompt under {} tokens cannot reach 99% cached either", chunk * 100)
+                            } else {
+                                String::new()
+                            }
                         ),
                         true,
                     )
                     .source(format!("{}: prompt ~{} tokens", m.title, m.prompt_tokens));
-                for v in verdicts {
+                for v in timed {
                     d = d.verdict(*v);
+                }
+                if rounds_below(*p) {
+                    for v in shares {
+                        d = d.verdict(*v);
+                    }
                 }
                 out.push(d);
             }
@@ -434,7 +453,7 @@ pub fn prompt(
         for (v, f, _) in &lengths {
             d = d.subject(format!("{v} requests")).file(f.to_string());
         }
-        for v in verdicts {
+        for v in timed {
             d = d.verdict(*v);
         }
         out.push(d);

@@ -135,6 +135,30 @@ pub fn deviations(arrays: &[ArrayDir], r: &SpdkReference) -> Vec<Deviation> {
                         .source(p.source.clone()),
                 ));
             }
+            // The article's full-stripe jobs spread their clones over the device; without
+            // it every clone streams the same offsets.
+            let stripe = matches!(op_of(run, a, r), Some(Op::StripeRead | Op::StripeWrite));
+            let offset = params::get(&run.options, "offset_increment");
+            if stripe && run.tool == "fio" && run.sig.numjobs > 1 && offset != Some("15%") {
+                out.push(with_op(
+                    Deviation::new("offset_increment", "15%", offset.unwrap_or("not set"))
+                        .subject(subject.clone())
+                        .file(run.file.clone())
+                        .effect(
+                            format!(
+                                "{} jobs {}: the share is not the article's measurement",
+                                run.sig.numjobs,
+                                if offset.is_none() {
+                                    "all stream the same offsets (the device's first part, overlapping)"
+                                } else {
+                                    "are spread over the device otherwise"
+                                }
+                            ),
+                            true,
+                        )
+                        .source("the article's full stripe IO fio config file: offset_increment=15%"),
+                ));
+            }
             let want = if matches!(run.sig.rw.as_str(), "read" | "write") {
                 p.stripe_runtime_s
             } else {

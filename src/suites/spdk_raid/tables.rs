@@ -132,7 +132,11 @@ pub fn tables(arrays: &[ArrayDir], r: &SpdkReference, shares: &Shares) -> Vec<Ta
                 vec![
                     format!(
                         "{}{}{}",
-                        run.sig,
+                        if run.recorded {
+                            run.sig.to_string()
+                        } else {
+                            format!("unknown shape ({})", run.file.rsplit('/').next().unwrap_or(&run.file))
+                        },
                         if run.degraded { " (degraded)" } else { "" },
                         if run.tool == "fio" { "" } else { " (bdevperf)" }
                     ),

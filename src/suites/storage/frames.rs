@@ -26,12 +26,13 @@ pub struct Pair<'a> {
     pub candidate_p99_us: Option<f64>,
 }
 
-/// One side's groups, the first of each shape (as the table has always shown).
+/// One side's groups, the first of each shape (as the table has always shown). A group
+/// whose file records no options has no known shape and is matched with nothing.
 fn side<'a, 'r>(groups: &'a [RunGroup<'r>], array: &str) -> Vec<&'a RunGroup<'r>> {
     let mut seen = BTreeSet::new();
     groups
         .iter()
-        .filter(|g| g.run.array.eq_ignore_ascii_case(array))
+        .filter(|g| g.run.array.eq_ignore_ascii_case(array) && g.group.recorded)
         .filter(|g| seen.insert(&g.signature))
         .collect()
 }

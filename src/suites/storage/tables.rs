@@ -48,7 +48,12 @@ pub fn results_table(groups: &[RunGroup]) -> Table {
             p99_text(g.group.read.p99_ns),
             p99_text(g.group.write.p99_ns),
         ];
-        cells.push(g.signature.to_string());
+        // Without recorded options the shape is unknown: fio's defaults are a guess.
+        cells.push(if g.group.recorded {
+            g.signature.to_string()
+        } else {
+            "unknown (no options in the file)".to_string()
+        });
         cells.push(row_note(g));
         rows.push(cells);
     }
