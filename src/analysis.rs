@@ -62,11 +62,8 @@ impl Summary {
 /// Why an input could not be analyzed at all (exit code 2).
 #[derive(Debug, thiserror::Error)]
 pub enum Unusable {
-    #[error("cannot read `{path}`: {source}")]
-    Unreadable {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error("cannot read `{path}`: {cause}")]
+    Unreadable { path: String, cause: std::io::Error },
     #[error("no results any suite can read in `{path}` ({files} files looked at{skipped}); `reprobench suites` lists what each suite reads")]
     NothingFound {
         path: String,
@@ -78,9 +75,9 @@ pub enum Unusable {
 pub fn analyze(input: &Path, opts: &Options) -> Result<Analysis, Unusable> {
     let t = Timer::start();
     let folder =
-        crate::ingest::walk::Folder::scan(input).map_err(|source| Unusable::Unreadable {
+        crate::ingest::walk::Folder::scan(input).map_err(|cause| Unusable::Unreadable {
             path: input.display().to_string(),
-            source,
+            cause,
         })?;
     t.lap("walk");
     let catalog = std::sync::Arc::new(Catalog::ingest(folder));

@@ -41,6 +41,7 @@ pub enum Record {
     ServerLog(Box<ServerLog>),
     ClientLog(ClientLog),
     Ask(Vec<Attempt>),
+    GatewayLog(crate::parse::gateway_log::GatewayLog),
     /// A host program's output or a compose file.
     Host(Box<parse::host::HostFile>),
     /// Kept by name only (gateway logs, system outputs, other JSON).
@@ -290,6 +291,9 @@ fn parse_as(kind: Kind, rel: &str, bytes: &[u8]) -> Result<Record, Problem> {
                 None => Record::Unread,
             }
         }
-        Kind::GatewayLog | Kind::OtherJson | Kind::Text => Record::Unread,
+        Kind::GatewayLog => {
+            Record::GatewayLog(crate::parse::gateway_log::parse_text(&text_of(bytes)?))
+        }
+        Kind::OtherJson | Kind::Text => Record::Unread,
     })
 }

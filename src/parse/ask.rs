@@ -98,6 +98,18 @@ fn attempt(line: usize, seconds: f64, rest: &str) -> Result<Attempt, Problem> {
     a.prompt_tokens = v.get("prompt_tokens").and_then(|x| x.as_u64());
     a.cached = v.get("cached").and_then(|x| x.as_u64());
     check(&mut a).map_err(|why| Problem::at(line, why))?;
+    // An error body says why, in the server's words.
+    if let (Some(why), Some(msg)) = (
+        a.failed.as_mut(),
+        v.pointer("/error/message")
+            .or_else(|| v.get("message"))
+            .and_then(|m| m.as_str()),
+    ) {
+        *why = format!(
+            "prompt_tokens is null: the server answered `{}`",
+            clip(msg, 160)
+        );
+    }
     Ok(a)
 }
 

@@ -5,6 +5,7 @@ pub mod bdevperf;
 pub mod client_log;
 pub mod fio;
 pub mod fio_typed;
+pub mod gateway_log;
 pub mod host;
 pub mod iostat;
 pub mod iostat_json;

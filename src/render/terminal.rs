@@ -138,7 +138,7 @@ pub fn render(a: &Analysis) -> String {
     }
     for c in &a.conformance {
         let _ = writeln!(out, "\n== {} ==", c.title);
-        let columns: Vec<String> = ["part", "reference", "yours", "", "from"]
+        let columns: Vec<String> = ["part", "reference", "yours", "status", "from"]
             .map(String::from)
             .to_vec();
         let rows: Vec<Vec<String>> = c
@@ -150,7 +150,11 @@ pub fn render(a: &Analysis) -> String {
                     r.reference.clone(),
                     r.yours.clone(),
                     r.status.label().to_string(),
-                    r.source.clone(),
+                    if r.source.is_empty() {
+                        "-".to_string()
+                    } else {
+                        r.source.clone()
+                    },
                 ]
             })
             .collect();

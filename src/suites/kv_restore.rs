@@ -251,7 +251,7 @@ fn cached_verdict(adp: Option<&(String, Vec<Attempt>)>, reference: &KvReference)
     let mut unreported = Vec::new();
     for a in &restores {
         if let Some(why) = &a.failed {
-            failed.push(format!("line {}: the request failed ({why})", a.line));
+            failed.push(format!("line {}: {why}", a.line));
             continue;
         }
         match (a.prompt_tokens, a.cached) {
@@ -399,8 +399,17 @@ fn plain_cold_verdict(plain: Option<&(String, Vec<Attempt>)>) -> Verdict {
         .map(|a| format!("line {}: {} cached", a.line, a.cached.unwrap_or(0)))
         .collect();
     let zero = attempts.iter().filter(|a| a.cached == Some(0)).count();
-    v.set_measured(Some(hits.len() as f64));
-    v.measured = format!("{zero} of {} requests with cached = 0", attempts.len());
+    let answered = attempts.iter().filter(|a| a.cached.is_some()).count();
+    // Only requests that answered say anything about cached tokens.
+    if answered > 0 {
+        v.set_measured(Some(hits.len() as f64));
+        v.measured = format!("{zero} of {answered} answered requests with cached = 0");
+        if answered < attempts.len() {
+            v.measured += &format!(" ({} of {} failed)", failed.len(), attempts.len());
+        }
+    } else {
+        v.measured = format!("- ({} of {} requests failed)", failed.len(), attempts.len());
+    }
     (v.status, v.note) = if !hits.is_empty() {
         (
             Status::Fail,

@@ -71,7 +71,24 @@ pub fn read(catalog: &Catalog) -> Setup {
     compose_facts(catalog, &mut s);
     fio_facts(catalog, &mut s);
     iostat_facts(catalog, &mut s);
+    gateway_facts(catalog, &mut s);
     s
+}
+
+/// The connector release the gateway names itself with (`gateway 6.1.1 starting`), when
+/// no image tag said it: the gateway and connector ship as one release.
+fn gateway_facts(catalog: &Catalog, s: &mut Setup) {
+    for item in catalog.of(Kind::GatewayLog) {
+        if let Ok(Record::GatewayLog(g)) = &item.record {
+            if let Some((v, line)) = &g.version {
+                s.put(
+                    "connector-release",
+                    Read::text(v.clone(), at(&item.rel, Some(*line))),
+                );
+                return;
+            }
+        }
+    }
 }
 
 /// The kernel from an iostat banner (`Linux 6.8.0-45-generic (host) ...`) when no

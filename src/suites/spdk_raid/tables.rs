@@ -135,7 +135,10 @@ pub fn tables(arrays: &[ArrayDir], r: &SpdkReference, shares: &Shares) -> Vec<Ta
                         if run.recorded {
                             run.sig.to_string()
                         } else {
-                            format!("unknown shape ({})", run.file.rsplit('/').next().unwrap_or(&run.file))
+                            format!(
+                                "unknown shape ({})",
+                                run.file.rsplit('/').next().unwrap_or(&run.file)
+                            )
                         },
                         if run.degraded { " (degraded)" } else { "" },
                         if run.tool == "fio" { "" } else { " (bdevperf)" }

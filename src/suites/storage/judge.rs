@@ -249,6 +249,16 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
     let runs = loaded.runs.iter().filter(|r| compared(&r.array)).count();
     let total = runs + no_result.len();
     let clean = total.saturating_sub(files.len());
+    // The verdict comes from every file it counted, clean ones included.
+    let mut files: Vec<String> = loaded
+        .runs
+        .iter()
+        .filter(|r| compared(&r.array))
+        .map(|r| r.file.clone())
+        .chain(files)
+        .collect();
+    files.sort();
+    files.dedup();
     let status = if total == 0 {
         Status::NotMeasured
     } else if problems.is_empty() {
