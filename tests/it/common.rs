@@ -236,3 +236,38 @@ pub fn collect_storage(dev: &str, out: &Path, extra: &[&str]) -> Run {
     args.extend_from_slice(extra);
     run(&args)
 }
+
+/// The verdict `id` in `analyze --format json` output.
+pub fn verdict(v: &serde_json::Value, id: &str) -> serde_json::Value {
+    v["suites"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s["verdicts"].as_array().into_iter().flatten())
+        .find(|x| x["id"] == id)
+        .cloned()
+        .unwrap_or_else(|| panic!("no verdict {id}"))
+}
+
+pub fn observation(v: &serde_json::Value, id: &str) -> serde_json::Value {
+    v["suites"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s["observations"].as_array().into_iter().flatten())
+        .find(|x| x["id"] == id)
+        .cloned()
+        .unwrap_or_else(|| panic!("no observation {id}"))
+}
+
+pub fn note(v: &serde_json::Value) -> String {
+    v["note"].as_str().unwrap_or_default().to_string()
+}
+
+/// Edits a JSON file in place.
+pub fn edit_json(path: &Path, f: impl FnOnce(&mut serde_json::Value)) {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("json");
+    f(&mut v);
+    std::fs::write(path, serde_json::to_string_pretty(&v).expect("json")).expect("write");
+}

@@ -6,40 +6,6 @@ use std::path::Path;
 
 use crate::common::*;
 
-fn verdict(v: &serde_json::Value, id: &str) -> serde_json::Value {
-    v["suites"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|s| s["verdicts"].as_array().into_iter().flatten())
-        .find(|x| x["id"] == id)
-        .cloned()
-        .unwrap_or_else(|| panic!("no verdict {id}"))
-}
-
-fn observation(v: &serde_json::Value, id: &str) -> serde_json::Value {
-    v["suites"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|s| s["observations"].as_array().into_iter().flatten())
-        .find(|x| x["id"] == id)
-        .cloned()
-        .unwrap_or_else(|| panic!("no observation {id}"))
-}
-
-fn note(v: &serde_json::Value) -> String {
-    v["note"].as_str().unwrap_or_default().to_string()
-}
-
-/// Edits a JSON file in place.
-fn edit_json(path: &Path, f: impl FnOnce(&mut serde_json::Value)) {
-    let mut v: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(path).expect("read")).expect("json");
-    f(&mut v);
-    fs::write(path, serde_json::to_string_pretty(&v).expect("json")).expect("write");
-}
-
 fn storage_copy(tmp: &Path) -> std::path::PathBuf {
     let d = tmp.join("run");
     copy_dir(&root().join("samples/storage-published"), &d);
@@ -316,8 +282,10 @@ fn a_run_with_failed_requests_fails_its_level_and_is_named() {
         "{l2}"
     );
     assert!(
-        note(&l2).contains("medians of adp-1, adp-2 vs gpu-only-1, gpu-only-2"),
-        "{l2}"
+        note(&l2).contains(
+            "medians of adp-1, adp-2 vs gpu-only-1 (left out of the medians: gpu-only-2-L2 (failed))"
+        ),
+        "a failing run feeds no median: {l2}"
     );
 }
 

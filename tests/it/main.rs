@@ -8,6 +8,7 @@ mod bundle;
 mod collect;
 mod collectors;
 mod compare;
+mod evidence;
 mod formats;
 mod frames;
 mod fuzz;

@@ -259,7 +259,19 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
         .collect();
     files.sort();
     files.dedup();
-    let status = if total == 0 {
+    // The criterion is about both arrays: with one missing it is not measured.
+    let missing: Vec<&str> = [&sides.baseline, &sides.candidate]
+        .into_iter()
+        .filter(|side| {
+            !loaded.runs.iter().any(|r| r.array.eq_ignore_ascii_case(side))
+                && !loaded.no_result.iter().any(|n| n.array.eq_ignore_ascii_case(side))
+        })
+        .map(String::as_str)
+        .collect();
+    if !missing.is_empty() && total > 0 {
+        problems.push(format!("no results of {}", missing.join(" and ")));
+    }
+    let status = if total == 0 || !missing.is_empty() {
         Status::NotMeasured
     } else if problems.is_empty() {
         Status::Pass
