@@ -193,6 +193,7 @@ pub const FRAMES: &[FrameDoc] = &[
             ("variant", "", "variant"),
             ("clients", "", "the level"),
             ("runs", "", "runs of the level"),
+            ("runs_in_median", "", "runs that feed the medians: neither failing, stopped early nor without records"),
             ("output_tok_s", "tok/s", "median over runs"),
             ("output_tok_s_spread", "fraction", "largest over smallest minus one"),
             ("gen_tok_s", "tok/s", "median over runs"),

@@ -285,10 +285,9 @@ fn failures_verdict(levels: &[Level]) -> Verdict {
             (Some(f), None) => bad.push(format!("{name}: {f} failed requests")),
             (None, None) => unknown.push(name.clone()),
         }
-        if l.failures.is_some_and(|f| f > 0) || died.is_some() {
-            v.files
-                .extend(l.files.iter().filter(|f| f.ends_with(".log")).cloned());
-        }
+        // Every log it counted, clean ones included.
+        v.files
+            .extend(l.files.iter().filter(|f| f.ends_with(".log")).cloned());
     }
     if checked + bad.len() > 0 {
         v.set_measured(Some(bad.len() as f64));
@@ -424,7 +423,14 @@ fn sla_observation(agg: &Aggregate, sla: f64) -> Observation {
         what: format!("Highest client count keeping gen tok/s >= {sla} per request (SLA)"),
         measured: format!("adp: {} · gpu-only: {}", describe(ADP), describe(PLAIN)),
         published: "20 tok/s per request (50 ms/token) in published comparisons".into(),
-        files: Vec::new(),
+        files: [ADP, PLAIN]
+            .iter()
+            .flat_map(|v| {
+                agg.levels_of(v)
+                    .into_iter()
+                    .flat_map(|n| agg.files(&[v], n))
+            })
+            .collect(),
         note: "compare the two variants, not absolute numbers: the workload is synthetic".into(),
     }
 }

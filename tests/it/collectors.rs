@@ -255,8 +255,12 @@ fn kv_restore_on_the_stand_ins_writes_test_1_and_resumes() {
     // The suite reads it: the restores hit (>= 99% of the 13,600-token prompt).
     let (_, v) = analyze_json(&b.load, &[]);
     let st = statuses(&v);
+    // The cached share does not depend on the prompt's length: 13,600 tokens are more
+    // than 100 of GLM-5.3's 128-token chunks, so rounding cannot cost 1%. The time
+    // criterion does, and says so.
+    assert_eq!(st["kv-restore.cached"], "pass", "{v}");
     assert_eq!(
-        st["kv-restore.cached"], "not-comparable",
+        st["kv-restore.time"], "not-comparable",
         "a 13,600-token prompt is not the procedure's ~196,000"
     );
     assert_eq!(st["kv-restore.plain-recomputes"], "pass");

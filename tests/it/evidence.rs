@@ -441,7 +441,11 @@ fn spdk_full_stripe_runs_without_offset_increment_are_flagged() {
         .flatten()
     {
         let t = fs::read_to_string(e.path()).expect("r");
-        fs::write(e.path(), t.replace("\"offset_increment\"", "\"was_offset_increment\"")).expect("w");
+        fs::write(
+            e.path(),
+            t.replace("\"offset_increment\"", "\"was_offset_increment\""),
+        )
+        .expect("w");
     }
     let (_, v) = analyze_json(&d, &[]);
     let read = verdict(&v, "spdk-raid.raid5f.full-stripe-read");

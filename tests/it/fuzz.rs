@@ -15,16 +15,16 @@ use crate::common::*;
 use reprobench::parse::{ask, bdevperf, client_log, fio, iostat, mt_records, prom, vllm_log};
 
 /// xorshift64*: small, deterministic, good enough to pick mutations.
-struct Rng(u64);
+pub struct Rng(pub u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
-    fn below(&mut self, n: usize) -> usize {
+    pub fn below(&mut self, n: usize) -> usize {
         if n == 0 {
             0
         } else {
@@ -53,7 +53,7 @@ const EXTREMES: &[&str] = &[
     "-18446744073709551616",
 ];
 
-fn mutate(rng: &mut Rng, bytes: &[u8]) -> (Vec<u8>, String) {
+pub fn mutate(rng: &mut Rng, bytes: &[u8]) -> (Vec<u8>, String) {
     let mut b = bytes.to_vec();
     let len = b.len().max(1);
     let what = match rng.below(11) {

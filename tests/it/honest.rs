@@ -182,7 +182,7 @@ fn a_failed_restore_request_is_a_failure_of_the_request_not_a_measurement() {
     let (_, v) = analyze_json(&d, &[]);
     let c = verdict(&v, "kv-restore.cached");
     assert_eq!(c["status"], "inconclusive", "{c}");
-    assert!(note(&c).contains("line 3: the request failed"), "{c}");
+    assert!(note(&c).contains("line 3: prompt_tokens is null"), "{c}");
     assert!(!note(&c).contains("enable-prompt-tokens-details"), "{c}");
     // Its 0.01 s is not a fast restore.
     let t = verdict(&v, "kv-restore.time");

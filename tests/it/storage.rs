@@ -53,7 +53,11 @@ fn missing_adp_side_is_not_measured_not_pass() {
     for id in HEADLINES {
         assert_eq!(st[id], "not-measured", "{id}");
     }
-    assert_eq!(code, 1, "not everything passed");
+    assert_eq!(
+        st["storage.exit-status"], "not-measured",
+        "both arrays are needed"
+    );
+    assert_eq!(code, 2, "nothing judged is not a pass");
 }
 
 #[test]
@@ -259,7 +263,7 @@ fn bad_input_is_skipped_with_file_and_line_and_never_modified() {
     let before = snapshot(tmp.path());
 
     let (code, v) = analyze_json(tmp.path(), &[]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2, "one array judges no criterion");
     let skipped: Vec<String> = v["skipped"]
         .as_array()
         .expect("skipped")

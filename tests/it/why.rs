@@ -108,7 +108,12 @@ fn tensor_parallel_4_and_a_50_gbit_link_differ_with_their_effect_and_the_floor()
             .contains("floor"),
         "{link}"
     );
-    // Without compose files the release is unknown, and says what would give it.
+    // Without compose files the gateway's log gives the release; without either it is
+    // unknown, and says what would give it.
+    assert_eq!(row(&rows, "connector-release")["yours"], "6.1.1");
+    fs::remove_file(tmp.path().join("logs/adp-gateway.log")).expect("rm");
+    let (_, v) = analyze_json(tmp.path(), &[]);
+    let rows = self::rows(&v);
     let rel = row(&rows, "connector-release");
     assert_eq!(rel["status"], "unknown");
     assert!(rel["predicts"]

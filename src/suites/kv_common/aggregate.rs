@@ -221,6 +221,11 @@ pub fn left_out(l: &Level) -> Option<String> {
     if let Some(f) = l.failed() {
         return Some(f);
     }
+    if l.requests.is_none() {
+        // Without its records the run's own account of itself is missing: its other
+        // figures (the hit rates) do not stand alone.
+        return Some(format!("{}: no readable request records", l.name()));
+    }
     l.stopped_early
         .then(|| format!("{}: stopped early", l.name()))
 }

@@ -263,8 +263,14 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
     let missing: Vec<&str> = [&sides.baseline, &sides.candidate]
         .into_iter()
         .filter(|side| {
-            !loaded.runs.iter().any(|r| r.array.eq_ignore_ascii_case(side))
-                && !loaded.no_result.iter().any(|n| n.array.eq_ignore_ascii_case(side))
+            !loaded
+                .runs
+                .iter()
+                .any(|r| r.array.eq_ignore_ascii_case(side))
+                && !loaded
+                    .no_result
+                    .iter()
+                    .any(|n| n.array.eq_ignore_ascii_case(side))
         })
         .map(String::as_str)
         .collect();

@@ -14,10 +14,13 @@ const BUSY: f64 = 90.0;
 /// Below this the drives had headroom.
 const HEADROOM: f64 = 70.0;
 
+/// Jobs whose members are unknown for one reason: (array, reason, [(label, file)]).
+type Unknown = (String, String, Vec<(String, String)>);
+
 pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
     let mut out = Vec::new();
     let mut without = Vec::new();
-    let mut unknown: Vec<(String, String, Vec<(String, String)>)> = Vec::new();
+    let mut unknown: Vec<Unknown> = Vec::new();
     for g in groups {
         if g.run.stem == "precondition" {
             continue;

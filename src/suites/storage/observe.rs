@@ -255,7 +255,19 @@ fn random_write_wait(
         files: [b, c]
             .iter()
             .flatten()
-            .map(|g| g.run.file.clone())
+            .flat_map(|g| {
+                // The run, its iostat log and whatever named the array's members.
+                let mut f = vec![g.run.file.clone()];
+                if let Some(io) = loaded.iostat_for(g.run) {
+                    f.push(io.file.clone());
+                    if let Ok((_, m)) = members(loaded, g, io) {
+                        f.extend(m.files);
+                    }
+                }
+                f
+            })
+            .collect::<std::collections::BTreeSet<String>>()
+            .into_iter()
             .collect(),
         note: source,
     })
