@@ -19,6 +19,7 @@ pub mod output;
 pub mod parse;
 pub mod process;
 pub mod render;
+pub mod signals;
 pub mod spdk;
 pub mod suites;
 pub mod units;

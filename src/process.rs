@@ -24,6 +24,9 @@ pub enum ProcessError {
         status: String,
         stderr: String,
     },
+    /// A stopping signal arrived while it ran: its process group was stopped.
+    #[error("`{command}` was stopped by {}", crate::signals::name(*signal))]
+    Interrupted { command: String, signal: i32 },
 }
 
 /// A program and its arguments, with an optional working folder.
@@ -100,10 +103,14 @@ impl Runner for System {
         if !inv.passthrough {
             expr = expr.stdout_capture().stderr_capture();
         }
-        let out = expr.run().map_err(|source| ProcessError::Start {
-            command: inv.display(),
-            source,
-        })?;
+        let out = if crate::signals::installed() {
+            run_stoppable(expr, inv)?
+        } else {
+            expr.run().map_err(|source| ProcessError::Start {
+                command: inv.display(),
+                source,
+            })?
+        };
         let result = Output {
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
             stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -118,6 +125,50 @@ impl Runner for System {
                 stderr: tail.into_iter().rev().collect::<Vec<_>>().join("\n"),
             })
         }
+    }
+}
+
+/// Runs `expr` in its own process group, watching for a stopping signal: when one
+/// arrives the whole group (the program and everything it started: fio, iostat, the
+/// benchmark client, `docker compose`) gets it, then SIGKILL after a second.
+fn run_stoppable(
+    expr: duct::Expression,
+    inv: &Invocation,
+) -> Result<std::process::Output, ProcessError> {
+    use std::os::unix::process::CommandExt;
+    let start = |source| ProcessError::Start {
+        command: inv.display(),
+        source,
+    };
+    // Its own group: a terminal's Ctrl-C reaches only us, and we stop the group.
+    let handle = expr
+        .before_spawn(|cmd| {
+            cmd.process_group(0);
+            Ok(())
+        })
+        .start()
+        .map_err(start)?;
+    let pgid = handle.pids().first().copied().unwrap_or(0);
+    loop {
+        if let Some(out) = handle.try_wait().map_err(start)? {
+            return Ok(out.clone());
+        }
+        if let Some(signal) = crate::signals::pending() {
+            crate::signals::stop_group(
+                pgid,
+                signal,
+                || {
+                    let _ = handle.try_wait();
+                },
+                std::time::Duration::from_secs(1),
+            );
+            let _ = handle.wait();
+            return Err(ProcessError::Interrupted {
+                command: inv.display(),
+                signal,
+            });
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
 

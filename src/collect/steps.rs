@@ -1,15 +1,15 @@
 //! How every collector runs: a list of steps, each one command. Before a step that writes
 //! to a device the guard looks at that device again; after each step its output is read
 //! back, and only a step whose result holds what it should counts. A rerun skips the
-//! steps an earlier run finished (their output still reads back), Ctrl-C stops the current
-//! step and keeps what finished, and the manifest records every step with its command,
+//! steps an earlier run finished (their output still reads back), a stopping signal
+//! (SIGINT, SIGTERM, SIGHUP; to the tool or its process group) stops the current step and
+//! everything it started and keeps what finished, and the manifest records every step with its command,
 //! start, end, exit status and result as it goes.
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Once};
+use std::sync::Arc;
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
@@ -164,6 +164,12 @@ pub struct Manifest {
     pub started: String,
     pub ended: String,
     pub interrupted: bool,
+    /// The signal that stopped the collection (`SIGINT`, `SIGTERM`, `SIGHUP`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<String>,
+    /// Outputs of cut or failed steps, moved under `.reprobench/` (relative to OUT).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub set_aside: Vec<String>,
     pub steps: Vec<Record>,
 }
 
@@ -177,13 +183,17 @@ pub struct Ran {
     /// The guard refused a device: the collection stopped there.
     pub refused: Option<String>,
     pub interrupted: bool,
+    /// Where the last step's output was set aside, for the manifest.
+    pub set_aside: Option<String>,
+    /// The stopping signal, when one stopped the collection.
+    pub signal: Option<i32>,
 }
 
 impl Ran {
-    /// 0 every step ran, 1 a step failed, 2 the guard refused, 130 interrupted.
+    /// 0 every step ran, 1 a step failed, 2 the guard refused, 128+N stopped by signal N.
     pub fn exit_code(&self) -> i32 {
         if self.interrupted {
-            130
+            128 + self.signal.unwrap_or(libc::SIGINT)
         } else if self.refused.is_some() {
             2
         } else if self.failed > 0 {
@@ -226,17 +236,6 @@ pub fn hostname() -> String {
         .unwrap_or_default()
 }
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-static HANDLER: Once = Once::new();
-
-/// Ctrl-C sets a flag: the running program gets the signal too and ends; the collection
-/// then records the interruption and stops, keeping what finished.
-fn catch_ctrl_c() {
-    HANDLER.call_once(|| {
-        let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
-    });
-}
-
 /// Where a collection keeps its manifest, its parameters and how to show progress.
 pub struct Session {
     pub manifest: Manifest,
@@ -264,6 +263,8 @@ impl Session {
                 started: now_utc(),
                 ended: String::new(),
                 interrupted: false,
+                signal: None,
+                set_aside: Vec::new(),
                 steps: Vec::new(),
             },
             path,
@@ -311,7 +312,7 @@ impl Session {
     /// Runs `steps` in order: resume, guard, run, read back, record, save. Stops at a
     /// refusal, a failed required step or Ctrl-C.
     pub fn execute(&mut self, steps: &[Step], runner: &dyn Runner) -> anyhow::Result<Ran> {
-        catch_ctrl_c();
+        crate::signals::install();
         let earlier = if self.resume {
             self.earlier()
         } else {
@@ -322,13 +323,19 @@ impl Session {
         let mut ran = Ran::default();
         let mut stopped_at = None;
         for (i, step) in steps.iter().enumerate() {
-            if INTERRUPTED.load(Ordering::SeqCst) {
+            // A signal between steps: the finished ones are kept, nothing more starts.
+            if let Some(sig) = crate::signals::pending() {
                 ran.interrupted = true;
+                ran.signal.get_or_insert(sig);
                 stopped_at = Some(i);
                 break;
             }
             bar.step(i, steps.len(), &step.name);
             let record = self.one(step, &earlier, runner, &mut ran);
+            if let Some(p) = ran.set_aside.take() {
+                self.manifest.set_aside.retain(|x| *x != p);
+                self.manifest.set_aside.push(p);
+            }
             self.manifest.steps.retain(|r| r.name != record.name);
             self.manifest.steps.push(record);
             self.save()?;
@@ -380,6 +387,7 @@ impl Session {
         bar.finish();
         self.manifest.ended = now_utc();
         self.manifest.interrupted = ran.interrupted;
+        self.manifest.signal = ran.signal.map(crate::signals::name);
         self.save()?;
         ran.records = self.manifest.steps.clone();
         Ok(ran)
@@ -439,13 +447,22 @@ impl Session {
         }
         let exit = runner.run(&step.invocation);
         drop(holds);
-        if INTERRUPTED.load(Ordering::SeqCst) {
+        // Stopped by a signal while it ran (a step that finished first is kept as it is).
+        if let Err(ProcessError::Interrupted { signal, .. }) = &exit {
             ran.interrupted = true;
+            ran.signal.get_or_insert(*signal);
             // fio writes a complete-looking result when interrupted: keep it out of the way.
-            let aside = set_aside(&step.check, "interrupted")
-                .map(|p| format!("; its partial output is kept as `{}`", p.display()))
+            let aside = self.set_aside(&step.check, "interrupted");
+            let kept = aside
+                .as_ref()
+                .map(|p| format!("; its partial output is kept in `{p}`"))
                 .unwrap_or_default();
-            return record("interrupted", format!("interrupted (Ctrl-C){aside}"));
+            ran.set_aside = aside;
+            let name = crate::signals::name(*signal);
+            return record(
+                &format!("stopped by {name}"),
+                format!("interrupted ({name}){kept}"),
+            );
         }
         let exit_text = match &exit {
             Ok(_) => "0".to_string(),
@@ -479,9 +496,13 @@ impl Session {
                 } else {
                     ran.failed += 1;
                     eprintln!("failed: {}: {why}", step.name);
-                    let aside = set_aside(&step.check, "failed")
-                        .map(|p| format!(" (its output is kept as `{}`)", p.display()))
+                    let aside = self.set_aside(&step.check, "failed");
+                    let kept = aside
+                        .as_ref()
+                        .map(|p| format!(" (its output is kept in `{p}`)"))
                         .unwrap_or_default();
+                    ran.set_aside = aside;
+                    let aside = kept;
                     record(&exit_text, format!("failed: {why}{aside}"))
                 }
             }
@@ -489,20 +510,61 @@ impl Session {
     }
 }
 
-/// Moves a fio step's result out of the way (`NAME.json` → `NAME.json.<why>`) so that
-/// analysis never reads a failed or interrupted run as a measurement.
-fn set_aside(check: &Check, why: &str) -> Option<PathBuf> {
-    let Check::Fio(json) = check else {
-        return None;
-    };
-    if !json.is_file() {
-        return None;
+impl Session {
+    /// The results folder: the manifest sits in its `manifests/`.
+    fn out(&self) -> Option<&Path> {
+        let dir = self.path.parent()?;
+        if dir.file_name().is_some_and(|n| n == "manifests") {
+            dir.parent()
+        } else {
+            Some(dir)
+        }
     }
-    let mut to = json.clone().into_os_string();
-    to.push(format!(".{why}"));
-    let to = PathBuf::from(to);
-    std::fs::rename(json, &to).ok()?;
-    Some(to)
+
+    /// Moves a fio step's result (and its iostat log) out of the way, to
+    /// `OUT/.reprobench/<why>/<its path under OUT>`, where no suite reads it: analysis
+    /// never reads a failed or interrupted run as a measurement, and a rerun writes the
+    /// step's files afresh. Returns the folder, relative to OUT.
+    fn set_aside(&self, check: &Check, why: &str) -> Option<String> {
+        let Check::Fio(json) = check else {
+            return None;
+        };
+        let out = self.out()?;
+        let rel = json.strip_prefix(out).ok()?;
+        let dest_root = out.join(crate::ingest::layout::SET_ASIDE_DIR).join(why);
+        let mut moved = false;
+        let iostat = json.parent().zip(json.file_stem()).map(|(d, stem)| {
+            let mut name = stem.to_os_string();
+            name.push(".iostat");
+            d.join("iostat").join(name)
+        });
+        for from in std::iter::once(json.clone()).chain(iostat) {
+            let Ok(r) = from.strip_prefix(out) else {
+                continue;
+            };
+            if !from.is_file() {
+                continue;
+            }
+            let to = dest_root.join(r);
+            if let Some(p) = to.parent() {
+                if std::fs::create_dir_all(p).is_err() {
+                    continue;
+                }
+            }
+            moved |= std::fs::rename(&from, &to).is_ok();
+        }
+        moved.then(|| {
+            format!(
+                "{}/{why}/{}",
+                crate::ingest::layout::SET_ASIDE_DIR,
+                rel.parent()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default()
+            )
+            .trim_end_matches('/')
+            .to_string()
+        })
+    }
 }
 
 /// A progress bar with an ETA on a terminal; plain lines otherwise.

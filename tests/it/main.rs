@@ -21,6 +21,7 @@ mod provenance;
 mod redaction;
 mod report;
 mod safety;
+mod signals;
 mod spdk;
 mod storage;
 mod why;

@@ -1,0 +1,224 @@
+//! Stopping a collection with a signal, as a scheduler, `timeout`, a closed ssh session or
+//! Ctrl-C do: real fio on a loop device, each of SIGINT, SIGTERM and SIGHUP sent to the
+//! tool's PID and to its whole process group during the second fio step. The running step
+//! stops within a second with its children, the finished step is kept as it was, only the
+//! cut step is marked (with its signal), its output is set aside where no suite reads it,
+//! and the exit status is 128+N. Then a resume gives the folder one run gives.
+
+use std::fs;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::common::*;
+
+const JOBS: [&str; 4] = ["--only", "randwrite-8k-j8-d8", "--only", "read-1m-j8-d4"];
+
+fn collect_args<'a>(dev: &'a str, out: &'a str, runtime: &'a str) -> Vec<&'a str> {
+    let mut a = vec![
+        "collect",
+        "storage",
+        "--array",
+        "raid10",
+        "--dev",
+        dev,
+        "-o",
+        out,
+        "--size",
+        "32m",
+        "--runtime",
+        runtime,
+        "--time-based",
+    ];
+    a.extend(JOBS);
+    a
+}
+
+fn manifest(out: &Path) -> serde_json::Value {
+    fs::read(out.join("manifests/storage-raid10.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+fn step<'a>(m: &'a serde_json::Value, name: &str) -> Option<&'a serde_json::Value> {
+    m["steps"].as_array()?.iter().find(|s| s["name"] == name)
+}
+
+/// Processes whose command line names `needle` (fio and iostat of the collection).
+fn running_with(needle: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in fs::read_dir("/proc").into_iter().flatten().flatten() {
+        if let Ok(cmd) = fs::read(e.path().join("cmdline")) {
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            if cmd.contains(needle) && !cmd.contains("reprobench") {
+                out.push(cmd);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn each_stopping_signal_to_the_pid_or_the_group_stops_the_step_and_keeps_the_rest_real_fio() {
+    if !need("fio") || !need("iostat") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    let Some(dev) = Loop::new(&tmp.path().join("dev.img"), 64) else {
+        skipped("loop devices cannot be made here");
+        return;
+    };
+    for (i, (sig, name)) in [
+        (libc::SIGINT, "SIGINT"),
+        (libc::SIGTERM, "SIGTERM"),
+        (libc::SIGHUP, "SIGHUP"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for group in [false, true] {
+            let out = tmp.path().join(format!("out-{i}-{group}"));
+            let o = out.to_str().unwrap_or("");
+            let mut child = bin()
+                .args(collect_args(dev.path(), o, "3"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .process_group(0)
+                .spawn()
+                .expect("spawn");
+            // Wait until the first fio step is done and the second is running.
+            let until = Instant::now() + Duration::from_secs(60);
+            while Instant::now() < until {
+                let m = manifest(&out);
+                if step(&m, "raid10/randwrite-8k-j8-d8").is_some_and(|s| s["result"] == "ok") {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            std::thread::sleep(Duration::from_millis(1000));
+            let first =
+                fs::read(out.join("raid10/randwrite-8k-j8-d8.json")).expect("first step's result");
+            let pid = child.id() as i32;
+            let target = if group { -pid } else { pid };
+            let sent = Instant::now();
+            let rc = std::process::Command::new("kill")
+                .arg(format!("-{name}"))
+                .arg("--")
+                .arg(target.to_string())
+                .status()
+                .expect("kill");
+            assert!(rc.success());
+            let status = child.wait().expect("wait");
+            let took = sent.elapsed();
+            let how = format!("{name} to the {}", if group { "group" } else { "pid" });
+            assert!(
+                took < Duration::from_secs(3),
+                "{how}: stopped after {took:?}"
+            );
+            assert_eq!(status.code(), Some(128 + sig), "{how}: exit status");
+            std::thread::sleep(Duration::from_millis(300));
+            let left = running_with(dev.path());
+            assert!(left.is_empty(), "{how}: still running: {left:?}");
+            let m = manifest(&out);
+            assert_eq!(m["signal"], name, "{how}: {m}");
+            assert_eq!(m["interrupted"], true);
+            let done = step(&m, "raid10/randwrite-8k-j8-d8").expect("first step");
+            assert_eq!(
+                done["result"], "ok",
+                "{how}: the finished step is kept: {done}"
+            );
+            assert_eq!(
+                fs::read(out.join("raid10/randwrite-8k-j8-d8.json")).expect("kept"),
+                first,
+                "{how}: its result untouched"
+            );
+            let cut = step(&m, "raid10/read-1m-j8-d4").expect("cut step");
+            assert!(
+                cut["result"]
+                    .as_str()
+                    .unwrap_or("")
+                    .starts_with(&format!("interrupted ({name})")),
+                "{how}: {cut}"
+            );
+            assert!(
+                !out.join("raid10/read-1m-j8-d4.json").exists(),
+                "{how}: not left as a result"
+            );
+            assert!(
+                !out.join("raid10/iostat/read-1m-j8-d4.iostat").exists(),
+                "{how}: nor its iostat log"
+            );
+        }
+    }
+}
+
+/// `analyze --format json` without what differs between two collections of the same
+/// runs: timings, measured values and the input's name.
+fn verdict_shape(dir: &Path) -> (Vec<(String, String)>, Vec<String>) {
+    let (_, v) = analyze_json(dir, &[]);
+    let statuses = statuses(&v).into_iter().collect();
+    let mut files: Vec<String> = v["suites"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s["files_read"].as_array().cloned().unwrap_or_default())
+        .filter_map(|f| f.as_str().map(String::from))
+        .collect();
+    files.sort();
+    (statuses, files)
+}
+
+#[test]
+fn interrupt_then_resume_gives_the_folder_one_run_gives_real_fio() {
+    if !need("fio") || !need("iostat") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    let Some(dev) = Loop::new(&tmp.path().join("dev.img"), 64) else {
+        skipped("loop devices cannot be made here");
+        return;
+    };
+    // One go.
+    let once = tmp.path().join("once");
+    let r = run(&collect_args(dev.path(), once.to_str().unwrap_or(""), "2"));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // Interrupted at a point that depends on the clock (somewhere in the steps), resumed.
+    let twice = tmp.path().join("twice");
+    let t = twice.to_str().unwrap_or("");
+    let mut child = bin()
+        .args(collect_args(dev.path(), t, "2"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .expect("spawn");
+    let delay = 500
+        + (std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_millis())
+            .unwrap_or(0) as u64)
+            * 4;
+    std::thread::sleep(Duration::from_millis(delay));
+    let _ = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let _ = child.wait();
+    let r = run(&collect_args(dev.path(), t, "2"));
+    assert_eq!(r.code, 0, "the resume finishes: {}", r.stderr);
+    assert_eq!(
+        verdict_shape(&twice),
+        verdict_shape(&once),
+        "interrupted at {delay} ms"
+    );
+    // One result per run, and what was set aside is listed, never a result.
+    for job in ["randwrite-8k-j8-d8", "read-1m-j8-d4"] {
+        assert!(twice.join(format!("raid10/{job}.json")).is_file(), "{job}");
+    }
+    let m = manifest(&twice);
+    for p in m["set_aside"].as_array().into_iter().flatten() {
+        let p = p.as_str().unwrap_or("");
+        assert!(p.starts_with(".reprobench/"), "{p}");
+    }
+}
