@@ -266,6 +266,18 @@ pub enum CollectCommand {
     SpdkRaid(CollectSpdkArgs),
     /// The system facts the procedures ask support to receive, under system/.
     Sysinfo(CollectSysinfoArgs),
+    /// Print the commands a collection's manifest recorded, as its dry run printed them.
+    Replay(CollectReplayArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CollectReplayArgs {
+    /// A collection's manifest (OUT/manifests/<collection>.json).
+    pub manifest: PathBuf,
+    /// Print the commands (the only way a replay runs: rerun the collector with the
+    /// manifest's parameters to measure again).
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// What every collector takes.
@@ -427,17 +439,22 @@ pub struct CollectStorageArgs {
 
 #[derive(Debug, Args)]
 pub struct CollectSpdkArgs {
-    /// The SPDK source tree (scripts/rpc.py, build/examples/bdevperf).
-    #[arg(long, value_name = "DIR")]
+    /// The SPDK source tree (scripts/rpc.py, build/examples/bdevperf); the article's `./spdk`.
+    #[arg(long, value_name = "DIR", default_value = "./spdk")]
     pub spdk_dir: PathBuf,
     /// SPDK's fio plugin (<spdk>/build/fio/spdk_bdev).
-    #[arg(long, value_name = "FILE")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "./spdk/build/fio/spdk_bdev"
+    )]
     pub fio_plugin: PathBuf,
     /// The fio binary the plugin was built against.
     #[arg(long, value_name = "FILE", default_value = "fio")]
     pub fio: PathBuf,
-    /// PCIe addresses of the drives, comma separated, in the article's order.
-    #[arg(long, value_delimiter = ',', required = true)]
+    /// PCIe addresses of the drives, comma separated, in the article's order (a dry run
+    /// without it shows the article's 16).
+    #[arg(long, value_delimiter = ',')]
     pub pcie: Vec<String>,
     /// Drive counts (the article: 8 and 16).
     #[arg(long, value_delimiter = ',', default_value = "8,16")]
@@ -460,6 +477,11 @@ pub struct CollectSpdkArgs {
     /// Runtime of each degraded run, seconds.
     #[arg(long, default_value_t = 60)]
     pub degraded_runtime: u32,
+    /// How a member is removed for the degraded runs: `detach-controller` (the article's
+    /// `bdev_nvme_detach_controller`, a drive lost) or `remove-base-bdev` (SPDK's graceful
+    /// `bdev_raid_remove_base_bdev`).
+    #[arg(long, default_value = "detach-controller", value_parser = ["detach-controller", "remove-base-bdev"])]
+    pub degraded_method: String,
     /// The results folder: spdk/<array>-<drives>/.
     #[arg(short, long, value_name = "DIR", default_value = ".")]
     pub out: PathBuf,

@@ -237,11 +237,43 @@ pub fn checklist(folder: &Folder, a: &Analysis) -> Vec<Item> {
                 .collect();
             !mine.is_empty() && mine.iter().all(|c| c.command.starts_with("fio "))
         };
+        // Or as the collector recorded them: its manifest holds every step's commands.
+        let recorded = |array: &str| -> Option<String> {
+            let name = format!("storage-{array}.json");
+            folder
+                .files
+                .iter()
+                .filter(|e| e.rel.ends_with(&format!("manifests/{name}")))
+                .find(|e| {
+                    std::fs::read(&e.path)
+                        .ok()
+                        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+                        .is_some_and(|m| {
+                            m["steps"].as_array().is_some_and(|steps| {
+                                steps.iter().any(|s| {
+                                    s["expanded"].as_str().is_some_and(|x| {
+                                        x.contains("fio ") && x.contains("--filename=")
+                                    })
+                                })
+                            })
+                        })
+                })
+                .map(|e| e.rel.clone())
+        };
+        let mut found: Vec<String> = ran.iter().take(2).map(|c| c.source.clone()).collect();
+        let by_manifest: Vec<String> = ["raid10", "adp"]
+            .iter()
+            .filter_map(|a| recorded(a))
+            .collect();
+        let present = ["raid10", "adp"]
+            .iter()
+            .all(|a| side(a) || recorded(a).is_some());
+        found.extend(by_manifest);
         out.push(Item {
             procedure: ST,
-            what: "the run commands and DEV paths (rebuilt from the options each fio JSON records)",
-            present: side("raid10") && side("adp"),
-            found: ran.iter().take(2).map(|c| c.source.clone()).collect(),
+            what: "the run commands and DEV paths (each collector manifest's recorded commands, or rebuilt from the options each fio JSON records)",
+            present,
+            found,
             hint: "fio JSON written with the procedure's helper records every option and the DEV path; files without `global options` do not",
         });
         out.extend(system_outputs(folder, ST, STORAGE_SYSTEM));

@@ -279,14 +279,33 @@ pub fn scan(text: &str) -> Vec<Hit> {
             Vec::new()
         };
         for (names, flags) in w.tools.iter().filter(|_| tool_named) {
-            if !words_on.iter().any(|x| {
+            let is_tool = |x: &str| {
                 names.iter().any(|n| {
                     x.trim_matches(|c| c == '\'' || c == '"').rsplit('/').next() == Some(n.as_str())
                 })
-            }) {
+            };
+            if !words_on.iter().any(|x| is_tool(x)) {
                 continue;
             }
+            // A flag belongs to the command it follows: after the tool's name, in the same
+            // command (`mkdir -p DIR && docker ...` gives docker no `-p`).
+            let mut in_tool = false;
             for (i, word) in words_on.iter().enumerate() {
+                if matches!(*word, ";" | "&&" | "||" | "|" | "&") {
+                    in_tool = false;
+                    continue;
+                }
+                if is_tool(word) {
+                    in_tool = true;
+                    continue;
+                }
+                let ends_command = word.ends_with(';');
+                if !in_tool {
+                    continue;
+                }
+                if ends_command {
+                    in_tool = false;
+                }
                 for f in flags {
                     let value = if *word == f.as_str() {
                         words_on.get(i + 1).copied()

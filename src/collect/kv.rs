@@ -41,13 +41,17 @@ pub fn collect(
     } else {
         vec![PLAIN, ADP]
     };
-    let mut preflight = p.server_preflight(&variants, runner);
-    if !p.kv.out.join("agents.json").is_file() {
-        preflight.push(format!(
-            "no `{}`: create the workload file as the procedure's test 2 says",
-            p.kv.out.join("agents.json").display()
-        ));
+    let mut preflight = p.server_preflight(&[PLAIN, ADP], runner);
+    if variants.contains(&LMCACHE) {
+        // Test 3's variants as test 3 checks them (the LMCache image is its own).
+        let more: Vec<String> = p
+            .dram_preflight(runner)
+            .into_iter()
+            .filter(|x| !preflight.contains(x))
+            .collect();
+        preflight.extend(more);
     }
+    preflight.extend(super::kv_server::workload_problems(&p.kv.out));
     let session = p.session(
         "kv",
         "Reproducing the benchmarks: AI Key-Value Caching, tests 1-3",

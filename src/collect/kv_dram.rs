@@ -61,13 +61,8 @@ pub fn collect(
 ) -> anyhow::Result<i32> {
     let mut list = sysinfo;
     list.extend(steps(p, s, levels, runs));
-    let mut preflight = p.server_preflight(&[ADP, LMCACHE], runner);
-    if !p.kv.out.join("agents.json").is_file() {
-        preflight.push(format!(
-            "no `{}`: create the workload file as the procedure's test 2 says",
-            p.kv.out.join("agents.json").display()
-        ));
-    }
+    let mut preflight = p.dram_preflight(runner);
+    preflight.extend(super::kv_server::workload_problems(&p.kv.out));
     let session = p.session(
         "kv-dram",
         "Reproducing the benchmarks: AI Key-Value Caching, test 3",
@@ -75,7 +70,10 @@ pub fn collect(
     let path = session.path.clone();
     let mut checks = p.server_checks(&[ADP, LMCACHE]);
     checks.push(
-        "the lmcache variant runs with VLLM_SERVER_DEV_MODE=1 (POST /reset_prefix_cache)".into(),
+        "the lmcache compose file has LMCacheMPConnector, LMC_L1_GB=400, LMC_XKV_HOST=gateway and LMC_XKV_FRAG=131072 (its image is LMCache's own, provided on request: not checked)".into(),
+    );
+    checks.push(
+        "both compose files set VLLM_SERVER_DEV_MODE=1 (the warm restores POST /reset_prefix_cache)".into(),
     );
     let code = Collection {
         session,

@@ -31,12 +31,7 @@ pub fn collect(
     if levels.is_empty() {
         preflight.push("no levels".into());
     }
-    if !p.kv.out.join("agents.json").is_file() {
-        preflight.push(format!(
-            "no `{}`: create the workload file as the procedure's \"Prepare the workload directory\" says",
-            p.kv.out.join("agents.json").display()
-        ));
-    }
+    preflight.extend(super::kv_server::workload_problems(&p.kv.out));
     preflight.extend(plan::missing_programs(&["docker", "curl", "jq", "tee"]));
     if !p.dry_run && preflight.is_empty() {
         preflight.extend(plan::server_problem(&p.kv.url, runner));

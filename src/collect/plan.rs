@@ -136,6 +136,11 @@ impl Collection<'_> {
             eprintln!("nothing ran (preflight); --dry-run shows what would run");
             return Ok(2);
         }
+        // Every step's commands as the dry run prints them, for the manifest.
+        for s in &self.steps {
+            let text = scripts::expand(&s.invocation, self.scripts, runner);
+            self.session.expanded.insert(s.name.clone(), text);
+        }
         let ran = self.session.execute(&self.steps, runner)?;
         crate::outln!(
             "{}: {} steps ok, {} failed, {} skipped (done before, or unavailable here); manifest: {}",

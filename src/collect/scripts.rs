@@ -35,6 +35,31 @@ const SCRIPTS: &[(&str, &str)] = &[
     ),
 ];
 
+/// Each collector script by name with the sha256 of its text, for the manifest.
+pub fn digests() -> std::collections::BTreeMap<String, String> {
+    use sha2::{Digest, Sha256};
+    SCRIPTS
+        .iter()
+        .map(|(name, text)| {
+            let sum: String = Sha256::digest(text.as_bytes())
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            (name.to_string(), sum)
+        })
+        .collect()
+}
+
+/// The variables the scripts read that change what they do, when set.
+pub const ENVIRONMENT: [&str; 2] = ["SPDK_RPC_SOCK", "READY_POLL"];
+
+pub fn environment() -> std::collections::BTreeMap<String, String> {
+    ENVIRONMENT
+        .iter()
+        .filter_map(|k| std::env::var(k).ok().map(|v| (k.to_string(), v)))
+        .collect()
+}
+
 /// The scripts, written out for one collection.
 pub struct Scripts {
     dir: tempfile::TempDir,
@@ -82,8 +107,26 @@ pub fn expand(inv: &Invocation, scripts: &Scripts, runner: &dyn Runner) -> Strin
     }
     let mut dry = inv.clone().env("DRY_RUN", "1");
     dry.passthrough = false;
+    // A dry run prints the commands whatever exists: a working folder that is not there
+    // yet (the preflight says so) is stood in for by an empty one, whose name is put
+    // back in what the script prints (`$PWD` in a command).
+    let mut stand_in = None;
+    if let Some(want) = dry.dir.clone().filter(|d| !d.is_dir()) {
+        if let Ok(t) = tempfile::tempdir() {
+            dry.dir = Some(t.path().to_path_buf());
+            stand_in = Some((t, want));
+        }
+    }
     match runner.run(&dry) {
-        Ok(out) => format!("{cd}{}", out.stdout),
+        Ok(out) => {
+            let text = match &stand_in {
+                Some((t, want)) => out
+                    .stdout
+                    .replace(&t.path().display().to_string(), &want.display().to_string()),
+                None => out.stdout,
+            };
+            format!("{cd}{text}")
+        }
         Err(e) => format!("# (could not expand: {e})\n{cd}{}\n", inv.display()),
     }
 }

@@ -2,7 +2,8 @@
 //! (the raw drives first, then each array): the SPDK config (`spdk config`), the fio job
 //! files (`spdk jobs`), fio with SPDK's bdev plugin for every job, and for arrays the
 //! degraded runs: bdevperf waiting on RPC, `bdev_raid_get_bdevs` before and after
-//! `bdev_raid_remove_base_bdev` of one member, then the random-read and full-stripe jobs
+//! removal of one member (`bdev_nvme_detach_controller` of its controller, as the article
+//! does, or `bdev_raid_remove_base_bdev` with `--degraded-method remove-base-bdev`), then the random-read and full-stripe jobs
 //! with the member gone. Writes the `spdk/<array>-<drives>/` layout `analyze` reads.
 
 use std::path::PathBuf;
@@ -31,6 +32,8 @@ pub struct Plan {
     pub seq_runtime_s: u32,
     pub degraded: bool,
     pub degraded_runtime_s: u32,
+    /// `detach-controller` (the article's) or `remove-base-bdev`.
+    pub degraded_method: String,
     pub dry_run: bool,
     pub fresh: bool,
     pub confirmed: Vec<PathBuf>,
@@ -214,7 +217,8 @@ fn degraded(
                 .arg(w)
                 .arg(qd.to_string())
                 .arg(size.to_string())
-                .arg(p.degraded_runtime_s.to_string()),
+                .arg(p.degraded_runtime_s.to_string())
+                .arg(&p.degraded_method),
             check,
         )
         .estimate(u64::from(p.degraded_runtime_s) + 10);
@@ -262,6 +266,7 @@ pub fn collect(p: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
     let params = serde_json::json!({
         "pcie": p.pcie, "counts": p.counts, "arrays": p.arrays, "strip_kb": p.strip_kb,
         "runtime_s": p.runtime_s, "seq_runtime_s": p.seq_runtime_s, "degraded": p.degraded,
+        "degraded_method": p.degraded_method,
     });
     let manifest = p.out.join("manifests").join("spdk-raid.json");
     let mut session = Session::new(

@@ -149,8 +149,13 @@ pub struct Record {
     /// `0`, the exit status, or `not run`.
     pub exit: String,
     /// `ok`, `failed: <first error line>`, `missing: ...`, `refused: ...`,
-    /// `skipped: ...` or `interrupted`.
+    /// `skipped: ...` or `interrupted (SIGNAL)`.
     pub result: String,
+    /// The commands the step runs, expanded exactly as `--dry-run` prints them (the
+    /// collector script's own commands, with every fixed flag): what `collect replay`
+    /// prints and support reads.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub expanded: String,
 }
 
 /// A collection's manifest: what ran, with what, and how it went.
@@ -170,6 +175,15 @@ pub struct Manifest {
     /// Outputs of cut or failed steps, moved under `.reprobench/` (relative to OUT).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub set_aside: Vec<String>,
+    /// What the procedure asks for that this collection did not collect, and how to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_collected: Vec<String>,
+    /// Each collector script by name with its sha256 (they are built into the tool).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub collectors: BTreeMap<String, String>,
+    /// The environment variables that change what the scripts do, as they were set.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub environment: BTreeMap<String, String>,
     pub steps: Vec<Record>,
 }
 
@@ -239,6 +253,8 @@ pub fn hostname() -> String {
 /// Where a collection keeps its manifest, its parameters and how to show progress.
 pub struct Session {
     pub manifest: Manifest,
+    /// Each step's commands as the dry run prints them, by step name.
+    pub expanded: BTreeMap<String, String>,
     pub path: PathBuf,
     /// Skip steps an earlier run with the same parameters finished.
     pub resume: bool,
@@ -265,9 +281,13 @@ impl Session {
                 interrupted: false,
                 signal: None,
                 set_aside: Vec::new(),
+                not_collected: Vec::new(),
+                collectors: super::scripts::digests(),
+                environment: super::scripts::environment(),
                 steps: Vec::new(),
             },
             path,
+            expanded: BTreeMap::new(),
             resume: true,
             confirmed,
         }
@@ -369,6 +389,7 @@ impl Session {
                 end: String::new(),
                 exit: String::new(),
                 result: String::new(),
+                expanded: String::new(),
             };
             let exit = runner.run(&cleanup.invocation);
             let result = outcome::command_step(&exit);
@@ -402,6 +423,7 @@ impl Session {
     ) -> Record {
         let start = now_utc();
         let command = step.invocation.display();
+        let expanded = self.expanded.get(&step.name).cloned().unwrap_or_default();
         let record = |exit: &str, result: String| Record {
             name: step.name.clone(),
             command: command.clone(),
@@ -409,6 +431,7 @@ impl Session {
             end: now_utc(),
             exit: exit.into(),
             result,
+            expanded: expanded.clone(),
         };
         if step.resumable && earlier.contains_key(&step.name) {
             // Done before; its output must still read back (a partial one is redone).

@@ -407,12 +407,24 @@ pub fn collect(plan: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
     if let Some(p) = plan::space_problem(&plan.out, 64 << 20, runner) {
         preflight.push(p);
     }
+    // What the procedure does that this collection will not, said before it runs.
+    let skipped_preparation = (is_raid10(plan) && !plan.prepare).then(|| {
+        format!(
+            "the drive preparation (blkdiscard of each drive, mdadm --create {}, the [UUUU] check) is not done: {}; the procedure does it before the RAID10 runs",
+            plan.md.display(),
+            match &plan.dev {
+                Some(d) if *d != plan.md => format!("--dev {} is not the md device it builds", d.display()),
+                _ => "--no-prepare".to_string(),
+            }
+        )
+    });
     let params = serde_json::json!({
         "array": plan.array,
         "dev": device(plan),
         "drives": plan.drives,
         "runs": plan.runs,
         "prepare": plan.prepare,
+        "prepare_skipped": skipped_preparation,
         "teardown": plan.teardown,
         "time_based": plan.time_based,
     });
@@ -428,11 +440,14 @@ pub fn collect(plan: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
         plan.confirmed.clone(),
     );
     session.resume = !plan.fresh;
-    let checks = vec![
+    let mut checks = vec![
         format!("programs: {}", needed.join(", ")),
         format!("free space for `{}`", plan.out.display()),
         "each device: not mounted (directly, through a partition or an md/dm/LVM device), not swap, not held by md/dm/LVM; a signature needs --confirm-device".into(),
     ];
+    if let Some(why) = &skipped_preparation {
+        checks.push(format!("note: {why}"));
+    }
     let code = Collection {
         session,
         steps: list,

@@ -76,6 +76,13 @@ pub fn commands(
     list
 }
 
+/// What support asks for that this collection will not collect, and how to get it.
+pub fn not_collected(ib_peer: Option<&str>, ib_file: Option<&Path>) -> Option<String> {
+    (ib_peer.is_none() && ib_file.is_none()).then(|| {
+        "not collected: ib_read_bw.txt (the link's bandwidth, which support asks for): give --ib-peer HOST (start `ib_read_bw` there first) or --ib-read-bw FILE".to_string()
+    })
+}
+
 /// One optional step per fact, into `root/system/`.
 pub fn steps(
     root: &Path,

@@ -24,6 +24,7 @@ pub fn run(cmd: &CollectCommand) -> anyhow::Result<i32> {
         CollectCommand::Kv(a) => all(a),
         CollectCommand::SpdkRaid(a) => spdk(a),
         CollectCommand::Sysinfo(a) => facts(a),
+        CollectCommand::Replay(a) => replay(a),
     }
 }
 
@@ -105,9 +106,13 @@ fn storage_cmd(a: &CollectStorageArgs) -> anyhow::Result<i32> {
             .collect();
     }
     let raid10 = a.array.eq_ignore_ascii_case("raid10");
-    // With --dev the array exists: the drives are not touched.
-    let prepare = raid10 && !a.no_prepare && a.dev.is_none();
-    let teardown = raid10 && !a.keep_array && a.dev.is_none();
+    // The procedure builds /dev/md126 from the drives: `--dev` naming that md device
+    // still prepares it (unless --no-prepare); `--dev` naming another device means the
+    // array exists elsewhere and the drives are not touched (said in the dry run and the
+    // manifest).
+    let builds = a.dev.as_ref().is_none_or(|d| *d == a.md);
+    let prepare = raid10 && !a.no_prepare && builds;
+    let teardown = raid10 && !a.keep_array && builds;
     let plan = storage::Plan {
         array: a.array.clone(),
         dev: a.dev.clone(),
@@ -131,13 +136,43 @@ fn storage_cmd(a: &CollectStorageArgs) -> anyhow::Result<i32> {
     storage::collect(&plan, &System)
 }
 
+/// The 16 drives of the article, in its order (nvme0 from its config, nvme1-15 from its
+/// `bdev_nvme_attach_controller` lines): what a dry run shows without --pcie.
+const ARTICLE_PCIE: [&str; 16] = [
+    "0000:02:00.0",
+    "0000:45:00.0",
+    "0000:03:00.0",
+    "0000:81:00.0",
+    "0000:84:00.0",
+    "0000:41:00.0",
+    "0000:46:00.0",
+    "0000:44:00.0",
+    "0000:43:00.0",
+    "0000:82:00.0",
+    "0000:48:00.0",
+    "0000:47:00.0",
+    "0000:83:00.0",
+    "0000:42:00.0",
+    "0000:01:00.0",
+    "0000:04:00.0",
+];
+
 fn spdk(a: &CollectSpdkArgs) -> anyhow::Result<i32> {
+    let pcie = if !a.pcie.is_empty() {
+        a.pcie.clone()
+    } else if a.running.dry_run {
+        eprintln!("note: no --pcie: the dry run shows the article's 16 drive addresses");
+        ARTICLE_PCIE.iter().map(|s| s.to_string()).collect()
+    } else {
+        eprintln!("error: --pcie: give the drives' PCIe addresses in the article's order (`lspci -D | grep -i nvme`); a --dry-run shows the article's");
+        return Ok(UNUSABLE);
+    };
     let plan = spdk_raid::Plan {
         out: expand_home(&a.out),
         spdk_dir: expand_home(&a.spdk_dir),
         fio: a.fio.clone(),
         plugin: expand_home(&a.fio_plugin),
-        pcie: a.pcie.clone(),
+        pcie,
         counts: a.drives.clone(),
         arrays: a.arrays.clone(),
         strip_kb: a.strip_kb,
@@ -145,6 +180,7 @@ fn spdk(a: &CollectSpdkArgs) -> anyhow::Result<i32> {
         seq_runtime_s: a.seq_runtime,
         degraded: !a.no_degraded,
         degraded_runtime_s: a.degraded_runtime,
+        degraded_method: a.degraded_method.clone(),
         dry_run: a.running.dry_run,
         fresh: a.running.fresh,
         confirmed: a.confirm_device.clone(),
@@ -171,12 +207,19 @@ fn facts(a: &CollectSysinfoArgs) -> anyhow::Result<i32> {
         Vec::new(),
     );
     session.resume = !a.running.fresh;
+    let mut checks = vec!["a missing program is recorded as missing, not an error".to_string()];
+    let missing = sysinfo::not_collected(a.ib_peer.as_deref(), a.ib_read_bw.as_deref());
+    if let Some(m) = &missing {
+        checks.push(m.clone());
+        eprintln!("note: {m}");
+    }
+    session.manifest.not_collected.extend(missing);
     let code = Collection {
         session,
         steps,
         scripts: &s,
         preflight: Vec::new(),
-        checks: vec!["a missing program is recorded as missing, not an error".into()],
+        checks,
         dry_run: a.running.dry_run,
     }
     .run(&System)?;
@@ -184,4 +227,54 @@ fn facts(a: &CollectSysinfoArgs) -> anyhow::Result<i32> {
         crate::collect::plan::index_manifest(&out, "sysinfo", &manifest, &[])?;
     }
     Ok(code)
+}
+
+/// `collect replay MANIFEST --dry-run`: the recorded commands, step by step, in the dry
+/// run's own form.
+fn replay(a: &crate::cli::CollectReplayArgs) -> anyhow::Result<i32> {
+    let bytes = match std::fs::read(&a.manifest) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: cannot read `{}`: {e}", a.manifest.display());
+            return Ok(UNUSABLE);
+        }
+    };
+    let m: crate::collect::steps::Manifest = match serde_json::from_slice(&bytes) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!(
+                "error: `{}` is not a collection manifest: {e}",
+                a.manifest.display()
+            );
+            return Ok(UNUSABLE);
+        }
+    };
+    if !a.dry_run {
+        eprintln!("error: a replay prints the commands (--dry-run); to measure again, run the collector with the manifest's parameters: {}", m.parameters);
+        return Ok(UNUSABLE);
+    }
+    crate::outln!(
+        "# replay of `{}` ({}; {} on {}, {} to {})",
+        m.collection,
+        m.procedure,
+        m.tool,
+        m.host,
+        m.started,
+        m.ended
+    );
+    for (name, sum) in &m.collectors {
+        crate::outln!("#   collector {name} sha256 {sum}");
+    }
+    for (k, v) in &m.environment {
+        crate::outln!("#   {k}={v}");
+    }
+    for s in &m.steps {
+        crate::outln!("\n# {}", s.name);
+        if s.expanded.is_empty() {
+            crate::outln!("{}", s.command);
+        } else {
+            crate::out!("{}", s.expanded);
+        }
+    }
+    Ok(0)
 }

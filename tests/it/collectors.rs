@@ -53,14 +53,22 @@ fn bench(variants: &[&str]) -> Bench {
         r#"{"filetype": "generate_conversations", "num_conversations": 96}"#,
     )
     .expect("w");
+    for book in ["pg1184.txt", "pg2600.txt", "pg135.txt"] {
+        fs::write(load.join(book), "Call me Ishmael.\n").expect("w");
+    }
     let port = free_port();
     let card = tmp.path().join("card.json");
     for v in variants {
         let d = bench.join(v);
         fs::create_dir_all(&d).expect("mkdir");
-        let mut compose = String::from("services:\n  vllm:\n    image: nexus.awide.io/awide-docker-hosted/awideai-cuda-vllm-openai:v0.28.0-6.1.1\n    command:\n      - --max-model-len=256000\n");
+        let mut compose = if *v == "lmcache" {
+            // Test 3's LMCache image is its own (provided on request).
+            String::from("services:\n  vllm:\n    image: lmcache/vllm-openai:v0.28.0-lmcache-0.5.5\n    command:\n      - --max-model-len=256000\n      - '--kv-transfer-config={\"kv_connector\":\"LMCacheMPConnector\",\"kv_role\":\"kv_both\"}'\n    environment:\n      - LMC_L1_GB=400\n      - LMC_XKV_HOST=gateway\n      - LMC_XKV_FRAG=131072\n      - VLLM_SERVER_DEV_MODE=1\n")
+        } else {
+            String::from("services:\n  vllm:\n    image: nexus.awide.io/awide-docker-hosted/awideai-cuda-vllm-openai:v0.28.0-6.1.1\n    command:\n      - --max-model-len=256000\n")
+        };
         if *v == "adp" {
-            compose.push_str("      - '--kv-transfer-config={\"kv_connector\":\"FusIOnXConnector\",\"kv_connector_extra_config\":{\"xkv_gateway_port\":5557,\"chunk_size\":128}}'\n      - HF_TOKEN=hf_standinstandinstandinstandin12\n");
+            compose.push_str("      - '--kv-transfer-config={\"kv_connector\":\"FusIOnXConnector\",\"kv_connector_extra_config\":{\"xkv_gateway_port\":5557,\"chunk_size\":128}}'\n      - HF_TOKEN=hf_standinstandinstandinstandin12\n    environment:\n      - VLLM_SERVER_DEV_MODE=1\n");
         }
         fs::write(d.join("compose.yaml"), compose).expect("w");
         let mut env = format!("PORT={port}\nMODEL=glm-5.3\nDEV_MODE=1\n");
@@ -339,6 +347,43 @@ fn kv_dram_stops_with_the_reason_when_reset_prefix_cache_is_not_there() {
 }
 
 #[test]
+fn kv_dram_refuses_compose_files_without_dev_mode_or_lmcache_settings_before_anything_runs() {
+    if !python_ok() {
+        return;
+    }
+    let b = bench(&["adp", "lmcache"]);
+    let adp = b.bench.join("adp/compose.yaml");
+    let t = fs::read_to_string(&adp).expect("r");
+    fs::write(&adp, t.replace("      - VLLM_SERVER_DEV_MODE=1\n", "")).expect("w");
+    let lm = b.bench.join("lmcache/compose.yaml");
+    let t = fs::read_to_string(&lm).expect("r");
+    fs::write(&lm, t.replace("LMC_XKV_FRAG=131072", "LMC_XKV_FRAG=4096")).expect("w");
+    let r = kv(
+        &b,
+        "kv-dram",
+        &["--sysinfo", "false", "--levels", "8", "--runs", "1"],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("adp/compose.yaml` does not set VLLM_SERVER_DEV_MODE=1"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("does not have `LMC_XKV_FRAG=131072`"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !r.stderr.contains("image"),
+        "the LMCache image is not the product's: {}",
+        r.stderr
+    );
+    assert!(!b.load.join("dram").exists(), "nothing ran");
+}
+
+#[test]
 fn kv_dram_on_the_stand_ins_writes_test_3() {
     if !python_ok() {
         return;
@@ -492,9 +537,10 @@ fn spdk_raid_dry_run_and_a_run_on_a_stand_in_spdk() {
     );
     assert!(text.contains("--output-format=json --output="), "{text}");
     assert!(
-        text.contains("bdev_raid_remove_base_bdev nvme1n1"),
-        "{text}"
+        text.contains("bdev_nvme_detach_controller nvme1"),
+        "the article's way to lose a drive: {text}"
     );
+    assert!(!text.contains("bdev_raid_remove_base_bdev"), "{text}");
     assert!(text.contains("bdev_raid_get_bdevs all >"), "{text}");
     assert!(
         text.contains("-z -r /var/tmp/spdk.sock -q 32 -o 8192 -w randread"),

@@ -222,3 +222,157 @@ fn interrupt_then_resume_gives_the_folder_one_run_gives_real_fio() {
         assert!(p.starts_with(".reprobench/"), "{p}");
     }
 }
+
+/// The command lines of each step of a dry run or a replay: step name -> its commands
+/// (comment lines left out).
+fn commands_by_step(text: &str) -> std::collections::BTreeMap<String, Vec<String>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        if let Some(name) = line.strip_prefix("# ") {
+            if !name.starts_with(' ') && !line.starts_with("#  ") {
+                current = Some(name.to_string());
+                continue;
+            }
+        }
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        if let Some(c) = &current {
+            out.entry(c.clone())
+                .or_insert_with(Vec::new)
+                .push(line.to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn a_manifest_replays_to_the_same_commands_as_the_dry_run_real_fio() {
+    if !need("fio") || !need("iostat") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    let Some(dev) = Loop::new(&tmp.path().join("dev.img"), 64) else {
+        skipped("loop devices cannot be made here");
+        return;
+    };
+    let out = tmp.path().join("out");
+    let o = out.to_str().unwrap_or("");
+    let mut dry = collect_args(dev.path(), o, "1");
+    dry.push("--dry-run");
+    let dry = run(&dry);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    let r = run(&collect_args(dev.path(), o, "1"));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let m = out.join("manifests/storage-raid10.json");
+    let replay = run(&["collect", "replay", m.to_str().unwrap_or(""), "--dry-run"]);
+    assert_eq!(replay.code, 0, "{}", replay.stderr);
+    let (want, got) = (
+        commands_by_step(&dry.stdout),
+        commands_by_step(&replay.stdout),
+    );
+    for job in ["raid10/randwrite-8k-j8-d8", "raid10/read-1m-j8-d4"] {
+        assert!(
+            want[job]
+                .iter()
+                .any(|l| l.starts_with("fio ") && l.contains("--buffer_compress_percentage=67")),
+            "{job}: {:?}",
+            want[job]
+        );
+        assert_eq!(
+            got.get(job),
+            want.get(job),
+            "{job}: the replay is the dry run"
+        );
+    }
+    assert!(
+        replay.stdout.contains("collector storage-fio.sh sha256 "),
+        "{}",
+        replay.stdout
+    );
+    // Without --dry-run a replay says what it does instead.
+    let r = run(&["collect", "replay", m.to_str().unwrap_or("")]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("--dry-run"), "{}", r.stderr);
+}
+
+#[test]
+fn dry_runs_print_the_commands_whatever_exists_and_say_what_is_missing() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let home = tmp.path().join("home");
+    fs::create_dir_all(&home).expect("mkdir");
+    let r = bin()
+        .env("HOME", &home)
+        .args([
+            "collect",
+            "kv-ladder",
+            "--variant",
+            "adp",
+            "--run",
+            "1",
+            "--dry-run",
+        ])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(r.status.success(), "{text}");
+    assert!(!text.contains("could not expand"), "{text}");
+    assert!(
+        text.contains("mkdir -p ") && text.contains("curl -fLo pg$book.txt"),
+        "the preflight says how: {text}"
+    );
+    let load = home.join("bench/load");
+    assert!(
+        text.contains(&format!("-v {}:/work", load.display())),
+        "$PWD is the workload folder: {text}"
+    );
+    assert!(!home.join("bench").exists(), "a dry run writes nothing");
+    // SPDK: no --pcie in a dry run shows the article's drives.
+    let r = run(&[
+        "collect",
+        "spdk-raid",
+        "--dry-run",
+        "-o",
+        tmp.path().join("s").to_str().unwrap_or(""),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("0000:45:00.0"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("bdev_nvme_detach_controller"),
+        "the article's removal"
+    );
+    let r = run(&[
+        "collect",
+        "spdk-raid",
+        "-o",
+        tmp.path().join("s").to_str().unwrap_or(""),
+    ]);
+    assert_eq!(r.code, 2, "a real run needs --pcie");
+    // sysinfo: ib_read_bw is said to be missing, with how to get it.
+    let r = run(&[
+        "collect",
+        "sysinfo",
+        "--dry-run",
+        "-o",
+        tmp.path().join("y").to_str().unwrap_or(""),
+    ]);
+    assert!(
+        r.stdout.contains("not collected: ib_read_bw.txt") && r.stdout.contains("--ib-peer HOST"),
+        "{}",
+        r.stdout
+    );
+    // storage: a --dev that is not the md device it builds skips the preparation, said.
+    let r = run(&[
+        "collect",
+        "storage",
+        "--array",
+        "raid10",
+        "--dev",
+        "/dev/loop-none",
+        "--dry-run",
+        "-o",
+        tmp.path().join("z").to_str().unwrap_or(""),
+    ]);
+    assert!(r.stdout.contains("the drive preparation (blkdiscard of each drive, mdadm --create /dev/md126, the [UUUU] check) is not done"), "{}", r.stdout);
+}
