@@ -775,3 +775,125 @@ fn interrupt_once(dir: &Path) -> (PathBuf, PathBuf, Vec<(String, String)>) {
         .collect();
     (dev, out, results)
 }
+
+/// The README's row for `collect <what>` in the collectors table.
+fn readme_row(what: &str) -> String {
+    let readme = fs::read_to_string(root().join("README.md")).expect("README");
+    readme
+        .lines()
+        .find(|l| l.starts_with(&format!("| `collect {what} ")))
+        .unwrap_or_else(|| panic!("no README row for collect {what}"))
+        .to_string()
+}
+
+fn number_before(text: &str, words: &str) -> Option<usize> {
+    let at = text.find(words)?;
+    let before = text[..at].split_whitespace().last()?;
+    [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+    ]
+    .iter()
+    .position(|w| *w == before)
+    .or_else(|| before.parse().ok())
+}
+
+#[test]
+fn the_readme_says_what_each_collector_s_dry_run_does() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    // Storage: the mdadm command and the headline runs.
+    let row = readme_row("storage");
+    let r = run(&[
+        "collect",
+        "storage",
+        "--array",
+        "raid10",
+        "--headline",
+        "--dry-run",
+        "-o",
+        tmp.path().join("s").to_str().unwrap_or(""),
+    ]);
+    let mdadm = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("mdadm --create"))
+        .expect("mdadm in the dry run");
+    let said = row
+        .split('`')
+        .find(|x| x.starts_with("mdadm --create"))
+        .expect("mdadm in the README");
+    let flags = |s: &str| -> Vec<String> {
+        s.split_whitespace()
+            .filter(|w| w.starts_with("--"))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(
+        flags(said),
+        flags(mdadm),
+        "README: {said}\ndry run: {mdadm}"
+    );
+    let runs: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("# raid10/"))
+        .collect();
+    let headline = runs
+        .iter()
+        .filter(|l| !l.ends_with("/precondition") && !l.ends_with("randread-8k-j1-d1"))
+        .count();
+    assert_eq!(
+        number_before(&row, "headline runs"),
+        Some(headline),
+        "{runs:?}"
+    );
+    assert!(runs.iter().any(|l| l.ends_with("randread-8k-j1-d1")) == row.contains("QD 1 read"));
+    // kv-restore: how many asks, restarts and resets.
+    let row = readme_row("kv-restore");
+    let home = tmp.path().join("home");
+    fs::create_dir_all(home.join("bench/load")).expect("mkdir");
+    let out = bin()
+        .env("HOME", &home)
+        .args(["collect", "kv-restore", "--dry-run"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let count = |needle: &str| {
+        text.lines()
+            .filter(|l| l.starts_with("# ") && l.contains(needle))
+            .count()
+    };
+    assert_eq!(
+        number_before(&row, "times restart vLLM and ask (restore)"),
+        Some(count("adp: ask (restore")),
+        "{row}"
+    );
+    assert_eq!(
+        number_before(&row, "times ask then restart vLLM"),
+        Some(count("gpu-only: ask (recompute")),
+        "{row}"
+    );
+    assert_eq!(count("adp: ask (cold)"), 1);
+    assert_eq!(
+        text.contains("reset_prefix_cache"),
+        !row.contains("no prefix-cache reset"),
+        "{row}"
+    );
+    assert!(text.contains("docker compose down") == row.contains("docker compose down"));
+    // kv-dram: three warm resets per variant.
+    let row = readme_row("kv-dram");
+    let out = bin()
+        .env("HOME", &home)
+        .args(["collect", "kv-dram", "--dry-run"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let resets = text
+        .lines()
+        .filter(|l| l.starts_with("# ") && l.contains(": reset_prefix_cache ("))
+        .count();
+    assert_eq!(
+        number_before(&row, "times `/reset_prefix_cache`").map(|n| n * 2),
+        Some(resets),
+        "{row}"
+    );
+}
