@@ -296,6 +296,9 @@ fn kv_ladder_collector_against_a_stand_in_server_and_a_fake_docker() {
         r#"{"filetype": "generate_conversations", "num_conversations": 96}"#,
     )
     .expect("w");
+    for book in ["pg1184.txt", "pg2600.txt", "pg135.txt"] {
+        fs::write(work.join(book), "Call me Ishmael.\n").expect("w");
+    }
     let path = format!(
         "{}:{}",
         root().join("tests/stand-ins").display(),
