@@ -13,8 +13,14 @@ use crate::parse::text::{read_capped, TextCheck};
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct ServerLog {
-    /// Tokens in `GPU KV cache size: 545,536 tokens` (or `GPU + host ...`).
+    /// Tokens in `GPU KV cache size: 545,536 tokens` (or `GPU + host ...`, or the CPU
+    /// backend's `CPU KV cache size: ...`).
     pub kv_cache_tokens: Option<u64>,
+    /// Where that cache is, as the line names it: `GPU`, `CPU`, `GPU + host`.
+    pub kv_cache_device: Option<String>,
+    /// KV connectors the engine created (`Creating v1 connector with name: X`): (line,
+    /// name), the first of each name.
+    pub connectors: Vec<(usize, String)>,
     /// The line(s) it came from, as logged (the older form spans two lines).
     pub kv_cache_line: Option<String>,
     pub max_concurrency: Option<f64>,
@@ -91,6 +97,14 @@ pub fn parse_text(text: &str) -> ServerLog {
         if t.contains("KV cache size:") && t.contains("tokens") {
             if let Some(n) = number_after(t, "KV cache size:") {
                 log.kv_cache_tokens = Some(n as u64);
+                let before = &t[..t.find("KV cache size:").unwrap_or(0)];
+                let device = before
+                    .rsplit(']')
+                    .next()
+                    .unwrap_or(before)
+                    .trim()
+                    .to_string();
+                log.kv_cache_device = (!device.is_empty() && device.len() <= 16).then_some(device);
                 log.kv_cache_line = Some(t.to_string());
                 pending_kv_line = Some(t.to_string());
             }
@@ -121,6 +135,17 @@ pub fn parse_text(text: &str) -> ServerLog {
                 if let Some(g) = gib.filter(|g| g.is_finite() && *g > 0.0) {
                     log.kv_cache_memory_gib.push((i + 1, g));
                 }
+            }
+        }
+        if let Some(at) = t.find("Creating v1 connector with name:") {
+            let name = t[at + "Creating v1 connector with name:".len()..]
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .trim_end_matches(',')
+                .to_string();
+            if !name.is_empty() && !log.connectors.iter().any(|(_, n)| *n == name) {
+                log.connectors.push((i + 1, name));
             }
         }
         if t.contains("cache tensors registered for exchange") {
@@ -183,6 +208,17 @@ pub fn parse_text(text: &str) -> ServerLog {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_the_cpu_backend_s_cache_and_the_connector_it_created() {
+        // As vLLM 0.32.0's CPU build logs them (real lines, from the real-engine tests).
+        let log = parse_text("vllm-1  | (EngineCore pid=7226) INFO 12-01 15:35:10 [kv_cache_utils.py:2327] CPU KV cache size: 1,048,576 tokens, Maximum concurrency for 8,192 tokens per request: 128.00x\nvllm-1  | (Worker pid=7249) INFO 12-01 15:35:10 [factory.py:62] Creating v1 connector with name: ExampleConnector and engine_id: 8415081e\nvllm-1  | (EngineCore pid=7226) INFO 12-01 15:35:12 [factory.py:62] Creating v1 connector with name: ExampleConnector and engine_id: 8415081e\n");
+        assert_eq!(log.kv_cache_tokens, Some(1_048_576));
+        assert_eq!(log.kv_cache_device.as_deref(), Some("CPU"));
+        assert_eq!(log.connectors, [(2, "ExampleConnector".to_string())]);
+        let gpu = parse_text("(EngineCore pid=412) INFO 11-29 10:02:11 [kv_cache_utils.py:1147] GPU KV cache size: 545,536 tokens\n");
+        assert_eq!(gpu.kv_cache_device.as_deref(), Some("GPU"));
+    }
 
     #[test]
     fn reads_startup_facts_in_both_forms() {

@@ -41,7 +41,7 @@ pub fn restore_floor(i: RestoreInputs) -> Limit {
         Some((gib * 1024f64.powi(3) / toks, gib, toks))
     });
     if per_token.is_none() {
-        missing.push("the vLLM startup lines `Available KV cache memory` and `GPU KV cache size` (logs/adp-vllm.log)");
+        missing.push("the vLLM startup lines `Available KV cache memory` (GPU workers log it; the CPU backend does not) and `GPU KV cache size` (logs/adp-vllm.log)");
     }
     if tokens.is_none() {
         missing.push("a restore with cached tokens in restore/adp.txt");

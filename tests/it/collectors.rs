@@ -26,13 +26,6 @@ fn path_with_stand_ins() -> String {
     )
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap_or(18_431)
-}
-
 /// A bench folder with one compose folder per variant, as the procedure's "Build it" asks
 /// (image, --max-model-len and the connector's chunk_size of GLM-5.3's row), whose
 /// `standin.env` tells the fake compose how to run the stand-in server.

@@ -271,3 +271,11 @@ pub fn edit_json(path: &Path, f: impl FnOnce(&mut serde_json::Value)) {
     f(&mut v);
     std::fs::write(path, serde_json::to_string_pretty(&v).expect("json")).expect("write");
 }
+
+/// A TCP port nothing listens on now.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or(18_431)
+}

@@ -422,14 +422,23 @@ fn a_long_other_prompt_changes_the_time_criterion_not_the_cached_share() {
     let (_, v) = analyze_json(&d, &[]);
     assert_eq!(verdict(&v, "kv-restore.cached")["status"], "pass");
     assert_eq!(verdict(&v, "kv-restore.time")["status"], "not-comparable");
-    // A prompt under 100 chunks can lose more than 1% to whole-chunk rounding.
+    // A prompt under 100 chunks can lose more than 1% to whole-chunk rounding: where a
+    // restore missed 99% (5,888 of 5,985), the miss may be the rounding, not the card.
     for v in ["adp", "gpu-only"] {
         let p = d.join(format!("restore/{v}.txt"));
         let t = fs::read_to_string(&p).expect("r");
-        fs::write(&p, t.replace("116642", "5937").replace("116608", "5888")).expect("w");
+        fs::write(&p, t.replace("116642", "5985").replace("116608", "5888")).expect("w");
     }
     let (_, v) = analyze_json(&d, &[]);
     assert_eq!(verdict(&v, "kv-restore.cached")["status"], "not-comparable");
+    // Where every restore still reached 99%, the short prompt changed nothing it judges.
+    for v in ["adp", "gpu-only"] {
+        let p = d.join(format!("restore/{v}.txt"));
+        let t = fs::read_to_string(&p).expect("r");
+        fs::write(&p, t.replace("5985", "5937")).expect("w");
+    }
+    let (_, v) = analyze_json(&d, &[]);
+    assert_eq!(verdict(&v, "kv-restore.cached")["status"], "pass");
 }
 
 #[test]

@@ -9,6 +9,7 @@ mod collect;
 mod collectors;
 mod compare;
 mod differential;
+mod engine;
 mod evidence;
 mod formats;
 mod frames;

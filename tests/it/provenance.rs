@@ -10,7 +10,7 @@ use std::path::Path;
 
 use crate::common::*;
 
-const FOLDERS: [&str; 10] = [
+const FOLDERS: [&str; 12] = [
     "samples/storage-published",
     "samples/storage-loopback",
     "samples/kv-cache-published",
@@ -21,6 +21,8 @@ const FOLDERS: [&str; 10] = [
     "tests/fixtures/kv-ladder-client",
     "tests/fixtures/spdk",
     "tests/fixtures/iostat",
+    "tests/fixtures/real-engine/kv-restore",
+    "tests/fixtures/real-engine/kv-ladder",
 ];
 
 /// One statement the tool makes: its kind and key, what it states, and its files.
