@@ -384,3 +384,91 @@ fn the_real_engine_s_ladder_folder_matches_the_procedure_s_script() {
         "the scaled workload is a deviation: {l1}"
     );
 }
+
+/// `collectors/kv-server.sh STEP ARGS` (the script `collect` runs for each KV step) with
+/// the real engine's docker on PATH.
+fn server_step(b: &Bench, args: &[&str]) -> std::process::Output {
+    let path = format!(
+        "{}:{}",
+        root().join("tests/stand-ins/engine").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    std::process::Command::new("bash")
+        .arg(root().join("collectors/kv-server.sh"))
+        .args(args)
+        .env("PATH", path)
+        .env("REPROBENCH_ENGINE_PYTHON", &b.python)
+        .env("READY_POLL", "2")
+        .output()
+        .expect("kv-server.sh runs")
+}
+
+fn counter(prom: &str, name: &str) -> f64 {
+    prom.lines()
+        .filter(|l| l.starts_with(name) && !l.starts_with('#'))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum()
+}
+
+#[test]
+fn test_3_warm_restore_after_reset_prefix_cache_comes_from_the_connector() {
+    let Some(python) = engine_python() else {
+        skipped("no real engine (REPROBENCH_ENGINE_PYTHON; engine/install.sh installs it)");
+        return;
+    };
+    let b = bench(&python);
+    let adp = b.bench.join("adp");
+    let work = b.load.join("work");
+    let transcript = b.load.join("dram/adp-warm.txt");
+    let (a, w, t) = (
+        adp.to_str().unwrap_or(""),
+        work.to_str().unwrap_or(""),
+        transcript.to_str().unwrap_or(""),
+    );
+    let ok = |o: std::process::Output, what: &str| {
+        assert!(
+            o.status.success(),
+            "{what}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    ok(server_step(&b, &["up", a]), "up");
+    ok(server_step(&b, &["ready", &b.url, "tiny", "600"]), "ready");
+    ok(
+        server_step(&b, &["new-prompt", w, "495", "tiny"]),
+        "new_prompt",
+    );
+    ok(server_step(&b, &["ask", &b.url, w, t]), "first send");
+    let metrics = |b: &Bench| {
+        let o = std::process::Command::new("curl")
+            .args(["-s", &format!("{}/metrics", b.url)])
+            .output()
+            .expect("curl");
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let pre = metrics(&b);
+    // The procedure's warm restore: reset the GPU prefix cache, ask again.
+    ok(
+        server_step(&b, &["reset", &b.url]),
+        "reset_prefix_cache (VLLM_SERVER_DEV_MODE=1)",
+    );
+    ok(server_step(&b, &["ask", &b.url, w, t]), "warm restore");
+    let post = metrics(&b);
+    ok(server_step(&b, &["down", a]), "down");
+    let lines = fs::read_to_string(&transcript).expect("transcript");
+    let attempts =
+        reprobench::parse::ask::parse_bytes(lines.as_bytes()).expect("the ask lines parse");
+    assert_eq!(attempts.len(), 2, "{lines}");
+    let cached = attempts[1].cached.unwrap_or(0);
+    assert!(cached >= 5888, "the warm ask is cached: {lines}");
+    // After the reset nothing is in the GPU prefix cache: the hits are the connector's.
+    let ext = counter(&post, "vllm:external_prefix_cache_hits_total")
+        - counter(&pre, "vllm:external_prefix_cache_hits_total");
+    let gpu = counter(&post, "vllm:prefix_cache_hits_total")
+        - counter(&pre, "vllm:prefix_cache_hits_total");
+    assert!(
+        ext >= cached as f64,
+        "external hits {ext} for {cached} cached tokens"
+    );
+    assert_eq!(gpu, 0.0, "no GPU prefix-cache hits after the reset");
+}
