@@ -258,7 +258,7 @@ fn test_2_ladder_with_the_real_client_against_the_real_engine() {
                     "--run",
                     run,
                     "--levels",
-                    "1,2",
+                    "1,2,4",
                     "--pause",
                     "0",
                 ],
@@ -275,7 +275,7 @@ fn test_2_ladder_with_the_real_client_against_the_real_engine() {
         .map(|e| e.path().display().to_string())
         .filter(|p| p.ends_with(".json") && !p.ends_with(".pre.json"))
         .collect();
-    assert_eq!(files.len(), 8, "{files:?}");
+    assert_eq!(files.len(), 12, "{files:?}");
     let script = std::process::Command::new(&python)
         .arg(root().join("tests/fixtures/procedure-kv-ladder-table.py"))
         .args(&files)
@@ -303,7 +303,7 @@ fn test_2_ladder_with_the_real_client_against_the_real_engine() {
         "{}",
         verdict(&v, "kv-ladder.failures")
     );
-    for n in [1, 2] {
+    for n in [1, 2, 4] {
         let p = verdict(&v, &format!("kv-ladder.L{n}-parity"));
         assert_ne!(p["status"], "not-measured", "{p}");
     }
@@ -361,7 +361,7 @@ fn the_real_engine_s_ladder_folder_matches_the_procedure_s_script() {
         .filter(|p| p.ends_with(".json"))
         .collect();
     files.sort();
-    assert_eq!(files.len(), 8);
+    assert_eq!(files.len(), 12);
     let script = std::process::Command::new("python3")
         .arg(root().join("tests/fixtures/procedure-kv-ladder-table.py"))
         .args(&files)
