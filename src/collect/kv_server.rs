@@ -525,32 +525,30 @@ impl KvPlan {
         variants: &[&str],
         runner: &dyn crate::process::Runner,
     ) -> Vec<String> {
-        let mut out = super::plan::missing_programs(&["docker", "curl", "jq", "python3"]);
-        for v in variants {
-            let dir = self.kv.dir(v);
-            match &self.model {
-                Some(m) => out.extend(compose_problems(&dir, m, *v == ADP)),
-                None if !compose_file(&dir).is_file() => {
-                    out.push(format!("no compose file in `{}`", dir.display()))
-                }
-                None => {}
-            }
-        }
-        if let Some(m) = &self.model {
-            out.extend(prompt_problem(self.kv.lines, m, &self.reference));
-        }
-        out.extend(super::plan::space_problem(&self.kv.out, 16 << 20, runner));
-        out
+        self.preflight_with(variants, runner, |dir, m, v| {
+            compose_problems(dir, m, v == ADP)
+        })
     }
 
     /// Test 3's preflight: the LMCache variant by its connector and settings, not the
     /// product image; every reset variant with VLLM_SERVER_DEV_MODE=1.
     pub fn dram_preflight(&self, runner: &dyn crate::process::Runner) -> Vec<String> {
+        self.preflight_with(&[ADP, "lmcache"], runner, dram_compose_problems)
+    }
+
+    /// Programs, each variant's compose file (by `compose` when the model has a row),
+    /// the prompt's fit and free space.
+    fn preflight_with(
+        &self,
+        variants: &[&str],
+        runner: &dyn crate::process::Runner,
+        compose: impl Fn(&Path, &ModelRef, &str) -> Vec<String>,
+    ) -> Vec<String> {
         let mut out = super::plan::missing_programs(&["docker", "curl", "jq", "python3"]);
-        for v in [ADP, "lmcache"] {
+        for v in variants {
             let dir = self.kv.dir(v);
             match &self.model {
-                Some(m) => out.extend(dram_compose_problems(&dir, m, v)),
+                Some(m) => out.extend(compose(&dir, m, v)),
                 None if !compose_file(&dir).is_file() => {
                     out.push(format!("no compose file in `{}`", dir.display()))
                 }

@@ -279,3 +279,13 @@ pub fn free_port() -> u16 {
         .map(|a| a.port())
         .unwrap_or(18_431)
 }
+
+/// Every physical limit in `analyze --format json` output.
+pub fn limits(v: &serde_json::Value) -> Vec<serde_json::Value> {
+    v["suites"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s["limits"].as_array().cloned().unwrap_or_default())
+        .collect()
+}

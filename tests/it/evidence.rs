@@ -15,15 +15,6 @@ fn copy_of(sample: &str, tmp: &Path) -> PathBuf {
     d
 }
 
-fn limits(v: &serde_json::Value) -> Vec<serde_json::Value> {
-    v["suites"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|s| s["limits"].as_array().cloned().unwrap_or_default())
-        .collect()
-}
-
 fn skipped_reason(v: &serde_json::Value, file: &str) -> String {
     v["skipped"]
         .as_array()

@@ -22,15 +22,6 @@ fn row<'a>(rows: &'a [serde_json::Value], id: &str) -> &'a serde_json::Value {
         .unwrap_or_else(|| panic!("no conformance row {id}"))
 }
 
-fn limits(v: &serde_json::Value) -> Vec<serde_json::Value> {
-    v["suites"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|s| s["limits"].as_array().cloned().unwrap_or_default())
-        .collect()
-}
-
 #[test]
 fn the_kv_sample_matches_every_reference_row() {
     let (_, v) = analyze_json(&root().join("samples/kv-cache-published"), &[]);
