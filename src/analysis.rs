@@ -131,7 +131,8 @@ pub fn analyze_catalog(
         .map(|suite| {
             let t = Timer::start();
             let mut own = Vec::new();
-            let report = suite.analyze(catalog, opts, &mut own);
+            let mut report = suite.analyze(catalog, opts, &mut own);
+            crate::why::next_steps::attach(&mut report.verdicts, suite.check_next());
             t.lap(&format!("suite {}", suite.name()));
             (report, own)
         })
@@ -172,7 +173,6 @@ pub fn analyze_catalog(
             .flat_map(crate::chart::Chart::split)
             .collect();
     }
-    crate::why::next_steps::attach(&mut reports);
     let setup = crate::why::setup::read(catalog);
     let names: Vec<&str> = reports.iter().map(|r| r.name).collect();
     let conformance = crate::why::conformance::tables(&setup, &names);

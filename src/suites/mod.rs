@@ -15,6 +15,7 @@ use crate::frames::Frame;
 use crate::ingest::walk::Skipped;
 use crate::ingest::Catalog;
 use crate::verdict::{Observation, Verdict};
+use crate::why::next_steps::{self, Rule};
 
 /// Choices a user can make about how a folder is judged.
 #[derive(Debug, Clone, Default)]
@@ -169,6 +170,21 @@ pub trait Suite: Sync {
     /// `skipped`.
     fn analyze(&self, catalog: &Catalog, opts: &Options, skipped: &mut Vec<Skipped>)
         -> SuiteReport;
+    /// What to check next when one of this suite's criteria is not met (its
+    /// `reports/<suite>.toml`'s `[[check_next]]` rules).
+    fn check_next(&self) -> &'static [Rule] {
+        &[]
+    }
+}
+
+/// The `[[check_next]]` rules for `suite` in `toml`, parsed once into `cell`. A TOML that
+/// does not parse gives no rules (the registry's test parses every one).
+pub fn rules_in(
+    cell: &'static std::sync::OnceLock<Vec<Rule>>,
+    toml: &str,
+    suite: &str,
+) -> &'static [Rule] {
+    cell.get_or_init(|| next_steps::parse(toml, &format!("{suite}.")).unwrap_or_default())
 }
 
 pub const SUITES: &[&dyn Suite] = &[
@@ -197,5 +213,39 @@ mod tests {
             assert!(find(s.name()).is_some());
             assert!(!s.reads().is_empty());
         }
+    }
+
+    #[test]
+    fn every_check_next_rule_parses_and_belongs_to_a_suite() {
+        use std::collections::BTreeMap;
+        let mut per_file: BTreeMap<&str, usize> = BTreeMap::new();
+        for s in SUITES {
+            assert!(
+                !s.check_next().is_empty(),
+                "{} has no check-next rules",
+                s.name()
+            );
+            for r in s.check_next() {
+                assert!(!r.text.is_empty() && !r.source.is_empty(), "{}", r.id);
+            }
+        }
+        for toml in [
+            kv_common::reference::KV_TOML,
+            storage::reference::STORAGE_TOML,
+            spdk_raid::reference::SPDK_TOML,
+        ] {
+            let all = next_steps::parse(toml, "").expect("check_next rules parse");
+            let owned: usize = SUITES
+                .iter()
+                .map(|s| next_steps::parse(toml, &format!("{}.", s.name())).map_or(0, |r| r.len()))
+                .sum();
+            assert_eq!(
+                all.len(),
+                owned,
+                "a rule whose id names no registered suite"
+            );
+            per_file.insert(&toml[..20], all.len());
+        }
+        assert!(per_file.values().all(|n| *n > 0));
     }
 }

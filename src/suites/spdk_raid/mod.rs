@@ -6,7 +6,7 @@ mod deviations;
 mod frames;
 mod judge;
 pub mod load;
-mod reference;
+pub mod reference;
 mod tables;
 pub mod theory;
 
@@ -41,6 +41,12 @@ const INFO: SuiteInfo = SuiteInfo {
 impl Suite for SpdkRaid {
     fn info(&self) -> &'static SuiteInfo {
         &INFO
+    }
+
+    fn check_next(&self) -> &'static [crate::why::next_steps::Rule] {
+        static RULES: std::sync::OnceLock<Vec<crate::why::next_steps::Rule>> =
+            std::sync::OnceLock::new();
+        crate::suites::rules_in(&RULES, reference::SPDK_TOML, INFO.name)
     }
 
     fn detect(&self, catalog: &Catalog) -> bool {

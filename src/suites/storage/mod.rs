@@ -10,7 +10,7 @@ mod limits;
 mod load;
 mod members;
 mod observe;
-mod reference;
+pub mod reference;
 mod script_table;
 mod tables;
 
@@ -47,6 +47,12 @@ const INFO: SuiteInfo = SuiteInfo {
 impl Suite for Storage {
     fn info(&self) -> &'static SuiteInfo {
         &INFO
+    }
+
+    fn check_next(&self) -> &'static [crate::why::next_steps::Rule] {
+        static RULES: std::sync::OnceLock<Vec<crate::why::next_steps::Rule>> =
+            std::sync::OnceLock::new();
+        crate::suites::rules_in(&RULES, reference::STORAGE_TOML, INFO.name)
     }
 
     fn detect(&self, catalog: &Catalog) -> bool {

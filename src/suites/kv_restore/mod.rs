@@ -37,6 +37,16 @@ impl Suite for KvRestore {
         &INFO
     }
 
+    fn check_next(&self) -> &'static [crate::why::next_steps::Rule] {
+        static RULES: std::sync::OnceLock<Vec<crate::why::next_steps::Rule>> =
+            std::sync::OnceLock::new();
+        crate::suites::rules_in(
+            &RULES,
+            crate::suites::kv_common::reference::KV_TOML,
+            INFO.name,
+        )
+    }
+
     fn detect(&self, catalog: &Catalog) -> bool {
         catalog
             .items
@@ -620,4 +630,27 @@ fn chart(
         lines: Vec::new(),
     };
     c.has_data().then_some(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::why::next_steps::for_verdict;
+
+    #[test]
+    fn check_next_tells_a_lost_cache_from_chunk_rounding() {
+        let rules = KvRestore.check_next();
+        let mut v = Verdict::new(format!("{}.cached", INFO.name), "c", "t", "p");
+        v.status = Status::Pass;
+        assert!(for_verdict(&v, rules).is_empty());
+        v.status = Status::Fail;
+        // Nothing cached after a restart: the three rules about a lost cache.
+        v.note = "restores that missed the cache: line 2: 0 of 196531 cached".into();
+        assert_eq!(for_verdict(&v, rules).len(), 3);
+        // Most of it cached: whole-chunk rounding, not a lost cache.
+        v.note = "restores that missed the cache: line 2: 5888 of 5985 cached".into();
+        let partial = for_verdict(&v, rules);
+        assert_eq!(partial.len(), 1, "{partial:?}");
+        assert!(partial[0].text.contains("whole chunks"));
+    }
 }

@@ -42,6 +42,16 @@ impl Suite for KvLadder {
         &INFO
     }
 
+    fn check_next(&self) -> &'static [crate::why::next_steps::Rule] {
+        static RULES: std::sync::OnceLock<Vec<crate::why::next_steps::Rule>> =
+            std::sync::OnceLock::new();
+        crate::suites::rules_in(
+            &RULES,
+            crate::suites::kv_common::reference::KV_TOML,
+            INFO.name,
+        )
+    }
+
     fn detect(&self, catalog: &Catalog) -> bool {
         catalog.items.iter().any(|i| {
             layout::ladder_file(&i.rel).is_some()

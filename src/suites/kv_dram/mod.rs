@@ -36,6 +36,16 @@ impl Suite for KvDram {
         &INFO
     }
 
+    fn check_next(&self) -> &'static [crate::why::next_steps::Rule] {
+        static RULES: std::sync::OnceLock<Vec<crate::why::next_steps::Rule>> =
+            std::sync::OnceLock::new();
+        crate::suites::rules_in(
+            &RULES,
+            crate::suites::kv_common::reference::KV_TOML,
+            INFO.name,
+        )
+    }
+
     fn detect(&self, catalog: &Catalog) -> bool {
         catalog.items.iter().any(|i| {
             (i.kind == FileKind::Ask && layout::transcript_dir(&i.rel) == Some("dram"))
