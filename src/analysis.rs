@@ -174,8 +174,17 @@ pub fn analyze_catalog(
             .collect();
     }
     let setup = crate::why::setup::read(catalog);
-    let names: Vec<&str> = reports.iter().map(|r| r.name).collect();
-    let conformance = crate::why::conformance::tables(&setup, &names);
+    let mut conformance: Vec<crate::why::conformance::Conformance> = Vec::new();
+    for suite in suites::SUITES {
+        if !reports.iter().any(|r| r.name == suite.name()) {
+            continue;
+        }
+        if let Some(table) = suite.conformance(&setup) {
+            if !conformance.iter().any(|t| t.title == table.title) {
+                conformance.push(table);
+            }
+        }
+    }
     skipped.sort_by(|a, b| a.file.cmp(&b.file));
     skipped.dedup();
     let summary = summarize(reports.iter().flat_map(|r| &r.verdicts));

@@ -15,7 +15,9 @@ use crate::frames::Frame;
 use crate::ingest::walk::Skipped;
 use crate::ingest::Catalog;
 use crate::verdict::{Observation, Verdict};
+use crate::why::conformance::Conformance;
 use crate::why::next_steps::{self, Rule};
+use crate::why::setup::Setup;
 
 /// Choices a user can make about how a folder is judged.
 #[derive(Debug, Clone, Default)]
@@ -174,6 +176,11 @@ pub trait Suite: Sync {
     /// `reports/<suite>.toml`'s `[[check_next]]` rules).
     fn check_next(&self) -> &'static [Rule] {
         &[]
+    }
+    /// The procedure's reference-setup table beside what the files show, when it has one.
+    /// Suites of one procedure share its table (shown once).
+    fn conformance(&self, _setup: &Setup) -> Option<Conformance> {
+        None
     }
 }
 

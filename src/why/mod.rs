@@ -7,7 +7,6 @@
 pub mod conformance;
 pub mod limits;
 pub mod next_steps;
-pub mod reference;
 pub mod setup;
 
 use serde::Serialize;

@@ -46,6 +46,13 @@ impl Suite for KvDram {
         )
     }
 
+    fn conformance(
+        &self,
+        setup: &crate::why::setup::Setup,
+    ) -> Option<crate::why::conformance::Conformance> {
+        crate::suites::kv_common::conformance::conformance(setup)
+    }
+
     fn detect(&self, catalog: &Catalog) -> bool {
         catalog.items.iter().any(|i| {
             (i.kind == FileKind::Ask && layout::transcript_dir(&i.rel) == Some("dram"))

@@ -52,6 +52,13 @@ impl Suite for KvLadder {
         )
     }
 
+    fn conformance(
+        &self,
+        setup: &crate::why::setup::Setup,
+    ) -> Option<crate::why::conformance::Conformance> {
+        crate::suites::kv_common::conformance::conformance(setup)
+    }
+
     fn detect(&self, catalog: &Catalog) -> bool {
         catalog.items.iter().any(|i| {
             layout::ladder_file(&i.rel).is_some()

@@ -47,6 +47,13 @@ impl Suite for KvRestore {
         )
     }
 
+    fn conformance(
+        &self,
+        setup: &crate::why::setup::Setup,
+    ) -> Option<crate::why::conformance::Conformance> {
+        crate::suites::kv_common::conformance::conformance(setup)
+    }
+
     fn detect(&self, catalog: &Catalog) -> bool {
         catalog
             .items

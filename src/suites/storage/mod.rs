@@ -2,6 +2,7 @@
 //! acceleration" in the procedure).
 
 mod charts;
+pub mod conformance;
 mod deviations;
 mod drives;
 mod frames;
@@ -53,6 +54,13 @@ impl Suite for Storage {
         static RULES: std::sync::OnceLock<Vec<crate::why::next_steps::Rule>> =
             std::sync::OnceLock::new();
         crate::suites::rules_in(&RULES, reference::STORAGE_TOML, INFO.name)
+    }
+
+    fn conformance(
+        &self,
+        setup: &crate::why::setup::Setup,
+    ) -> Option<crate::why::conformance::Conformance> {
+        conformance::conformance(setup)
     }
 
     fn detect(&self, catalog: &Catalog) -> bool {
