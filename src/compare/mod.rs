@@ -133,19 +133,7 @@ fn key(s: &Sample) -> Key {
     (s.suite.clone(), s.subject.clone(), s.metric.clone())
 }
 
-/// The spread of repeated measurements: (largest - smallest) / |center|; 0 for a 0 center.
-pub fn range_over(values: &[f64], center: f64) -> f64 {
-    let (lo, hi) = values
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
-            (l.min(*v), h.max(*v))
-        });
-    if center.abs() > 0.0 && hi >= lo {
-        (hi - lo) / center.abs()
-    } else {
-        0.0
-    }
-}
+pub use crate::measurement::range_over;
 
 /// Pools one side's samples of a key: the median of the runs; the noise is the spread
 /// between runs when there are several, else the one run's own (fio's stddev, the spread

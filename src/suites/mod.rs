@@ -68,6 +68,9 @@ pub struct SuiteReport {
     pub deviations: Vec<Deviation>,
     /// Bounds the hardware puts on the measurements, computed from the files.
     pub limits: Vec<crate::why::Limit>,
+    /// Every number the suite measured, typed and keyed: what compare, trend and the
+    /// exports read.
+    pub measurements: Vec<crate::measurement::Measurement>,
     #[serde(skip)]
     pub frames: Vec<Frame>,
 }
@@ -113,6 +116,7 @@ impl SuiteReport {
             commands_ran: Vec::new(),
             deviations: Vec::new(),
             limits: Vec::new(),
+            measurements: Vec::new(),
             frames: Vec::new(),
         }
     }

@@ -5,6 +5,7 @@ pub mod aggregate;
 pub mod conformance;
 pub mod deviations;
 pub mod ladder;
+pub mod measurements;
 pub mod reference;
 pub mod restore;
 pub mod stats;

@@ -74,6 +74,7 @@ impl Suite for KvDram {
         };
         let d = &reference.dram;
         let transcripts = kv_common::transcripts(catalog, "dram", skipped);
+        report.measurements = kv_common::measurements::restores(&transcripts, INFO.name);
         // The ladder files were already checked (and skipped) by kv-ladder when present.
         let levels = kv_common::levels(catalog, skipped);
         let agg = Aggregate::of(&levels);

@@ -83,6 +83,7 @@ impl Suite for KvLadder {
         let sla = opts.sla_gen_tok_s.unwrap_or(r.sla_gen_tok_s);
         let max_spread = opts.max_spread.unwrap_or(r.max_spread);
         let levels = kv_common::levels(catalog, skipped);
+        report.measurements = kv_common::measurements::ladder(&levels, INFO.name);
         let logs = kv_common::server_logs(catalog, skipped);
         report.files_read = levels.iter().flat_map(|l| l.files.clone()).collect();
         report

@@ -73,6 +73,7 @@ impl Suite for KvRestore {
         };
         let logs = kv_common::server_logs(catalog, skipped);
         let transcripts = kv_common::transcripts(catalog, "restore", skipped);
+        report.measurements = kv_common::measurements::restores(&transcripts, INFO.name);
         let pick = |want: &str| {
             transcripts
                 .iter()

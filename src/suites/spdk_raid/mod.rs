@@ -6,6 +6,7 @@ mod deviations;
 mod frames;
 mod judge;
 pub mod load;
+mod measurements;
 pub mod reference;
 mod tables;
 pub mod theory;
@@ -70,6 +71,7 @@ impl Suite for SpdkRaid {
             }
         };
         let arrays = load::load(catalog, skipped);
+        report.measurements = measurements::measurements(&arrays, INFO.name);
         for a in &arrays {
             report
                 .files_read

@@ -9,6 +9,7 @@ mod frames;
 mod judge;
 mod limits;
 mod load;
+mod measurements;
 mod members;
 mod observe;
 pub mod reference;
@@ -129,6 +130,7 @@ impl Suite for Storage {
         report.notes.extend(arrays_note(&loaded, &sides));
         report.charts = charts::charts(&groups, &sides, &reference);
         report.facts = facts(&loaded);
+        report.measurements = measurements::measurements(&groups, INFO.name);
         report
     }
 }
