@@ -317,7 +317,7 @@ pub fn compare(base: &[Analysis], new: &[Analysis], threshold_pct: f64) -> Compa
             b.metric.as_str(),
         ))
     });
-    let charts = render::charts(&rows);
+    let charts = render::charts(&rows, crate::suites::SUITES);
     let mut setup = setup_diff::diff(base, new);
     setup.extend(shapes_diff(&b, &n));
     Comparison {

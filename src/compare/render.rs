@@ -10,6 +10,7 @@ use crate::process::Runner;
 use crate::render::report::PdfChoice;
 use crate::render::terminal::aligned;
 use crate::render::{pdf, svg, templates};
+use crate::suites::{CompareChart, Suite};
 
 use super::{Comparison, Row};
 
@@ -147,111 +148,126 @@ pub fn text(c: &Comparison) -> String {
     out
 }
 
-/// Paired bars (base, new) per subject for each suite's headline metric, and the ladder's
-/// curves of both sides.
-pub fn charts(rows: &[Row]) -> Vec<Chart> {
+/// The charts each suite asks for ([`Suite::compare_charts`]), bars first, then curves.
+pub fn charts(rows: &[Row], suites: &[&dyn Suite]) -> Vec<Chart> {
     let mut out = Vec::new();
-    for (suite, metric, title) in [
-        (
-            "storage",
-            "bandwidth",
-            "Storage bandwidth per job (MB/s): base vs new",
-        ),
-        ("spdk-raid", "IOPS", "SPDK IOPS per job: base vs new"),
-        (
-            "kv-restore",
-            "restore time (median)",
-            "Restore time (s): base vs new",
-        ),
-    ] {
-        let sel: Vec<&Row> = rows
-            .iter()
-            .filter(|r| r.suite == suite && r.metric == metric)
-            .collect();
-        if sel.is_empty() {
-            continue;
-        }
-        out.push(Chart {
-            id: format!("compare-{suite}"),
-            title: title.into(),
-            kind: Kind::Bar,
-            x_label: String::new(),
-            y_label: sel[0].unit.clone(),
-            categories: sel.iter().map(|r| r.subject.clone()).collect(),
-            series: vec![
-                Series {
-                    name: "base".into(),
-                    values: sel.iter().map(|r| Some(r.base.value)).collect(),
-                    published: false,
-                },
-                Series {
-                    name: "new".into(),
-                    values: sel.iter().map(|r| Some(r.new.value)).collect(),
-                    published: false,
-                },
-            ],
-            lines: Vec::new(),
-        });
-    }
-    // The ladder: output throughput against clients, one curve per variant and side.
-    let ladder: Vec<&Row> = rows
+    let specs: Vec<(&str, &CompareChart)> = suites
         .iter()
-        .filter(|r| r.suite == "kv-ladder" && r.metric == "output throughput")
+        .flat_map(|s| s.compare_charts().iter().map(move |c| (s.name(), c)))
         .collect();
-    if !ladder.is_empty() {
-        let split = |s: &str| -> Option<(String, u32)> {
-            let (v, c) = s.split_once(" · ")?;
-            Some((v.to_string(), c.split_whitespace().next()?.parse().ok()?))
-        };
-        let mut levels: Vec<u32> = ladder
-            .iter()
-            .filter_map(|r| split(&r.subject).map(|x| x.1))
-            .collect();
-        levels.sort_unstable();
-        levels.dedup();
-        let mut variants: Vec<String> = ladder
-            .iter()
-            .filter_map(|r| split(&r.subject).map(|x| x.0))
-            .collect();
-        variants.sort();
-        variants.dedup();
-        // One chart per variant, both sides' curves on it.
-        for v in &variants {
-            let series = ["base", "new"]
-                .iter()
-                .map(|side| Series {
-                    name: format!("{v} ({side})"),
-                    values: levels
-                        .iter()
-                        .map(|l| {
-                            ladder
-                                .iter()
-                                .find(|r| split(&r.subject) == Some((v.clone(), *l)))
-                                .map(|r| {
-                                    if *side == "base" {
-                                        r.base.value
-                                    } else {
-                                        r.new.value
-                                    }
-                                })
-                        })
-                        .collect(),
-                    published: false,
-                })
-                .collect();
-            out.push(Chart {
-                id: format!("compare-ladder-{v}"),
-                title: format!("Ladder output throughput (tok/s) by clients, {v}: base and new"),
-                kind: Kind::Line,
-                x_label: "clients".into(),
-                y_label: "tok/s".into(),
-                categories: levels.iter().map(u32::to_string).collect(),
-                series,
-                lines: Vec::new(),
-            });
+    for (suite, spec) in &specs {
+        if let CompareChart::Bars { metric, id, title } = spec {
+            out.extend(bars(rows, suite, metric, id, title));
+        }
+    }
+    for (suite, spec) in &specs {
+        if let CompareChart::Curves {
+            metric,
+            id,
+            title,
+            x_label,
+        } = spec
+        {
+            out.extend(curves(rows, suite, metric, id, title, x_label));
         }
     }
     out.into_iter().flat_map(Chart::split).collect()
+}
+
+fn bars(rows: &[Row], suite: &str, metric: &str, id: &str, title: &str) -> Option<Chart> {
+    let sel: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.suite == suite && r.metric == metric)
+        .collect();
+    let first = sel.first()?;
+    Some(Chart {
+        id: id.into(),
+        title: title.into(),
+        kind: Kind::Bar,
+        x_label: String::new(),
+        y_label: first.unit.clone(),
+        categories: sel.iter().map(|r| r.subject.clone()).collect(),
+        series: vec![
+            Series {
+                name: "base".into(),
+                values: sel.iter().map(|r| Some(r.base.value)).collect(),
+                published: false,
+            },
+            Series {
+                name: "new".into(),
+                values: sel.iter().map(|r| Some(r.new.value)).collect(),
+                published: false,
+            },
+        ],
+        lines: Vec::new(),
+    })
+}
+
+/// `metric` against the level its subject names (`<series> · <level> ...`): one chart per
+/// series, both sides' curves on it.
+fn curves(
+    rows: &[Row],
+    suite: &str,
+    metric: &str,
+    id: &str,
+    title: &str,
+    x_label: &str,
+) -> Vec<Chart> {
+    let sel: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.suite == suite && r.metric == metric)
+        .collect();
+    let split = |s: &str| -> Option<(String, u32)> {
+        let (v, c) = s.split_once(" · ")?;
+        Some((v.to_string(), c.split_whitespace().next()?.parse().ok()?))
+    };
+    let mut levels: Vec<u32> = sel
+        .iter()
+        .filter_map(|r| split(&r.subject).map(|x| x.1))
+        .collect();
+    levels.sort_unstable();
+    levels.dedup();
+    let mut variants: Vec<String> = sel
+        .iter()
+        .filter_map(|r| split(&r.subject).map(|x| x.0))
+        .collect();
+    variants.sort();
+    variants.dedup();
+    let mut out = Vec::new();
+    for v in &variants {
+        let series = ["base", "new"]
+            .iter()
+            .map(|side| Series {
+                name: format!("{v} ({side})"),
+                values: levels
+                    .iter()
+                    .map(|l| {
+                        sel.iter()
+                            .find(|r| split(&r.subject) == Some((v.clone(), *l)))
+                            .map(|r| {
+                                if *side == "base" {
+                                    r.base.value
+                                } else {
+                                    r.new.value
+                                }
+                            })
+                    })
+                    .collect(),
+                published: false,
+            })
+            .collect();
+        out.push(Chart {
+            id: id.replace("{series}", v),
+            title: title.replace("{series}", v),
+            kind: Kind::Line,
+            x_label: x_label.into(),
+            y_label: sel.first().map(|r| r.unit.clone()).unwrap_or_default(),
+            categories: levels.iter().map(u32::to_string).collect(),
+            series,
+            lines: Vec::new(),
+        });
+    }
+    out
 }
 
 /// compare.md, the plots, and (unless skipped) compare.typ and compare.pdf in `dir`.

@@ -186,6 +186,28 @@ pub trait Suite: Sync {
     fn conformance(&self, _setup: &Setup) -> Option<Conformance> {
         None
     }
+    /// What `compare` plots of this suite's measurements, base against new.
+    fn compare_charts(&self) -> &'static [CompareChart] {
+        &[]
+    }
+}
+
+/// A chart `compare` draws from one suite's matched measurements.
+pub enum CompareChart {
+    /// Paired bars (base, new) per subject of `metric`.
+    Bars {
+        metric: &'static str,
+        id: &'static str,
+        title: &'static str,
+    },
+    /// `metric` against the level the subject names (`<series> · <level> ...`), one chart
+    /// per series with both sides' curves; `{series}` in the id and title is replaced.
+    Curves {
+        metric: &'static str,
+        id: &'static str,
+        title: &'static str,
+        x_label: &'static str,
+    },
 }
 
 /// The `[[check_next]]` rules for `suite` in `toml`, parsed once into `cell`. A TOML that

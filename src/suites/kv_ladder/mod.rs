@@ -52,6 +52,15 @@ impl Suite for KvLadder {
         )
     }
 
+    fn compare_charts(&self) -> &'static [crate::suites::CompareChart] {
+        &[crate::suites::CompareChart::Curves {
+            metric: "output throughput",
+            id: "compare-ladder-{series}",
+            title: "Ladder output throughput (tok/s) by clients, {series}: base and new",
+            x_label: "clients",
+        }]
+    }
+
     fn conformance(
         &self,
         setup: &crate::why::setup::Setup,

@@ -47,6 +47,14 @@ impl Suite for KvRestore {
         )
     }
 
+    fn compare_charts(&self) -> &'static [crate::suites::CompareChart] {
+        &[crate::suites::CompareChart::Bars {
+            metric: "restore time (median)",
+            id: "compare-kv-restore",
+            title: "Restore time (s): base vs new",
+        }]
+    }
+
     fn conformance(
         &self,
         setup: &crate::why::setup::Setup,

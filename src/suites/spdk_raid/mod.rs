@@ -50,6 +50,14 @@ impl Suite for SpdkRaid {
         crate::suites::rules_in(&RULES, reference::SPDK_TOML, INFO.name)
     }
 
+    fn compare_charts(&self) -> &'static [crate::suites::CompareChart] {
+        &[crate::suites::CompareChart::Bars {
+            metric: "IOPS",
+            id: "compare-spdk-raid",
+            title: "SPDK IOPS per job: base vs new",
+        }]
+    }
+
     fn detect(&self, catalog: &Catalog) -> bool {
         load::detect(catalog)
     }

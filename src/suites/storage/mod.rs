@@ -57,6 +57,14 @@ impl Suite for Storage {
         crate::suites::rules_in(&RULES, reference::STORAGE_TOML, INFO.name)
     }
 
+    fn compare_charts(&self) -> &'static [crate::suites::CompareChart] {
+        &[crate::suites::CompareChart::Bars {
+            metric: "bandwidth",
+            id: "compare-storage",
+            title: "Storage bandwidth per job (MB/s): base vs new",
+        }]
+    }
+
     fn conformance(
         &self,
         setup: &crate::why::setup::Setup,
