@@ -6,6 +6,7 @@
 pub mod analysis;
 pub mod bundle;
 pub mod chart;
+pub mod checklist;
 pub mod cli;
 pub mod collect;
 pub mod commands;

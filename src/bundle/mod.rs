@@ -1,7 +1,6 @@
 //! Support bundles: what the vendor's support team asks for, redacted and checksummed, and
 //! bundles read back as input.
 
-pub mod checklist;
 pub mod container;
 pub mod encoding;
 pub mod pack;

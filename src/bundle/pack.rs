@@ -21,11 +21,11 @@ use crate::process::Runner;
 use crate::render::report::{write_report, PdfChoice};
 use crate::suites::Options;
 
-use super::checklist::{self, Item};
 use super::container::{self, Member};
 use super::encoding::{self, Decoded, Text};
 use super::pseudonym::{self, Pseudonyms};
 use super::{redact, scan};
+use crate::checklist::{self, Item};
 
 pub struct BundleOptions<'a> {
     pub redact: bool,

@@ -1,7 +1,7 @@
 //! `reprobench bundle`: a support bundle the vendor can act on.
 
-use crate::bundle::checklist;
 use crate::bundle::pack::{self, build, BundleOptions};
+use crate::checklist;
 use crate::cli::BundleArgs;
 use crate::process::System;
 use crate::render::report::PdfChoice;

@@ -186,6 +186,16 @@ pub trait Suite: Sync {
     fn conformance(&self, _setup: &Setup) -> Option<Conformance> {
         None
     }
+    /// What the procedure's "Report the results" asks support to receive, checked against
+    /// the folder (for a bundle's checklist).
+    fn checklist(
+        &self,
+        _folder: &crate::ingest::walk::Folder,
+        _environment: &[Fact],
+        _report: &SuiteReport,
+    ) -> Vec<crate::checklist::Item> {
+        Vec::new()
+    }
     /// What `compare` plots of this suite's measurements, base against new.
     fn compare_charts(&self) -> &'static [CompareChart] {
         &[]

@@ -5,7 +5,7 @@
 //! the file that would give it.
 
 pub mod conformance;
-pub mod limits;
+
 pub mod next_steps;
 pub mod setup;
 

@@ -2,6 +2,7 @@
 //! servers' logs and the `ask` transcripts, taken from the catalog.
 
 pub mod aggregate;
+pub mod checklist;
 pub mod conformance;
 pub mod deviations;
 pub mod ladder;

@@ -46,6 +46,15 @@ impl Suite for KvDram {
         )
     }
 
+    fn checklist(
+        &self,
+        folder: &crate::ingest::walk::Folder,
+        environment: &[crate::suites::Fact],
+        _report: &SuiteReport,
+    ) -> Vec<crate::checklist::Item> {
+        crate::suites::kv_common::checklist::checklist(folder, environment)
+    }
+
     fn conformance(
         &self,
         setup: &crate::why::setup::Setup,

@@ -52,6 +52,15 @@ impl Suite for KvLadder {
         )
     }
 
+    fn checklist(
+        &self,
+        folder: &crate::ingest::walk::Folder,
+        environment: &[crate::suites::Fact],
+        _report: &SuiteReport,
+    ) -> Vec<crate::checklist::Item> {
+        crate::suites::kv_common::checklist::checklist(folder, environment)
+    }
+
     fn compare_charts(&self) -> &'static [crate::suites::CompareChart] {
         &[crate::suites::CompareChart::Curves {
             metric: "output throughput",

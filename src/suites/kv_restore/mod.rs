@@ -11,6 +11,8 @@ use crate::suites::kv_common::{self, ServerLogs, ADP, PLAIN};
 use crate::suites::{Options, Suite, SuiteInfo, SuiteReport, Table};
 use crate::verdict::{Observation, Status, Verdict};
 
+mod limits;
+
 pub struct KvRestore;
 
 const INFO: SuiteInfo = SuiteInfo {
@@ -45,6 +47,15 @@ impl Suite for KvRestore {
             crate::suites::kv_common::reference::KV_TOML,
             INFO.name,
         )
+    }
+
+    fn checklist(
+        &self,
+        folder: &crate::ingest::walk::Folder,
+        environment: &[crate::suites::Fact],
+        _report: &SuiteReport,
+    ) -> Vec<crate::checklist::Item> {
+        crate::suites::kv_common::checklist::checklist(folder, environment)
     }
 
     fn compare_charts(&self) -> &'static [crate::suites::CompareChart] {
@@ -142,14 +153,14 @@ impl Suite for KvRestore {
             published,
         ));
         if let (Some(transcript), Some(restore)) = (adp.as_ref(), restore.as_ref()) {
-            report.limits.push(crate::why::limits::restore_floor(
-                crate::why::limits::RestoreInputs {
+            report
+                .limits
+                .push(limits::restore_floor(limits::RestoreInputs {
                     transcript,
                     restore,
                     log: logs.by_variant.get(ADP),
                     link: crate::why::setup::link(catalog),
-                },
-            ));
+                }));
         }
         report.verdicts.push(plain_cold_verdict(plain.as_ref()));
         report.verdicts.push(kv_size_verdict(&logs));

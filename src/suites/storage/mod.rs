@@ -2,6 +2,7 @@
 //! acceleration" in the procedure).
 
 mod charts;
+mod checklist;
 pub mod conformance;
 mod deviations;
 mod drives;
@@ -55,6 +56,15 @@ impl Suite for Storage {
         static RULES: std::sync::OnceLock<Vec<crate::why::next_steps::Rule>> =
             std::sync::OnceLock::new();
         crate::suites::rules_in(&RULES, reference::STORAGE_TOML, INFO.name)
+    }
+
+    fn checklist(
+        &self,
+        folder: &crate::ingest::walk::Folder,
+        _environment: &[crate::suites::Fact],
+        report: &SuiteReport,
+    ) -> Vec<crate::checklist::Item> {
+        checklist::checklist(folder, report)
     }
 
     fn compare_charts(&self) -> &'static [crate::suites::CompareChart] {

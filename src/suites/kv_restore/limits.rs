@@ -5,8 +5,8 @@ use crate::parse::ask::Attempt;
 use crate::parse::vllm_log::ServerLog;
 use crate::suites::kv_common::restore::Measured;
 
-use super::setup::Read;
-use super::{gb, Limit};
+use crate::why::setup::Read;
+use crate::why::{gb, Limit};
 
 /// What the kv-restore suite has loaded for the floor: the ADP transcript and its timed
 /// restores, the ADP server's log, the link's bandwidth.
