@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::frames::{records, verdicts as frame_verdicts, Frame};
 use crate::ingest::walk::Skipped;
-use crate::ingest::{layout, Catalog, Kind};
+use crate::ingest::Catalog;
 use crate::suites::{self, Fact, Options, SuiteReport};
 use crate::verdict::{self, Status, Verdict};
 
@@ -323,32 +323,7 @@ fn unused(catalog: &Catalog, reports: &[SuiteReport], skipped: &[Skipped]) -> Ve
         .iter()
         .filter(|i| i.record.is_ok() && !read.contains(i.rel.as_str()))
         .filter_map(|i| {
-            let dir = layout::dir_of(&i.rel);
-            let at = if dir.is_empty() { ".".to_string() } else { format!("{dir}/") };
-            let hint = match i.kind {
-                Kind::Fio | Kind::Bdevperf | Kind::SpdkConfig | Kind::RaidState
-                    if layout::in_spdk_tree(&i.rel) || i.kind != Kind::Fio =>
-                {
-                    format!(
-                        "{} under `{at}`: the spdk-raid suite reads `spdk/<array>-<drives>/` (and its `degraded/`)",
-                        i.kind.label()
-                    )
-                }
-                Kind::Fio | Kind::Iostat => format!(
-                    "{} under `{at}`: the storage suite reads `<array>/<job>.json` with `<array>/iostat/<job>.iostat`",
-                    i.kind.label()
-                ),
-                Kind::ClientRecords | Kind::ClientLog | Kind::Prometheus => format!(
-                    "{} named `{}`: the kv-ladder suite reads `results/<variant>-<run>-L<clients>.json` with `.log`, `.pre.prom` and `.post.prom`",
-                    i.kind.label(),
-                    i.file_name()
-                ),
-                Kind::Ask => format!(
-                    "{} under `{at}`: kv-restore reads `restore/<variant>.txt`, kv-dram `dram/<variant>-warm.txt` and `dram/<variant>-restart.txt`",
-                    i.kind.label()
-                ),
-                _ => return None,
-            };
+            let hint = suites::SUITES.iter().find_map(|s| s.unread_hint(i))?;
             Some(Skipped {
                 file: i.rel.clone(),
                 line: None,

@@ -121,6 +121,19 @@ impl Measurement {
     }
 }
 
+/// A parameter one run ran with, as its files record it (fio's runtime, a client's
+/// concurrency): what set the measurements, kept typed beside them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Parameter {
+    /// The run: `raid10/randwrite-8k-qd64`.
+    pub subject: String,
+    /// What the parameter is: `runtime`.
+    pub name: String,
+    pub value: f64,
+    pub unit: Unit,
+    pub file: String,
+}
+
 /// A fio job's shape as compare and the reports name it:
 /// `randrw (70% reads) 8k × 8 jobs × QD 8`.
 pub fn job_shape(rw: &str, bs: u64, jobs: u64, depth: u64, mix: Option<u64>) -> String {

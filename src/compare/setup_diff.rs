@@ -193,25 +193,17 @@ fn setups(side: &[Analysis]) -> Vec<(&setup::Setup, String)> {
     side.iter().map(|a| (&a.setup, a.input.clone())).collect()
 }
 
-/// fio's median runtime over a side's storage runs, from the fio_groups frames.
+/// The median runtime over a side's runs, from the runtimes the suites read (fio's own
+/// account of each job).
 fn fio_runtime(side: &[Analysis]) -> Option<f64> {
-    let mut v: Vec<f64> = Vec::new();
-    for a in side {
-        let Some(f) = a.frames.iter().find(|f| f.name == "fio_groups") else {
-            continue;
-        };
-        let (Ok(rt), Ok(suite)) = (f.df.column("runtime_s"), f.df.column("suite")) else {
-            continue;
-        };
-        let (Ok(rt), Ok(suite)) = (rt.f64(), suite.str()) else {
-            continue;
-        };
-        for i in 0..rt.len() {
-            if let (Some(r), Some("storage")) = (rt.get(i), suite.get(i)) {
-                v.push(r);
-            }
-        }
-    }
+    let mut v: Vec<f64> = side
+        .iter()
+        .flat_map(|a| &a.suites)
+        .flat_map(|r| &r.parameters)
+        .filter(|p| p.name == "runtime" && p.unit == crate::measurement::Unit::Seconds)
+        .map(|p| p.value)
+        .filter(|v| v.is_finite())
+        .collect();
     if v.is_empty() {
         return None;
     }
@@ -249,7 +241,7 @@ pub fn diff(base: &[Analysis], new: &[Analysis]) -> Vec<SetupDiff> {
                 new: format!("{rn:.1}"),
                 moves_numbers: true,
                 why: "shorter runs reach less of a steady state".into(),
-                sources: vec!["fio_groups: runtime_s".into()],
+                sources: vec!["the fio results' runtime (parameters: runtime)".into()],
             });
         }
     }

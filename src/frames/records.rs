@@ -11,13 +11,9 @@ use crate::parse::iostat::IostatSample;
 
 use super::{Frame, FrameBuilder};
 
-/// Which suite's layout a fio or iostat file is in.
-fn storage_or_spdk(item: &Item) -> &'static str {
-    if layout::in_spdk_tree(&item.rel) || item.fio().is_some_and(|o| o.uses_ioengine("spdk_bdev")) {
-        "spdk-raid"
-    } else {
-        "storage"
-    }
+/// The suite whose layout the file is in (`""` for none).
+fn suite_of(item: &Item) -> &'static str {
+    crate::suites::owner(item).map_or("", |s| s.name())
 }
 
 /// The array a file belongs to: its folder's name (`iostat/` is skipped), or the input's.
@@ -70,7 +66,7 @@ fn fio_groups(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
         return Ok(None);
     }
     let f = FrameBuilder::new("fio_groups")
-        .str("suite", rows.iter().map(|r| storage_or_spdk(r.0)))
+        .str("suite", rows.iter().map(|r| suite_of(r.0)))
         .str("array", rows.iter().map(|r| array_of(catalog, &r.0.rel)))
         .str("job", rows.iter().map(|r| r.0.stem()))
         .str("file", rows.iter().map(|r| r.0.rel.as_str()))
@@ -180,7 +176,7 @@ fn sample_keys(
     catalog: &Catalog,
     rows: &[(&Item, &IostatSample)],
 ) -> FrameBuilder {
-    b.str("suite", rows.iter().map(|r| storage_or_spdk(r.0)))
+    b.str("suite", rows.iter().map(|r| suite_of(r.0)))
         .str("array", rows.iter().map(|r| array_of(catalog, &r.0.rel)))
         .str("job", rows.iter().map(|r| r.0.stem()))
         .str("file", rows.iter().map(|r| r.0.rel.as_str()))
@@ -340,11 +336,7 @@ fn restore_attempts(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
         let Ok(Record::Ask(attempts)) = &item.record else {
             continue;
         };
-        let suite = match layout::transcript_dir(&item.rel) {
-            Some("restore") => "kv-restore",
-            Some("dram") => "kv-dram",
-            _ => "",
-        };
+        let suite = suite_of(item);
         for a in attempts {
             rows.push((item, suite, a));
         }

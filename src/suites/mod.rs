@@ -71,6 +71,8 @@ pub struct SuiteReport {
     /// Every number the suite measured, typed and keyed: what compare, trend and the
     /// exports read.
     pub measurements: Vec<crate::measurement::Measurement>,
+    /// What each run ran with, as its files record it.
+    pub parameters: Vec<crate::measurement::Parameter>,
     #[serde(skip)]
     pub frames: Vec<Frame>,
 }
@@ -117,6 +119,7 @@ impl SuiteReport {
             deviations: Vec::new(),
             limits: Vec::new(),
             measurements: Vec::new(),
+            parameters: Vec::new(),
             frames: Vec::new(),
         }
     }
@@ -169,6 +172,17 @@ pub trait Suite: Sync {
     }
     fn reproduce(&self) -> &'static [&'static str] {
         self.info().reproduce
+    }
+    /// Whether `item` is in this suite's layout (one of the files it reads): what the
+    /// record frames' `suite` column says. The first suite in the registry that claims an
+    /// item owns it.
+    fn claims(&self, _item: &crate::ingest::Item) -> bool {
+        false
+    }
+    /// For a result of this suite's kind that no suite read: the layout this suite would
+    /// read it in (the first suite in the registry with a hint gives it).
+    fn unread_hint(&self, _item: &crate::ingest::Item) -> Option<String> {
+        None
     }
     /// Whether the catalog holds anything for this suite.
     fn detect(&self, catalog: &Catalog) -> bool;
@@ -237,6 +251,21 @@ pub const SUITES: &[&dyn Suite] = &[
     &kv_dram::KvDram,
     &spdk_raid::SpdkRaid,
 ];
+
+/// `./` or `dir/`: where an item sits, for the layout hints.
+pub fn at(item: &crate::ingest::Item) -> String {
+    let dir = crate::ingest::layout::dir_of(&item.rel);
+    if dir.is_empty() {
+        ".".to_string()
+    } else {
+        format!("{dir}/")
+    }
+}
+
+/// The suite whose layout `item` is in, if any.
+pub fn owner(item: &crate::ingest::Item) -> Option<&'static dyn Suite> {
+    SUITES.iter().copied().find(|s| s.claims(item))
+}
 
 pub fn find(name: &str) -> Option<&'static dyn Suite> {
     SUITES.iter().copied().find(|s| s.name() == name)

@@ -14,8 +14,11 @@ use crate::verdict::{Observation, Status, Verdict};
 
 pub struct KvDram;
 
+/// The suite's name, in verdict ids and on the command line.
+pub const NAME: &str = "kv-dram";
+
 const INFO: SuiteInfo = SuiteInfo {
-    name: "kv-dram",
+    name: NAME,
     title: "KV cache test 3: the connector alone vs LMCache with a DRAM tier",
     procedure: "Reproducing the benchmarks, \"AI Key-Value Caching\", test 3 (optional)",
     reads: &[
@@ -44,6 +47,11 @@ impl Suite for KvDram {
             crate::suites::kv_common::reference::KV_TOML,
             INFO.name,
         )
+    }
+
+    fn claims(&self, item: &crate::ingest::Item) -> bool {
+        item.kind == crate::ingest::Kind::Ask
+            && crate::ingest::layout::transcript_dir(&item.rel) == Some("dram")
     }
 
     fn checklist(

@@ -52,6 +52,18 @@ impl Suite for KvLadder {
         )
     }
 
+    fn unread_hint(&self, i: &crate::ingest::Item) -> Option<String> {
+        use crate::ingest::Kind;
+        matches!(i.kind, Kind::ClientRecords | Kind::ClientLog | Kind::Prometheus).then(|| {
+            format!(
+                "{} named `{}`: the {} suite reads `results/<variant>-<run>-L<clients>.json` with `.log`, `.pre.prom` and `.post.prom`",
+                i.kind.label(),
+                i.file_name(),
+                INFO.name
+            )
+        })
+    }
+
     fn checklist(
         &self,
         folder: &crate::ingest::walk::Folder,

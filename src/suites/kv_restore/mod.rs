@@ -49,6 +49,23 @@ impl Suite for KvRestore {
         )
     }
 
+    fn unread_hint(&self, i: &crate::ingest::Item) -> Option<String> {
+        (i.kind == crate::ingest::Kind::Ask).then(|| {
+            format!(
+                "{} under `{}`: {} reads `restore/<variant>.txt`, {} `dram/<variant>-warm.txt` and `dram/<variant>-restart.txt`",
+                i.kind.label(),
+                crate::suites::at(i),
+                INFO.name,
+                crate::suites::kv_dram::NAME
+            )
+        })
+    }
+
+    fn claims(&self, item: &crate::ingest::Item) -> bool {
+        item.kind == crate::ingest::Kind::Ask
+            && crate::ingest::layout::transcript_dir(&item.rel) == Some("restore")
+    }
+
     fn checklist(
         &self,
         folder: &crate::ingest::walk::Folder,

@@ -50,6 +50,31 @@ impl Suite for SpdkRaid {
         crate::suites::rules_in(&RULES, reference::SPDK_TOML, INFO.name)
     }
 
+    fn unread_hint(&self, i: &crate::ingest::Item) -> Option<String> {
+        use crate::ingest::Kind;
+        let ours = match i.kind {
+            Kind::Bdevperf | Kind::SpdkConfig | Kind::RaidState => true,
+            Kind::Fio => crate::ingest::layout::in_spdk_tree(&i.rel),
+            _ => false,
+        };
+        ours.then(|| {
+            format!(
+                "{} under `{}`: the {} suite reads `spdk/<array>-<drives>/` (and its `degraded/`)",
+                i.kind.label(),
+                crate::suites::at(i),
+                INFO.name
+            )
+        })
+    }
+
+    fn claims(&self, item: &crate::ingest::Item) -> bool {
+        matches!(
+            item.kind,
+            crate::ingest::Kind::Fio | crate::ingest::Kind::Iostat
+        ) && (crate::ingest::layout::in_spdk_tree(&item.rel)
+            || item.fio().is_some_and(|o| o.uses_ioengine("spdk_bdev")))
+    }
+
     fn compare_charts(&self) -> &'static [crate::suites::CompareChart] {
         &[crate::suites::CompareChart::Bars {
             metric: "IOPS",

@@ -101,6 +101,15 @@ fn storage_fio(item: &Item) -> bool {
         && !item.fio().is_some_and(|o| o.uses_ioengine("spdk_bdev"))
 }
 
+/// Whether `item` is one of this suite's fio results or iostat logs.
+pub fn claims(item: &Item) -> bool {
+    match item.kind {
+        Kind::Fio => storage_fio(item),
+        Kind::Iostat => !layout::in_spdk_tree(&item.rel),
+        _ => false,
+    }
+}
+
 /// Whether the catalog holds anything for this suite: an iostat log, or a fio result.
 pub fn detect(catalog: &Catalog) -> bool {
     catalog.of(Kind::Iostat).next().is_some()

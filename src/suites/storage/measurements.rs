@@ -3,7 +3,7 @@
 //! preconditioning pass, failed jobs and interrupted runs measure nothing comparable).
 
 use crate::fio::params;
-use crate::measurement::{job_shape, Better, Measurement, Noise, Unit};
+use crate::measurement::{job_shape, Better, Measurement, Noise, Parameter, Unit};
 
 use super::load::RunGroup;
 
@@ -69,4 +69,18 @@ pub fn measurements(groups: &[RunGroup], suite: &str) -> Vec<Measurement> {
         );
     }
     out
+}
+
+/// How long each reporting group ran, by fio's own account (the longer direction).
+pub fn parameters(groups: &[RunGroup]) -> Vec<Parameter> {
+    groups
+        .iter()
+        .map(|rg| Parameter {
+            subject: rg.label.clone(),
+            name: "runtime".into(),
+            value: rg.group.read.runtime_ms.max(rg.group.write.runtime_ms) as f64 / 1000.0,
+            unit: Unit::Seconds,
+            file: rg.run.file.clone(),
+        })
+        .collect()
 }

@@ -58,6 +58,27 @@ impl Suite for Storage {
         crate::suites::rules_in(&RULES, reference::STORAGE_TOML, INFO.name)
     }
 
+    fn unread_hint(&self, i: &crate::ingest::Item) -> Option<String> {
+        use crate::ingest::Kind;
+        let ours = match i.kind {
+            Kind::Iostat => true,
+            Kind::Fio => !crate::ingest::layout::in_spdk_tree(&i.rel),
+            _ => false,
+        };
+        ours.then(|| {
+            format!(
+                "{} under `{}`: the {} suite reads `<array>/<job>.json` with `<array>/iostat/<job>.iostat`",
+                i.kind.label(),
+                crate::suites::at(i),
+                INFO.name
+            )
+        })
+    }
+
+    fn claims(&self, item: &crate::ingest::Item) -> bool {
+        load::claims(item)
+    }
+
     fn checklist(
         &self,
         folder: &crate::ingest::walk::Folder,
@@ -149,6 +170,7 @@ impl Suite for Storage {
         report.charts = charts::charts(&groups, &sides, &reference);
         report.facts = facts(&loaded);
         report.measurements = measurements::measurements(&groups, INFO.name);
+        report.parameters = measurements::parameters(&groups);
         report
     }
 }
