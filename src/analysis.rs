@@ -9,11 +9,17 @@ use serde::Serialize;
 use crate::frames::{records, verdicts as frame_verdicts, Frame};
 use crate::ingest::walk::Skipped;
 use crate::ingest::Catalog;
-use crate::suites::{self, Fact, Options, SuiteReport};
+use crate::suites::{self, Fact, Options, Suite, SuiteReport};
 use crate::verdict::{self, Status, Verdict};
+
+/// The version of the JSON model (`analyze --format json`): raised when a field changes
+/// meaning or type; fields are only added within a version.
+pub const SCHEMA_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Analysis {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
     pub input: String,
     pub tool: String,
     pub suites: Vec<SuiteReport>,
@@ -73,6 +79,15 @@ pub enum Unusable {
 }
 
 pub fn analyze(input: &Path, opts: &Options) -> Result<Analysis, Unusable> {
+    analyze_with(input, opts, suites::SUITES)
+}
+
+/// [`analyze`] with another registry of suites (a test's toy suite, a subset).
+pub fn analyze_with(
+    input: &Path,
+    opts: &Options,
+    registry: &[&dyn Suite],
+) -> Result<Analysis, Unusable> {
     let t = Timer::start();
     let folder =
         crate::ingest::walk::Folder::scan(input).map_err(|cause| Unusable::Unreadable {
@@ -82,7 +97,7 @@ pub fn analyze(input: &Path, opts: &Options) -> Result<Analysis, Unusable> {
     t.lap("walk");
     let catalog = std::sync::Arc::new(Catalog::ingest(folder));
     t.lap("ingest (read, sniff, parse)");
-    let a = analyze_catalog(input, &catalog, opts).map(|mut a| {
+    let a = analyze_catalog_with(input, &catalog, opts, registry).map(|mut a| {
         a.catalog = Some(catalog);
         a
     });
@@ -122,10 +137,20 @@ pub fn analyze_catalog(
     catalog: &Catalog,
     opts: &Options,
 ) -> Result<Analysis, Unusable> {
+    analyze_catalog_with(input, catalog, opts, suites::SUITES)
+}
+
+/// [`analyze_catalog`] with another registry of suites.
+pub fn analyze_catalog_with(
+    input: &Path,
+    catalog: &Catalog,
+    opts: &Options,
+    registry: &[&dyn Suite],
+) -> Result<Analysis, Unusable> {
     let mut skipped: Vec<Skipped> = catalog.problems.clone();
     // The suites read the catalog and nothing else: they run side by side, and their
     // reports and skipped files are gathered in registry order.
-    let judged: Vec<(SuiteReport, Vec<Skipped>)> = suites::SUITES
+    let judged: Vec<(SuiteReport, Vec<Skipped>)> = registry
         .par_iter()
         .filter(|suite| suite.detect(catalog))
         .map(|suite| {
@@ -142,7 +167,7 @@ pub fn analyze_catalog(
         reports.push(report);
         skipped.extend(own);
     }
-    skipped.extend(unused(catalog, &reports, &skipped));
+    skipped.extend(unused(catalog, &reports, &skipped, registry));
     if reports.is_empty() {
         let skipped = if skipped.is_empty() {
             String::new()
@@ -175,7 +200,7 @@ pub fn analyze_catalog(
     }
     let setup = crate::why::setup::read(catalog);
     let mut conformance: Vec<crate::why::conformance::Conformance> = Vec::new();
-    for suite in suites::SUITES {
+    for suite in registry {
         if !reports.iter().any(|r| r.name == suite.name()) {
             continue;
         }
@@ -212,6 +237,7 @@ pub fn analyze_catalog(
         }
     }
     Ok(Analysis {
+        schema_version: SCHEMA_VERSION,
         environment,
         conformance,
         setup,
@@ -312,7 +338,12 @@ fn manifest_facts(catalog: &Catalog) -> Vec<Fact> {
 
 /// Results no suite read although they are one suite's kind of file: where they sit is
 /// not a layout any suite reads, so say which layout would work.
-fn unused(catalog: &Catalog, reports: &[SuiteReport], skipped: &[Skipped]) -> Vec<Skipped> {
+fn unused(
+    catalog: &Catalog,
+    reports: &[SuiteReport],
+    skipped: &[Skipped],
+    registry: &[&dyn Suite],
+) -> Vec<Skipped> {
     let read: std::collections::HashSet<&str> = reports
         .iter()
         .flat_map(|r| r.files_read.iter().map(String::as_str))
@@ -323,7 +354,7 @@ fn unused(catalog: &Catalog, reports: &[SuiteReport], skipped: &[Skipped]) -> Ve
         .iter()
         .filter(|i| i.record.is_ok() && !read.contains(i.rel.as_str()))
         .filter_map(|i| {
-            let hint = suites::SUITES.iter().find_map(|s| s.unread_hint(i))?;
+            let hint = registry.iter().find_map(|s| s.unread_hint(i))?;
             Some(Skipped {
                 file: i.rel.clone(),
                 line: None,

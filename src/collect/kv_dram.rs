@@ -64,7 +64,7 @@ pub fn collect(
     let mut preflight = p.dram_preflight(runner);
     preflight.extend(super::kv_server::workload_problems(&p.kv.out));
     let session = p.session(
-        "kv-dram",
+        crate::suites::kv_dram::NAME,
         "Reproducing the benchmarks: AI Key-Value Caching, test 3",
     );
     let path = session.path.clone();
@@ -85,7 +85,7 @@ pub fn collect(
     }
     .run(runner)?;
     if !p.dry_run && code != 2 {
-        p.index("kv-dram", &path)?;
+        p.index(crate::suites::kv_dram::NAME, &path)?;
     }
     Ok(code)
 }

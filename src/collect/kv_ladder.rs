@@ -40,7 +40,7 @@ pub fn collect(
         .iter()
         .map(|&n| p.kv.level(s, variant, run, n))
         .collect();
-    let collection = format!("kv-ladder-{variant}-{run}");
+    let collection = format!("{}-{variant}-{run}", crate::suites::kv_ladder::NAME);
     let session = p.session(
         &collection,
         "Reproducing the benchmarks: AI Key-Value Caching, test 2",

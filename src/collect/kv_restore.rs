@@ -33,7 +33,7 @@ pub fn collect(
     let mut list = sysinfo;
     list.extend(steps(p, s));
     let session = p.session(
-        "kv-restore",
+        crate::suites::kv_restore::NAME,
         "Reproducing the benchmarks: AI Key-Value Caching, test 1",
     );
     let path = session.path.clone();
@@ -47,7 +47,7 @@ pub fn collect(
     }
     .run(runner)?;
     if !p.dry_run && code != 2 {
-        p.index("kv-restore", &path)?;
+        p.index(crate::suites::kv_restore::NAME, &path)?;
     }
     Ok(code)
 }

@@ -268,11 +268,14 @@ pub fn collect(p: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
         "runtime_s": p.runtime_s, "seq_runtime_s": p.seq_runtime_s, "degraded": p.degraded,
         "degraded_method": p.degraded_method,
     });
-    let manifest = p.out.join("manifests").join("spdk-raid.json");
+    let manifest = p
+        .out
+        .join("manifests")
+        .join(format!("{}.json", crate::suites::spdk_raid::NAME));
     let mut session = Session::new(
         manifest.clone(),
         "SPDK raid5f vs Xinnor SPDK RAID",
-        "spdk-raid",
+        crate::suites::spdk_raid::NAME,
         params,
         p.confirmed.clone(),
     );
@@ -293,7 +296,7 @@ pub fn collect(p: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
     if !p.dry_run && code != 2 {
         plan::index_manifest(
             &p.out,
-            "spdk-raid",
+            crate::suites::spdk_raid::NAME,
             &manifest,
             &[("procedure", "SPDK raid5f vs Xinnor SPDK RAID".to_string())],
         )?;

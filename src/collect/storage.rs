@@ -428,14 +428,15 @@ pub fn collect(plan: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
         "teardown": plan.teardown,
         "time_based": plan.time_based,
     });
-    let manifest = plan
-        .out
-        .join("manifests")
-        .join(format!("storage-{}.json", plan.array));
+    let manifest = plan.out.join("manifests").join(format!(
+        "{}-{}.json",
+        crate::suites::storage::NAME,
+        plan.array
+    ));
     let mut session = Session::new(
         manifest.clone(),
         "Reproducing the benchmarks: Storage acceleration",
-        &format!("storage-{}", plan.array),
+        &format!("{}-{}", crate::suites::storage::NAME, plan.array),
         params,
         plan.confirmed.clone(),
     );
@@ -460,7 +461,7 @@ pub fn collect(plan: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
     if !plan.dry_run && code != 2 {
         plan::index_manifest(
             &plan.out,
-            &format!("storage-{}", plan.array),
+            &format!("{}-{}", crate::suites::storage::NAME, plan.array),
             &manifest,
             &[("procedure", "Storage acceleration".to_string())],
         )?;

@@ -11,6 +11,7 @@ mod compare;
 mod differential;
 mod engine;
 mod evidence;
+mod extension;
 mod formats;
 mod frames;
 mod fuzz;

@@ -16,8 +16,11 @@ use crate::verdict::{Observation, Status, Verdict};
 
 pub struct KvLadder;
 
+/// The suite's name, in verdict ids and on the command line.
+pub const NAME: &str = "kv-ladder";
+
 const INFO: SuiteInfo = SuiteInfo {
-    name: "kv-ladder",
+    name: NAME,
     title: "KV cache test 2: multi-turn agent load ladder",
     procedure: "Reproducing the benchmarks, \"AI Key-Value Caching\", test 2",
     reads: &[

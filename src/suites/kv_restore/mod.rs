@@ -15,8 +15,11 @@ mod limits;
 
 pub struct KvRestore;
 
+/// The suite's name, in verdict ids and on the command line.
+pub const NAME: &str = "kv-restore";
+
 const INFO: SuiteInfo = SuiteInfo {
-    name: "kv-restore",
+    name: NAME,
     title: "KV cache test 1: long-context restore after a vLLM restart",
     procedure: "Reproducing the benchmarks, \"AI Key-Value Caching\", test 1",
     reads: &[

@@ -19,8 +19,11 @@ pub use reference::{SpdkReference, SPDK_TOML};
 
 pub struct SpdkRaid;
 
+/// The suite's name, in verdict ids and on the command line.
+pub const NAME: &str = "spdk-raid";
+
 const INFO: SuiteInfo = SuiteInfo {
-    name: "spdk-raid",
+    name: NAME,
     title: "SPDK RAID: raid5f and Xinnor SPDK RAID against the raw drives",
     procedure: "SPDK raid5f vs Xinnor SPDK RAID (fio spdk_bdev, 8 and 16 NVMe drives)",
     reads: &[

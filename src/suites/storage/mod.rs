@@ -26,8 +26,11 @@ pub use reference::{Reference, STORAGE_TOML};
 
 pub struct Storage;
 
+/// The suite's name, in verdict ids and on the command line.
+pub const NAME: &str = "storage";
+
 const INFO: SuiteInfo = SuiteInfo {
-    name: "storage",
+    name: NAME,
     title: "Storage acceleration: fio on mdraid RAID10 vs ADP RAID5",
     procedure: "Reproducing the benchmarks, \"Storage acceleration\"",
     reads: &[
