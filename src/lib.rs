@@ -24,6 +24,7 @@ pub mod render;
 pub mod signals;
 pub mod spdk;
 pub mod suites;
+pub mod typst;
 pub mod units;
 pub mod verdict;
 pub mod why;

@@ -1,5 +1,5 @@
 //! Support bundles: what the vendor's support team asks for, redacted and checksummed, and
-//! bundles read back as input.
+//! bundles read back as input ([`crate::ingest::unpack`]).
 
 pub mod container;
 pub mod encoding;
@@ -7,6 +7,3 @@ pub mod pack;
 pub mod pseudonym;
 pub mod redact;
 pub mod scan;
-pub mod unpack;
-
-pub use unpack::{is_bundle, unpack};

@@ -25,8 +25,8 @@ pub fn analyze_input(
     input: &std::path::Path,
     opts: &Options,
 ) -> anyhow::Result<crate::analysis::Analysis> {
-    if crate::bundle::is_bundle(input) {
-        let unpacked = crate::bundle::unpack(input)?;
+    if crate::ingest::unpack::is_bundle(input) {
+        let unpacked = crate::ingest::unpack::unpack(input)?;
         let mut a = crate::analysis::analyze(&unpacked.results_dir(), opts)?;
         a.input = input.display().to_string();
         return Ok(a);

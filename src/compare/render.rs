@@ -302,9 +302,9 @@ pub fn write(
         dir.join("compare.typ"),
         templates::render_compare(c, true)?.as_bytes(),
     )?);
-    let typst = match pdf::find(choice.typst) {
+    let typst = match crate::typst::find(choice.typst) {
         Some(t) => t,
-        None => pdf::install(runner)?,
+        None => crate::typst::install(runner)?,
     };
     files.push(pdf::compile_named(runner, &typst, dir, "compare")?);
     Ok(files)

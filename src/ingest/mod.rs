@@ -4,6 +4,7 @@
 
 pub mod layout;
 pub mod sniff;
+pub mod unpack;
 pub mod walk;
 
 use std::path::PathBuf;

@@ -58,16 +58,16 @@ pub fn write_report(
             .as_bytes(),
     )?;
     files.push(typ);
-    let typst = match pdf::find(choice.typst) {
+    let typst = match crate::typst::find(choice.typst) {
         Some(t) => t,
-        None => pdf::install(runner)?,
+        None => crate::typst::install(runner)?,
     };
-    if let Some(v) = pdf::version(runner, &typst) {
-        if v != pdf::TYPST_VERSION {
+    if let Some(v) = crate::typst::version(runner, &typst) {
+        if v != crate::typst::TYPST_VERSION {
             eprintln!(
                 "note: `{}` is typst {v}; reports are made with {} (the PDF may differ slightly)",
                 typst.display(),
-                pdf::TYPST_VERSION
+                crate::typst::TYPST_VERSION
             );
         }
     }

@@ -4,7 +4,7 @@
 use minijinja::{context, Environment, Value};
 
 use crate::analysis::Analysis;
-use crate::render::pdf::TYPST_VERSION;
+use crate::typst::TYPST_VERSION;
 
 pub const MARKDOWN: &str = include_str!("../../templates/report.md.j2");
 pub const TYPST: &str = include_str!("../../templates/report.typ.j2");

@@ -130,7 +130,7 @@ pub fn typst() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("REPROBENCH_TYPST").filter(|p| !p.is_empty()) {
         return Some(PathBuf::from(p));
     }
-    let pinned = reprobench::render::pdf::pinned_binary();
+    let pinned = reprobench::typst::pinned_binary();
     if pinned.is_file() {
         return Some(pinned);
     }
