@@ -78,27 +78,50 @@ fn color_index(chart: &Chart, k: usize) -> usize {
     k
 }
 
-pub fn render(chart: &Chart) -> String {
-    let mut max = chart
-        .series
-        .iter()
-        .flat_map(|s| s.values.iter().flatten())
-        .chain(chart.lines.iter().map(|(_, v)| v))
-        .copied()
-        .filter(|v| v.is_finite())
-        .fold(0.0f64, f64::max);
-    if max <= 0.0 {
-        max = 1.0;
-    }
-    let step = tick_step(max * 1.05);
-    let top = (max * 1.05 / step).ceil() * step;
-    let plot_w = W - LEFT - RIGHT;
-    let plot_h = H - TOP - BOTTOM;
-    let y = |v: f64| TOP + plot_h * (1.0 - v / top);
-    let n = chart.categories.len().max(1) as f64;
-    let band = plot_w / n;
-    let x_mid = |i: usize| LEFT + band * (i as f64 + 0.5);
+/// The plot's geometry: the y scale's top and tick step, and the category bands.
+struct Geometry {
+    top: f64,
+    step: f64,
+    plot_w: f64,
+    plot_h: f64,
+    band: f64,
+}
 
+impl Geometry {
+    fn of(chart: &Chart) -> Geometry {
+        let mut max = chart
+            .series
+            .iter()
+            .flat_map(|s| s.values.iter().flatten())
+            .chain(chart.lines.iter().map(|(_, v)| v))
+            .copied()
+            .filter(|v| v.is_finite())
+            .fold(0.0f64, f64::max);
+        if max <= 0.0 {
+            max = 1.0;
+        }
+        let step = tick_step(max * 1.05);
+        let plot_w = W - LEFT - RIGHT;
+        Geometry {
+            top: (max * 1.05 / step).ceil() * step,
+            step,
+            plot_w,
+            plot_h: H - TOP - BOTTOM,
+            band: plot_w / chart.categories.len().max(1) as f64,
+        }
+    }
+
+    fn y(&self, v: f64) -> f64 {
+        TOP + self.plot_h * (1.0 - v / self.top)
+    }
+
+    fn x_mid(&self, i: usize) -> f64 {
+        LEFT + self.band * (i as f64 + 0.5)
+    }
+}
+
+pub fn render(chart: &Chart) -> String {
+    let g = Geometry::of(chart);
     let mut s = String::new();
     let _ = write!(
         s,
@@ -110,115 +133,16 @@ pub fn render(chart: &Chart) -> String {
         r#"<text x="{LEFT}" y="20" font-size="15" font-weight="bold">{}</text>"#,
         esc(&chart.title)
     );
-    // grid and y ticks
-    let mut v = 0.0;
-    while v <= top + step * 0.01 {
-        let yy = y(v);
-        let _ = write!(
-            s,
-            r##"<line x1="{LEFT}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#dddddd"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
-            W - RIGHT,
-            LEFT - 6.0,
-            yy + 4.0,
-            fmt_tick(v, step)
-        );
-        v += step;
-    }
-    let _ = write!(
-        s,
-        r#"<text transform="translate(16,{:.1}) rotate(-90)" text-anchor="middle">{}</text>"#,
-        TOP + plot_h / 2.0,
-        esc(&chart.y_label)
-    );
-    // x categories
-    for (i, c) in chart.categories.iter().enumerate() {
-        let _ = write!(
-            s,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-            x_mid(i),
-            H - BOTTOM + 16.0,
-            esc(c)
-        );
-    }
-    let _ = write!(
-        s,
-        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-        LEFT + plot_w / 2.0,
-        H - 14.0,
-        esc(&chart.x_label)
-    );
-    let _ = write!(
-        s,
-        r##"<line x1="{LEFT}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#333333"/>"##,
-        y(0.0),
-        W - RIGHT,
-        y(0.0)
-    );
-    // data
-    let nser = chart.series.len().max(1) as f64;
+    axes(&mut s, chart, &g);
     for (k, series) in chart.series.iter().enumerate() {
         let color = COLORS[color_index(chart, k) % COLORS.len()];
         match chart.kind {
-            Kind::Bar => {
-                let bw = band * 0.8 / nser;
-                for (i, val) in series.values.iter().enumerate() {
-                    let Some(val) = val.filter(|v| v.is_finite()) else {
-                        continue;
-                    };
-                    let x0 = LEFT + band * i as f64 + band * 0.1 + bw * k as f64;
-                    let (fill, stroke) = if series.published {
-                        ("white", color)
-                    } else {
-                        (color, color)
-                    };
-                    let _ = write!(
-                        s,
-                        r#"<rect x="{x0:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>"#,
-                        y(val),
-                        (bw - 2.0).max(1.0),
-                        (y(0.0) - y(val)).max(0.0)
-                    );
-                }
-            }
-            Kind::Line => {
-                let dash = if series.published {
-                    r#" stroke-dasharray="6 4""#
-                } else {
-                    ""
-                };
-                let mut path = String::new();
-                let mut pen_up = true;
-                for (i, val) in series.values.iter().enumerate() {
-                    match val.filter(|v| v.is_finite()) {
-                        Some(val) => {
-                            let _ = write!(
-                                path,
-                                "{}{:.1},{:.1} ",
-                                if pen_up { "M" } else { "L" },
-                                x_mid(i),
-                                y(val)
-                            );
-                            pen_up = false;
-                            let _ = write!(
-                                s,
-                                r#"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="{color}"/>"#,
-                                x_mid(i),
-                                y(val)
-                            );
-                        }
-                        None => pen_up = true,
-                    }
-                }
-                let _ = write!(
-                    s,
-                    r#"<path d="{}" fill="none" stroke="{color}" stroke-width="2"{dash}/>"#,
-                    path.trim_end()
-                );
-            }
+            Kind::Bar => bars(&mut s, chart, k, color, &g),
+            Kind::Line => line(&mut s, series, color, &g),
         }
     }
     for (label, val) in &chart.lines {
-        let yy = y(*val);
+        let yy = g.y(*val);
         let _ = write!(
             s,
             r##"<line x1="{LEFT}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#ff7f0e" stroke-width="1.5" stroke-dasharray="4 3"/><text x="{:.1}" y="{:.1}" text-anchor="end" fill="#ff7f0e">{}</text>"##,
@@ -228,7 +152,120 @@ pub fn render(chart: &Chart) -> String {
             esc(label)
         );
     }
-    // legend, top right, one row
+    legend(&mut s, chart);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The grid, the y ticks and label, the categories and the x label, the zero line.
+fn axes(s: &mut String, chart: &Chart, g: &Geometry) {
+    let mut v = 0.0;
+    while v <= g.top + g.step * 0.01 {
+        let yy = g.y(v);
+        let _ = write!(
+            s,
+            r##"<line x1="{LEFT}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#dddddd"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
+            W - RIGHT,
+            LEFT - 6.0,
+            yy + 4.0,
+            fmt_tick(v, g.step)
+        );
+        v += g.step;
+    }
+    let _ = write!(
+        s,
+        r#"<text transform="translate(16,{:.1}) rotate(-90)" text-anchor="middle">{}</text>"#,
+        TOP + g.plot_h / 2.0,
+        esc(&chart.y_label)
+    );
+    for (i, c) in chart.categories.iter().enumerate() {
+        let _ = write!(
+            s,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            g.x_mid(i),
+            H - BOTTOM + 16.0,
+            esc(c)
+        );
+    }
+    let _ = write!(
+        s,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+        LEFT + g.plot_w / 2.0,
+        H - 14.0,
+        esc(&chart.x_label)
+    );
+    let _ = write!(
+        s,
+        r##"<line x1="{LEFT}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#333333"/>"##,
+        g.y(0.0),
+        W - RIGHT,
+        g.y(0.0)
+    );
+}
+
+/// Series `k`'s bars, side by side with the other series' in each band.
+fn bars(s: &mut String, chart: &Chart, k: usize, color: &str, g: &Geometry) {
+    let series = &chart.series[k];
+    let bw = g.band * 0.8 / chart.series.len().max(1) as f64;
+    for (i, val) in series.values.iter().enumerate() {
+        let Some(val) = val.filter(|v| v.is_finite()) else {
+            continue;
+        };
+        let x0 = LEFT + g.band * i as f64 + g.band * 0.1 + bw * k as f64;
+        let (fill, stroke) = if series.published {
+            ("white", color)
+        } else {
+            (color, color)
+        };
+        let _ = write!(
+            s,
+            r#"<rect x="{x0:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>"#,
+            g.y(val),
+            (bw - 2.0).max(1.0),
+            (g.y(0.0) - g.y(val)).max(0.0)
+        );
+    }
+}
+
+/// One series as a line with its points; a missing value lifts the pen.
+fn line(s: &mut String, series: &crate::chart::Series, color: &str, g: &Geometry) {
+    let dash = if series.published {
+        r#" stroke-dasharray="6 4""#
+    } else {
+        ""
+    };
+    let mut path = String::new();
+    let mut pen_up = true;
+    for (i, val) in series.values.iter().enumerate() {
+        match val.filter(|v| v.is_finite()) {
+            Some(val) => {
+                let _ = write!(
+                    path,
+                    "{}{:.1},{:.1} ",
+                    if pen_up { "M" } else { "L" },
+                    g.x_mid(i),
+                    g.y(val)
+                );
+                pen_up = false;
+                let _ = write!(
+                    s,
+                    r#"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="{color}"/>"#,
+                    g.x_mid(i),
+                    g.y(val)
+                );
+            }
+            None => pen_up = true,
+        }
+    }
+    let _ = write!(
+        s,
+        r#"<path d="{}" fill="none" stroke="{color}" stroke-width="2"{dash}/>"#,
+        path.trim_end()
+    );
+}
+
+/// The legend, top right, one row.
+fn legend(s: &mut String, chart: &Chart) {
     let mut lx = W - RIGHT;
     for (k, series) in chart.series.iter().enumerate().rev() {
         let color = COLORS[color_index(chart, k) % COLORS.len()];
@@ -242,8 +279,6 @@ pub fn render(chart: &Chart) -> String {
             esc(&series.name)
         );
     }
-    s.push_str("</svg>\n");
-    s
 }
 
 #[cfg(test)]

@@ -178,132 +178,14 @@ fn read_level(
         files: files.iter().flatten().map(|e| e.rel.clone()).collect(),
         script_line: Err(String::new()),
     };
-    let mut script_error: Option<String> = None;
-
-    // The client's log: failures live only there.
-    match log {
-        Some(e) => match as_client_log(e) {
-            Ok(l) => {
-                level.runtime_sec = l.runtime_sec;
-                level.args = l.args.clone();
-                level.stopped_early = l.stopped_early;
-                if l.clients_done > 0 {
-                    level.failures = Some(l.failures);
-                }
-                if let Some(f) = &l.fatal {
-                    level.died = Some(f.clone());
-                    level.problems.push(format!("the client died: {f}"));
-                } else if l.clients_done == 0 {
-                    level.problems.push(format!(
-                        "`{}` has no `Client N is done` lines (stdout only? the procedure's tee drops stderr)",
-                        e.rel
-                    ));
-                } else if (l.clients_done as u32) < clients {
-                    level.problems.push(format!(
-                        "only {} of {clients} clients reported done in `{}`",
-                        l.clients_done, e.rel
-                    ));
-                }
-            }
-            Err(err) => {
-                level.problems.push(Item::error_text(&err, &e.rel));
-                skipped.push(e.skipped(&err));
-            }
-        },
-        None => level
-            .problems
-            .push(format!("no `{prefix}-L{clients}.log`: failures unknown")),
+    read_log(&mut level, log, skipped);
+    let mut script_error = read_records(&mut level, json, skipped);
+    let script_hits = read_hits(&mut level, pre, post, skipped);
+    if script_hits.is_none() {
+        script_error
+            .get_or_insert("a .prom snapshot is missing or unreadable: the script stops".into());
     }
-
-    // The per-request records.
-    match json {
-        None => {
-            level.problems.push(format!(
-                "no `{prefix}-L{clients}.json`: the client wrote no records"
-            ));
-            script_error = Some("no JSON file (the client failed before writing it)".into());
-        }
-        Some(e) => match as_records(e) {
-            Err(err) => {
-                level.problems.push(Item::error_text(&err, &e.rel));
-                script_error = Some(format!("the script stops: {}", err.reason));
-                skipped.push(e.skipped(&err));
-            }
-            Ok([]) => {
-                level.requests = Some(0);
-                level
-                    .problems
-                    .push(format!("`{}` holds no requests", e.rel));
-                script_error =
-                    Some("empty record list: the script crashes on min() of nothing".into());
-            }
-            Ok(r) => {
-                level.requests = Some(r.len());
-                let t0 = r
-                    .iter()
-                    .map(|x| x.start_time_ms)
-                    .fold(f64::INFINITY, f64::min);
-                let t1 = r
-                    .iter()
-                    .map(|x| x.start_time_ms + x.latency_ms)
-                    .fold(f64::NEG_INFINITY, f64::max);
-                let tokens: u64 = r.iter().map(|x| x.output_num_tokens).sum();
-                let span = (t1 - t0) / 1000.0;
-                if span > 0.0 {
-                    level.output_tok_s = Some(tokens as f64 / span);
-                } else {
-                    level
-                        .problems
-                        .push("all requests start and end at once: no throughput".into());
-                    script_error.get_or_insert("zero time span: the script divides by zero".into());
-                }
-                level.ttft_p50_s =
-                    median(r.iter().map(|x| x.ttft_ms).collect()).map(|m| m / 1000.0);
-                match median(r.iter().map(|x| x.tpot_ms).collect()) {
-                    Some(m) if m > 0.0 => level.gen_tok_s = Some(1000.0 / m),
-                    _ => {
-                        level.problems.push(
-                            "median tpot_ms is 0 (one-token replies?): no generation rate".into(),
-                        );
-                        script_error
-                            .get_or_insert("median tpot of 0: the script divides by zero".into());
-                    }
-                }
-            }
-        },
-    }
-
-    // Prefix-cache hit rates between the two snapshots.
-    let missing =
-        |which: &str| format!("no `{prefix}-L{clients}.{which}.prom`: hit rates not measured");
-    let pre_s = snapshot(pre, missing("pre"), skipped, &mut level.problems);
-    let post_s = snapshot(post, missing("post"), skipped, &mut level.problems);
-    let mut script_hits = (String::from("-"), String::from("-"));
-    match (&pre_s, &post_s) {
-        (Some(a), Some(b)) => {
-            let gpu = hit_rate(a, b, "");
-            let card = hit_rate(a, b, "external_");
-            script_hits = (script_rate(&gpu), script_rate(&card));
-            for (tier, r) in [("GPU", &gpu), ("card", &card)] {
-                if let Err(why) = r {
-                    level.problems.push(format!("{tier} hit rate: {why}"));
-                }
-            }
-            level.gpu_hit_pct = gpu.ok().flatten().map(|(p, _)| p);
-            if let Ok(Some((p, hits))) = card {
-                level.card_hit_pct = Some(p);
-                level.card_hits = Some(hits);
-            } else if let Ok(None) = card {
-                level.card_hits = Some(0.0);
-            }
-        }
-        _ => {
-            script_error.get_or_insert(
-                "a .prom snapshot is missing or unreadable: the script stops".into(),
-            );
-        }
-    }
-
+    let script_hits = script_hits.unwrap_or_else(|| ("-".into(), "-".into()));
     level.script_line = match script_error {
         Some(e) => Err(e),
         None => Ok(format!(
@@ -319,6 +201,139 @@ fn read_level(
         )),
     };
     level
+}
+
+/// The client's log: failures live only there.
+fn read_log(level: &mut Level, log: Option<&Item>, skipped: &mut Vec<Skipped>) {
+    let (prefix, clients) = (level.prefix.clone(), level.clients);
+    let Some(e) = log else {
+        level
+            .problems
+            .push(format!("no `{prefix}-L{clients}.log`: failures unknown"));
+        return;
+    };
+    let l = match as_client_log(e) {
+        Ok(l) => l,
+        Err(err) => {
+            level.problems.push(Item::error_text(&err, &e.rel));
+            skipped.push(e.skipped(&err));
+            return;
+        }
+    };
+    level.runtime_sec = l.runtime_sec;
+    level.args = l.args.clone();
+    level.stopped_early = l.stopped_early;
+    if l.clients_done > 0 {
+        level.failures = Some(l.failures);
+    }
+    if let Some(f) = &l.fatal {
+        level.died = Some(f.clone());
+        level.problems.push(format!("the client died: {f}"));
+    } else if l.clients_done == 0 {
+        level.problems.push(format!(
+            "`{}` has no `Client N is done` lines (stdout only? the procedure's tee drops stderr)",
+            e.rel
+        ));
+    } else if (l.clients_done as u32) < clients {
+        level.problems.push(format!(
+            "only {} of {clients} clients reported done in `{}`",
+            l.clients_done, e.rel
+        ));
+    }
+}
+
+/// The per-request records: requests, throughput, TTFT and generation rate; what stops
+/// the procedure's script on these records, if anything does.
+fn read_records(
+    level: &mut Level,
+    json: Option<&Item>,
+    skipped: &mut Vec<Skipped>,
+) -> Option<String> {
+    let (prefix, clients) = (level.prefix.clone(), level.clients);
+    let Some(e) = json else {
+        level.problems.push(format!(
+            "no `{prefix}-L{clients}.json`: the client wrote no records"
+        ));
+        return Some("no JSON file (the client failed before writing it)".into());
+    };
+    let r = match as_records(e) {
+        Err(err) => {
+            level.problems.push(Item::error_text(&err, &e.rel));
+            skipped.push(e.skipped(&err));
+            return Some(format!("the script stops: {}", err.reason));
+        }
+        Ok([]) => {
+            level.requests = Some(0);
+            level
+                .problems
+                .push(format!("`{}` holds no requests", e.rel));
+            return Some("empty record list: the script crashes on min() of nothing".into());
+        }
+        Ok(r) => r,
+    };
+    let mut script_error = None;
+    level.requests = Some(r.len());
+    let t0 = r
+        .iter()
+        .map(|x| x.start_time_ms)
+        .fold(f64::INFINITY, f64::min);
+    let t1 = r
+        .iter()
+        .map(|x| x.start_time_ms + x.latency_ms)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let tokens: u64 = r.iter().map(|x| x.output_num_tokens).sum();
+    let span = (t1 - t0) / 1000.0;
+    if span > 0.0 {
+        level.output_tok_s = Some(tokens as f64 / span);
+    } else {
+        level
+            .problems
+            .push("all requests start and end at once: no throughput".into());
+        script_error = Some("zero time span: the script divides by zero".into());
+    }
+    level.ttft_p50_s = median(r.iter().map(|x| x.ttft_ms).collect()).map(|m| m / 1000.0);
+    match median(r.iter().map(|x| x.tpot_ms).collect()) {
+        Some(m) if m > 0.0 => level.gen_tok_s = Some(1000.0 / m),
+        _ => {
+            level
+                .problems
+                .push("median tpot_ms is 0 (one-token replies?): no generation rate".into());
+            script_error.get_or_insert("median tpot of 0: the script divides by zero".into());
+        }
+    }
+    script_error
+}
+
+/// Prefix-cache hit rates between the two snapshots; the script's two hit-rate cells, or
+/// None when a snapshot is missing or unreadable (the script stops).
+fn read_hits(
+    level: &mut Level,
+    pre: Option<&Item>,
+    post: Option<&Item>,
+    skipped: &mut Vec<Skipped>,
+) -> Option<(String, String)> {
+    let (prefix, clients) = (level.prefix.clone(), level.clients);
+    let missing =
+        |which: &str| format!("no `{prefix}-L{clients}.{which}.prom`: hit rates not measured");
+    let pre_s = snapshot(pre, missing("pre"), skipped, &mut level.problems);
+    let post_s = snapshot(post, missing("post"), skipped, &mut level.problems);
+    let (a, b) = (pre_s?, post_s?);
+    let gpu = hit_rate(&a, &b, "");
+    let card = hit_rate(&a, &b, "external_");
+    let cells = (script_rate(&gpu), script_rate(&card));
+    for (tier, r) in [("GPU", &gpu), ("card", &card)] {
+        if let Err(why) = r {
+            level.problems.push(format!("{tier} hit rate: {why}"));
+        }
+    }
+    level.gpu_hit_pct = gpu.ok().flatten().map(|(p, _)| p);
+    if let Ok(Some((p, hits))) = card {
+        level.card_hit_pct = Some(p);
+        level.card_hits = Some(hits);
+    } else if let Ok(None) = card {
+        level.card_hits = Some(0.0);
+    }
+    Some(cells)
 }
 
 /// `(percent, hits)` from counter deltas; None when no queries (the script's `-`);
