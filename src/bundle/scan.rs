@@ -218,7 +218,8 @@ fn entropy(s: &str) -> f64 {
         .sum()
 }
 
-/// Everything in `text` that still looks like a secret.
+/// Everything in `text` that still looks like a secret: per line, the first of the
+/// checks below that finds one.
 pub fn scan(text: &str) -> Vec<Hit> {
     let w = words();
     let mut hits = Vec::new();
@@ -226,199 +227,241 @@ pub fn scan(text: &str) -> Vec<Hit> {
         let line = plain(raw);
         let line = line.as_ref();
         let lower = line.to_ascii_lowercase();
+        let mut first: Option<String> = None;
         let mut push = |what: String| {
-            if !hits.iter().any(|h: &Hit| h.line == n + 1) {
-                hits.push(Hit { line: n + 1, what });
-            }
+            first.get_or_insert(what);
         };
-        // A token that starts with a prefix the rules name.
-        let found =
-            |ac: &Option<AhoCorasick>, list: &'static [String]| -> Vec<(usize, &'static str)> {
-                ac.iter()
-                    .flat_map(|a| a.find_overlapping_iter(&lower))
-                    .map(|m| (m.start(), list[m.pattern().as_usize()].as_str()))
-                    .collect()
-            };
-        for (at, p) in found(&w.find_prefixes, &w.prefixes) {
-            {
-                let boundary = at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric();
-                let tok = token_at(line, at);
-                if boundary && tok.len() >= p.len() + 12 && !redacted(tok) {
-                    push(format!("a `{p}` token ({})", masked(tok)));
-                }
-            }
+        let l = Scanned {
+            line,
+            lower: &lower,
+        };
+        prefixed_tokens(w, &l, &mut push);
+        private_key(&l, &mut push);
+        url_credentials(&l, &mut push);
+        tool_secrets(w, &l, &mut push);
+        named_values(w, &l, &mut push);
+        if let Some(what) = first {
+            hits.push(Hit { line: n + 1, what });
         }
-        // A private key's armour that is still there.
-        if (lower.contains("-----begin") && lower.contains("private key"))
-            || lower.trim_start().starts_with("putty-user-key-file-")
+    }
+    hits
+}
+
+/// One line, as written and lowercased (same byte offsets: ASCII lowercasing).
+struct Scanned<'a> {
+    line: &'a str,
+    lower: &'a str,
+}
+
+/// Where the patterns of `ac` start in `lower`, with the pattern each is.
+fn found(
+    ac: &Option<AhoCorasick>,
+    list: &'static [String],
+    lower: &str,
+) -> Vec<(usize, &'static str)> {
+    ac.iter()
+        .flat_map(|a| a.find_overlapping_iter(lower))
+        .map(|m| (m.start(), list[m.pattern().as_usize()].as_str()))
+        .collect()
+}
+
+/// A token that starts with a prefix the rules name.
+fn prefixed_tokens(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String)) {
+    let (line, lower) = (l.line, l.lower);
+    for (at, p) in found(&w.find_prefixes, &w.prefixes, lower) {
         {
-            push("a private key block".to_string());
-        }
-        // Credentials in a URL: `scheme://user:password@` or `scheme://KEY@`.
-        for (at, _) in line.match_indices("://") {
-            let rest = &line[at + 3..];
-            let end = rest
-                .find(|c: char| {
-                    c.is_whitespace() || matches!(c, '/' | '"' | '\'' | '<' | '>' | '?' | '#')
-                })
-                .unwrap_or(rest.len());
-            if let Some(user_end) = rest[..end].rfind('@') {
-                let info = &rest[..user_end];
-                let secret = info.split_once(':').map_or(info, |(_, p)| p);
-                let keyish = info.contains(':') || info.len() >= 16;
-                if keyish && !redacted(secret) && credential_like(secret) {
-                    push(format!("credentials in a URL ({})", masked(secret)));
-                }
+            let boundary = at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric();
+            let tok = token_at(line, at);
+            if boundary && tok.len() >= p.len() + 12 && !redacted(tok) {
+                push(format!("a `{p}` token ({})", masked(tok)));
             }
         }
-        // A secret flag of a tool named on the line, and what `echo` pipes into a tool.
-        let tool_named = w.find_tools.as_ref().is_some_and(|a| a.is_match(&lower));
-        let words_on: Vec<&str> = if tool_named {
-            line.split_whitespace().collect()
-        } else {
-            Vec::new()
+    }
+}
+
+/// A private key's armour that is still there.
+fn private_key(l: &Scanned, push: &mut dyn FnMut(String)) {
+    let lower = l.lower;
+    if (lower.contains("-----begin") && lower.contains("private key"))
+        || lower.trim_start().starts_with("putty-user-key-file-")
+    {
+        push("a private key block".to_string());
+    }
+}
+
+/// Credentials in a URL: `scheme://user:password@` or `scheme://KEY@`.
+fn url_credentials(l: &Scanned, push: &mut dyn FnMut(String)) {
+    let line = l.line;
+    for (at, _) in line.match_indices("://") {
+        let rest = &line[at + 3..];
+        let end = rest
+            .find(|c: char| {
+                c.is_whitespace() || matches!(c, '/' | '"' | '\'' | '<' | '>' | '?' | '#')
+            })
+            .unwrap_or(rest.len());
+        if let Some(user_end) = rest[..end].rfind('@') {
+            let info = &rest[..user_end];
+            let secret = info.split_once(':').map_or(info, |(_, p)| p);
+            let keyish = info.contains(':') || info.len() >= 16;
+            if keyish && !redacted(secret) && credential_like(secret) {
+                push(format!("credentials in a URL ({})", masked(secret)));
+            }
+        }
+    }
+}
+
+/// A secret flag of a tool named on the line, and what `echo` pipes into a tool.
+fn tool_secrets(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String)) {
+    let (line, lower) = (l.line, l.lower);
+    let tool_named = w.find_tools.as_ref().is_some_and(|a| a.is_match(lower));
+    let words_on: Vec<&str> = if tool_named {
+        line.split_whitespace().collect()
+    } else {
+        Vec::new()
+    };
+    for (names, flags) in w.tools.iter().filter(|_| tool_named) {
+        let is_tool = |x: &str| {
+            names.iter().any(|n| {
+                x.trim_matches(|c| c == '\'' || c == '"').rsplit('/').next() == Some(n.as_str())
+            })
         };
-        for (names, flags) in w.tools.iter().filter(|_| tool_named) {
-            let is_tool = |x: &str| {
-                names.iter().any(|n| {
-                    x.trim_matches(|c| c == '\'' || c == '"').rsplit('/').next() == Some(n.as_str())
-                })
-            };
-            if !words_on.iter().any(|x| is_tool(x)) {
+        if !words_on.iter().any(|x| is_tool(x)) {
+            continue;
+        }
+        // A flag belongs to the command it follows: after the tool's name, in the same
+        // command (`mkdir -p DIR && docker ...` gives docker no `-p`).
+        let mut in_tool = false;
+        for (i, word) in words_on.iter().enumerate() {
+            if matches!(*word, ";" | "&&" | "||" | "|" | "&") {
+                in_tool = false;
                 continue;
             }
-            // A flag belongs to the command it follows: after the tool's name, in the same
-            // command (`mkdir -p DIR && docker ...` gives docker no `-p`).
-            let mut in_tool = false;
-            for (i, word) in words_on.iter().enumerate() {
-                if matches!(*word, ";" | "&&" | "||" | "|" | "&") {
-                    in_tool = false;
-                    continue;
-                }
-                if is_tool(word) {
-                    in_tool = true;
-                    continue;
-                }
-                let ends_command = word.ends_with(';');
-                if !in_tool {
-                    continue;
-                }
-                if ends_command {
-                    in_tool = false;
-                }
-                for f in flags {
-                    let value = if *word == f.as_str() {
-                        words_on.get(i + 1).copied()
-                    } else if let Some(rest) = word.strip_prefix(f.as_str()) {
-                        (f.len() == 2 && !rest.is_empty() && !word.starts_with("--"))
-                            .then_some(rest)
-                            .or_else(|| rest.strip_prefix('='))
-                    } else {
-                        None
-                    };
-                    let Some(v) = value else { continue };
-                    let v = v.trim_matches(|c| c == '\'' || c == '"');
-                    let v = v.rsplit_once([':', '%']).map_or(v, |(_, p)| p);
-                    if !redacted(v) && !v.contains("://") && credential_like(v) {
-                        push(format!("the value of `{f}` ({})", masked(v)));
-                    }
-                }
+            if is_tool(word) {
+                in_tool = true;
+                continue;
             }
-        }
-        if let Some(pipe) = line.find('|').filter(|_| tool_named) {
-            let after: Vec<String> = lower[pipe + 1..]
-                .split_whitespace()
-                .map(str::to_string)
-                .collect();
-            let reads_stdin = w.stdin.iter().any(|(names, flags)| {
-                after.iter().any(|a| names.contains(a))
-                    && flags.iter().any(|f| f.is_empty() || after.contains(f))
-            });
-            let echoed = line[..pipe]
-                .trim()
-                .strip_prefix("echo ")
-                .filter(|_| reads_stdin);
-            if let Some(echoed) = echoed {
-                let v = echoed
-                    .split_whitespace()
-                    .find(|x| !x.starts_with('-'))
-                    .unwrap_or("")
-                    .trim_matches(|c| c == '\'' || c == '"');
-                if !redacted(v) && credential_like(v) {
-                    push(format!("what `echo` pipes in ({})", masked(v)));
-                }
+            let ends_command = word.ends_with(';');
+            if !in_tool {
+                continue;
             }
-        }
-        // A value right after a name that says secret, before any other word. A name is
-        // a whole word's end: `path` does not name a `pat`.
-        let ends_word = |at: usize, len: usize| {
-            !lower[at + len..]
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphanumeric())
-        };
-        // A name starts a word too: `bypass` does not name a `pass`, nor `kpasswd` a
-        // `passwd`.
-        let starts_word =
-            |at: usize, _len: usize| at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric();
-        let is_name = |at: usize, len: usize| ends_word(at, len) && starts_word(at, len);
-        let names_here = found(&w.find_names, &w.names);
-        let named = names_here.iter().any(|(at, name)| is_name(*at, name.len()));
-        if named {
-            for &(at, name) in &names_here {
-                {
-                    let after = at + name.len();
-                    let next = lower[after..].chars().next();
-                    if next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-                        || !starts_word(at, name.len())
-                    {
-                        continue;
-                    }
-                    let rest = &line[after..];
-                    let skip = rest
-                        .find(|c: char| {
-                            !matches!(c, '"' | '\'' | ':' | '=' | ' ' | '\t' | '[' | '\\' | '>')
-                        })
-                        .unwrap_or(rest.len());
-                    let mut tok = value_part(token_at(rest, skip));
-                    // An authentication scheme names what follows it.
-                    if matches!(
-                        tok.to_ascii_lowercase().as_str(),
-                        "bearer" | "basic" | "token" | "digest" | "negotiate"
-                    ) {
-                        let after = skip + tok.len();
-                        let more = rest[after..].len() - rest[after..].trim_start().len();
-                        tok = token_at(rest, after + more);
-                    }
-                    // Paths and URLs are where a secret is kept, not the secret.
-                    let where_kept =
-                        tok.starts_with('/') || tok.starts_with('.') || tok.contains("://");
-                    if !redacted(tok) && !where_kept && credential_like(tok) {
-                        push(format!("a value after `{name}` ({})", masked(tok)));
-                    }
-                }
+            if ends_command {
+                in_tool = false;
             }
-            // A long random token on a line that names a secret.
-            for tok in line.split(|c: char| !token_char(c) || c == ':' || c == '.') {
-                let t = tok.trim_end_matches('=');
-                let classes = [
-                    t.chars().any(|c| c.is_ascii_uppercase()),
-                    t.chars().any(|c| c.is_ascii_lowercase()),
-                    t.chars().any(|c| c.is_ascii_digit()),
-                ];
-                let path = t.contains('/') && !t.contains('+');
-                if t.len() >= 24
-                    && classes.iter().all(|x| *x)
-                    && !path
-                    && !redacted(t)
-                    && entropy(t) >= 4.0
-                {
-                    push(format!("a random token ({})", masked(t)));
+            for f in flags {
+                let value = if *word == f.as_str() {
+                    words_on.get(i + 1).copied()
+                } else if let Some(rest) = word.strip_prefix(f.as_str()) {
+                    (f.len() == 2 && !rest.is_empty() && !word.starts_with("--"))
+                        .then_some(rest)
+                        .or_else(|| rest.strip_prefix('='))
+                } else {
+                    None
+                };
+                let Some(v) = value else { continue };
+                let v = v.trim_matches(|c| c == '\'' || c == '"');
+                let v = v.rsplit_once([':', '%']).map_or(v, |(_, p)| p);
+                if !redacted(v) && !v.contains("://") && credential_like(v) {
+                    push(format!("the value of `{f}` ({})", masked(v)));
                 }
             }
         }
     }
-    hits
+    if let Some(pipe) = line.find('|').filter(|_| tool_named) {
+        let after: Vec<String> = lower[pipe + 1..]
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        let reads_stdin = w.stdin.iter().any(|(names, flags)| {
+            after.iter().any(|a| names.contains(a))
+                && flags.iter().any(|f| f.is_empty() || after.contains(f))
+        });
+        let echoed = line[..pipe]
+            .trim()
+            .strip_prefix("echo ")
+            .filter(|_| reads_stdin);
+        if let Some(echoed) = echoed {
+            let v = echoed
+                .split_whitespace()
+                .find(|x| !x.starts_with('-'))
+                .unwrap_or("")
+                .trim_matches(|c| c == '\'' || c == '"');
+            if !redacted(v) && credential_like(v) {
+                push(format!("what `echo` pipes in ({})", masked(v)));
+            }
+        }
+    }
+}
+
+/// A value right after a name that says secret, before any other word; and a long random
+/// token on a line that names a secret.
+fn named_values(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String)) {
+    let (line, lower) = (l.line, l.lower);
+    let ends_word = |at: usize, len: usize| {
+        !lower[at + len..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric())
+    };
+    // A name starts a word too: `bypass` does not name a `pass`, nor `kpasswd` a
+    // `passwd`.
+    let starts_word =
+        |at: usize, _len: usize| at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric();
+    let is_name = |at: usize, len: usize| ends_word(at, len) && starts_word(at, len);
+    let names_here = found(&w.find_names, &w.names, lower);
+    let named = names_here.iter().any(|(at, name)| is_name(*at, name.len()));
+    if named {
+        for &(at, name) in &names_here {
+            {
+                let after = at + name.len();
+                let next = lower[after..].chars().next();
+                if next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                    || !starts_word(at, name.len())
+                {
+                    continue;
+                }
+                let rest = &line[after..];
+                let skip = rest
+                    .find(|c: char| {
+                        !matches!(c, '"' | '\'' | ':' | '=' | ' ' | '\t' | '[' | '\\' | '>')
+                    })
+                    .unwrap_or(rest.len());
+                let mut tok = value_part(token_at(rest, skip));
+                // An authentication scheme names what follows it.
+                if matches!(
+                    tok.to_ascii_lowercase().as_str(),
+                    "bearer" | "basic" | "token" | "digest" | "negotiate"
+                ) {
+                    let after = skip + tok.len();
+                    let more = rest[after..].len() - rest[after..].trim_start().len();
+                    tok = token_at(rest, after + more);
+                }
+                // Paths and URLs are where a secret is kept, not the secret.
+                let where_kept =
+                    tok.starts_with('/') || tok.starts_with('.') || tok.contains("://");
+                if !redacted(tok) && !where_kept && credential_like(tok) {
+                    push(format!("a value after `{name}` ({})", masked(tok)));
+                }
+            }
+        }
+        // A long random token on a line that names a secret.
+        for tok in line.split(|c: char| !token_char(c) || c == ':' || c == '.') {
+            let t = tok.trim_end_matches('=');
+            let classes = [
+                t.chars().any(|c| c.is_ascii_uppercase()),
+                t.chars().any(|c| c.is_ascii_lowercase()),
+                t.chars().any(|c| c.is_ascii_digit()),
+            ];
+            let path = t.contains('/') && !t.contains('+');
+            if t.len() >= 24
+                && classes.iter().all(|x| *x)
+                && !path
+                && !redacted(t)
+                && entropy(t) >= 4.0
+            {
+                push(format!("a random token ({})", masked(t)));
+            }
+        }
+    }
 }
 
 /// Scans every text file under the folders given (a tuning aid: `cargo test -- --ignored

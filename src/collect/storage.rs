@@ -189,108 +189,133 @@ fn mdstat_all_up(system: &Path, md: &Path, drives: usize) -> Outcome {
 }
 
 fn steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
-    let dev = device(plan);
-    let system = plan.out.join("system");
     let mut out = sysinfo::steps(&plan.out, scripts, plan.xdp, None, None);
-    let drives = || scripts.call("storage-drives.sh");
     if is_raid10(plan) && plan.prepare {
-        for d in &plan.drives {
-            out.push(
-                Step::new(
-                    format!("prepare/blkdiscard {}", d.display()),
-                    drives().arg("discard").arg(d.as_os_str()),
-                    Check::Exit,
-                )
-                .writes(Write::claimed(d))
-                .estimate(30)
-                .required(),
-            );
-        }
-        let mut create = drives().arg("create").arg(plan.md.as_os_str());
-        for d in &plan.drives {
-            create = create.arg(d.as_os_str());
-        }
-        let mut step = Step::new(
-            format!("prepare/mdadm --create {}", plan.md.display()),
-            create,
-            Check::Exit,
-        )
-        .estimate(10)
-        .required();
-        for d in &plan.drives {
-            step = step.writes(Write::claimed(d));
-        }
-        out.push(step);
-        let (sys, md, n) = (system.clone(), plan.md.clone(), plan.drives.len());
-        out.push(
-            Step::new(
-                "prepare/verify [UUUU]".to_string(),
-                drives()
-                    .arg("verify")
-                    .arg(plan.md.as_os_str())
-                    .arg(system.as_os_str()),
-                Check::Custom(Arc::new(move |exit| match exit {
-                    Ok(_) => mdstat_all_up(&sys, &md, n),
-                    Err(e) => Outcome::Failed(e.to_string()),
-                })),
-            )
-            .required(),
-        );
+        out.extend(prepare_steps(plan, scripts));
     }
     if !is_raid10(plan) {
-        let xdp = plan.xdp.to_string();
-        let capture = |file: &str, cmd: &[&str]| {
-            let mut inv = scripts
-                .call("capture.sh")
-                .arg(system.join(file).as_os_str());
-            for c in cmd {
-                inv = inv.arg(c);
-            }
-            inv
-        };
+        out.extend(card_steps(plan, scripts));
+    }
+    out.extend(fio_steps(plan, scripts));
+    if is_raid10(plan) && plan.teardown {
+        out.extend(teardown_steps(plan, scripts));
+    }
+    out
+}
+
+/// RAID10: discard the drives, build the array, check all its members are up.
+fn prepare_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
+    let system = plan.out.join("system");
+    let drives = || scripts.call("storage-drives.sh");
+    let mut out = Vec::new();
+    for d in &plan.drives {
         out.push(
             Step::new(
-                format!("card/systemctl is-active pliostore@{xdp}"),
-                capture(
-                    "systemctl-pliostore.txt",
-                    &["systemctl", "is-active", &format!("pliostore@{xdp}")],
-                ),
+                format!("prepare/blkdiscard {}", d.display()),
+                drives().arg("discard").arg(d.as_os_str()),
                 Check::Exit,
             )
+            .writes(Write::claimed(d))
+            .estimate(30)
             .required(),
         );
-        let sys = system.clone();
-        out.push(
-            Step::new(
-                "card/pliocli system get_status".to_string(),
-                capture(
-                    "pliocli-system-get_status.txt",
-                    &["pliocli", "system", "get_status"],
-                ),
-                Check::Custom(Arc::new(move |exit| {
-                    if let Err(e) = exit {
-                        return Outcome::Failed(e.to_string());
-                    }
-                    let t = std::fs::read_to_string(sys.join("pliocli-system-get_status.txt"))
-                        .unwrap_or_default();
-                    if t.to_ascii_uppercase().contains("OK") {
-                        Outcome::Ok
-                    } else {
-                        Outcome::Failed("pliocli does not report an OK aggregated status".into())
-                    }
-                })),
-            )
-            .required(),
-        );
-        out.push(Step::new(
-            format!("card/pliocli raid get_raid_info -x {xdp}"),
+    }
+    let mut create = drives().arg("create").arg(plan.md.as_os_str());
+    for d in &plan.drives {
+        create = create.arg(d.as_os_str());
+    }
+    let mut step = Step::new(
+        format!("prepare/mdadm --create {}", plan.md.display()),
+        create,
+        Check::Exit,
+    )
+    .estimate(10)
+    .required();
+    for d in &plan.drives {
+        step = step.writes(Write::claimed(d));
+    }
+    out.push(step);
+    let (sys, md, n) = (system.clone(), plan.md.clone(), plan.drives.len());
+    out.push(
+        Step::new(
+            "prepare/verify [UUUU]".to_string(),
+            drives()
+                .arg("verify")
+                .arg(plan.md.as_os_str())
+                .arg(system.as_os_str()),
+            Check::Custom(Arc::new(move |exit| match exit {
+                Ok(_) => mdstat_all_up(&sys, &md, n),
+                Err(e) => Outcome::Failed(e.to_string()),
+            })),
+        )
+        .required(),
+    );
+    out
+}
+
+/// The card: its service active, its status OK, its RAID info saved.
+fn card_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
+    let system = plan.out.join("system");
+    let mut out = Vec::new();
+    let xdp = plan.xdp.to_string();
+    let capture = |file: &str, cmd: &[&str]| {
+        let mut inv = scripts
+            .call("capture.sh")
+            .arg(system.join(file).as_os_str());
+        for c in cmd {
+            inv = inv.arg(c);
+        }
+        inv
+    };
+    out.push(
+        Step::new(
+            format!("card/systemctl is-active pliostore@{xdp}"),
             capture(
-                "pliocli-raid-get_raid_info.txt",
-                &["pliocli", "raid", "get_raid_info", "-x", &xdp],
+                "systemctl-pliostore.txt",
+                &["systemctl", "is-active", &format!("pliostore@{xdp}")],
             ),
             Check::Exit,
-        ));
-    }
+        )
+        .required(),
+    );
+    let sys = system.clone();
+    out.push(
+        Step::new(
+            "card/pliocli system get_status".to_string(),
+            capture(
+                "pliocli-system-get_status.txt",
+                &["pliocli", "system", "get_status"],
+            ),
+            Check::Custom(Arc::new(move |exit| {
+                if let Err(e) = exit {
+                    return Outcome::Failed(e.to_string());
+                }
+                let t = std::fs::read_to_string(sys.join("pliocli-system-get_status.txt"))
+                    .unwrap_or_default();
+                if t.to_ascii_uppercase().contains("OK") {
+                    Outcome::Ok
+                } else {
+                    Outcome::Failed("pliocli does not report an OK aggregated status".into())
+                }
+            })),
+        )
+        .required(),
+    );
+    out.push(Step::new(
+        format!("card/pliocli raid get_raid_info -x {xdp}"),
+        capture(
+            "pliocli-raid-get_raid_info.txt",
+            &["pliocli", "raid", "get_raid_info", "-x", &xdp],
+        ),
+        Check::Exit,
+    ));
+    out
+}
+
+/// One fio run per job of the plan, each to its JSON under the array's folder.
+fn fio_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
+    let dev = device(plan);
+    let mut out = Vec::new();
     let results = plan.out.join(&plan.array);
     for r in &plan.runs {
         let mut inv = scripts
@@ -314,35 +339,40 @@ fn steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
             .estimate(u64::from(plan.runtime_s) + 2),
         );
     }
-    if is_raid10(plan) && plan.teardown {
-        out.push(Step::new(
-            format!("teardown/mdadm --stop {}", plan.md.display()),
-            drives().arg("stop").arg(plan.md.as_os_str()),
-            Check::Exit,
-        ));
-        let mut zero = drives().arg("zero");
-        for d in &plan.drives {
-            zero = zero.arg(d.as_os_str());
-        }
-        let mut step = Step::new("teardown/mdadm --zero-superblock", zero, Check::Exit);
-        for d in &plan.drives {
-            step = step.writes(Write {
-                expect: Some("linux_raid_member"),
-                ..Write::claimed(d)
-            });
-        }
-        out.push(step);
-        for d in &plan.drives {
-            out.push(
-                Step::new(
-                    format!("teardown/blkdiscard {}", d.display()),
-                    drives().arg("discard").arg(d.as_os_str()),
-                    Check::Exit,
-                )
-                .writes(Write::claimed(d))
-                .estimate(30),
-            );
-        }
+    out
+}
+
+/// RAID10: stop the array, zero the members' superblocks, discard the drives.
+fn teardown_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
+    let drives = || scripts.call("storage-drives.sh");
+    let mut out = Vec::new();
+    out.push(Step::new(
+        format!("teardown/mdadm --stop {}", plan.md.display()),
+        drives().arg("stop").arg(plan.md.as_os_str()),
+        Check::Exit,
+    ));
+    let mut zero = drives().arg("zero");
+    for d in &plan.drives {
+        zero = zero.arg(d.as_os_str());
+    }
+    let mut step = Step::new("teardown/mdadm --zero-superblock", zero, Check::Exit);
+    for d in &plan.drives {
+        step = step.writes(Write {
+            expect: Some("linux_raid_member"),
+            ..Write::claimed(d)
+        });
+    }
+    out.push(step);
+    for d in &plan.drives {
+        out.push(
+            Step::new(
+                format!("teardown/blkdiscard {}", d.display()),
+                drives().arg("discard").arg(d.as_os_str()),
+                Check::Exit,
+            )
+            .writes(Write::claimed(d))
+            .estimate(30),
+        );
     }
     out
 }

@@ -153,32 +153,21 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
         return super::iostat_json::parse(&text);
     }
     let ends_cut = !bytes.is_empty() && !bytes.ends_with(b"\n");
-    let mut pending_time: Option<String> = None;
-    let mut banner = None;
-    let mut blocks: Vec<IostatSample> = Vec::new();
-    let mut cols: Option<Columns> = None;
-    let mut expect_cpu = false;
-    let mut in_devices = false;
-    let mut truncated_tail = false;
-    let mut saw_header = false;
+    let mut st = TextLog::default();
     // Reused for every line: no allocation per line.
     let mut fields: Vec<&str> = Vec::with_capacity(32);
-    // Each device's name, allocated once per log.
-    let mut names: Vec<Arc<str>> = Vec::new();
     let all = text.as_bytes();
     let mut pos = 0;
     let mut line_no = 0;
-
     // Lines as `str::lines` gives them (a last `\n` ends the last line), found with memchr.
     while pos < all.len() {
         let end = memchr::memchr(b'\n', &all[pos..]).map_or(all.len(), |i| pos + i);
         let raw = &text[pos..end];
         pos = end + 1;
         line_no += 1;
-        let is_last = pos >= all.len();
         let line = raw.trim();
         if line.is_empty() {
-            in_devices = false;
+            st.in_devices = false;
             continue;
         }
         fields.clear();
@@ -188,147 +177,202 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
             fields.extend(line.split_whitespace());
             values_numeric = fields[1..].iter().all(|v| looks_numeric(v));
         }
-        if banner.is_none() && blocks.is_empty() && !saw_header && line.starts_with("Linux") {
-            banner = Some(line.split_whitespace().collect::<Vec<_>>().join(" "));
-            continue;
+        let at = Line {
+            text: line,
+            no: line_no,
+            cut: pos >= all.len() && ends_cut,
+        };
+        st.line(&at, &fields, values_numeric)?;
+    }
+    st.finish(&text)
+}
+
+/// One non-blank line: its text, its number, and whether it is a last line cut off (the
+/// file does not end with a newline).
+struct Line<'a> {
+    text: &'a str,
+    no: usize,
+    cut: bool,
+}
+
+/// What the text reader has seen so far.
+#[derive(Default)]
+struct TextLog {
+    pending_time: Option<String>,
+    banner: Option<String>,
+    blocks: Vec<IostatSample>,
+    cols: Option<Columns>,
+    expect_cpu: bool,
+    in_devices: bool,
+    truncated_tail: bool,
+    saw_header: bool,
+    /// Each device's name, allocated once per log.
+    names: Vec<Arc<str>>,
+}
+
+impl TextLog {
+    fn line(&mut self, at: &Line, fields: &[&str], values_numeric: bool) -> Result<(), Problem> {
+        let line = at.text;
+        if self.banner.is_none()
+            && self.blocks.is_empty()
+            && !self.saw_header
+            && line.starts_with("Linux")
+        {
+            self.banner = Some(line.split_whitespace().collect::<Vec<_>>().join(" "));
+            return Ok(());
         }
         let header = matches!(fields[0], "avg-cpu:" | "Device" | "Device:");
-        if in_devices && !header {
-            let Some(c) = cols.as_ref() else { continue };
-            let values = &fields[1..];
-            if values.len() != c.width {
-                if is_last && ends_cut {
-                    truncated_tail = true;
-                    continue;
-                }
-                return Err(Problem::at(
-                    line_no,
+        if self.in_devices && !header {
+            return self.device_row(at, fields, values_numeric);
+        }
+        if !self.in_devices && !self.expect_cpu && is_timestamp(line) {
+            self.pending_time = Some(line.to_string());
+            return Ok(());
+        }
+        if fields[0] == "avg-cpu:" {
+            self.blocks.push(new_block(self.blocks.len()));
+            if let Some(b) = self.blocks.last_mut() {
+                b.time = self.pending_time.take();
+            }
+            self.expect_cpu = true;
+            self.in_devices = false;
+            self.cols = None;
+            return Ok(());
+        }
+        if self.expect_cpu {
+            return self.cpu_row(at, fields);
+        }
+        if fields[0] == "Device" || fields[0] == "Device:" {
+            return self.device_header(at, fields);
+        }
+        if self.blocks.is_empty() && !self.saw_header {
+            return Err(Problem::at(
+                at.no,
+                format!("not an iostat -x log: unexpected `{}`", clip(line)),
+            ));
+        }
+        Err(Problem::at(
+            at.no,
+            format!("unexpected line `{}`", clip(line)),
+        ))
+    }
+
+    fn device_row(
+        &mut self,
+        at: &Line,
+        fields: &[&str],
+        values_numeric: bool,
+    ) -> Result<(), Problem> {
+        let Some(c) = self.cols.as_ref() else {
+            return Ok(());
+        };
+        let values = &fields[1..];
+        if values.len() != c.width || !values_numeric {
+            if at.cut {
+                self.truncated_tail = true;
+                return Ok(());
+            }
+            return Err(Problem::at(
+                at.no,
+                if values.len() != c.width {
                     format!(
                         "expected {} columns after the device name, found {}",
                         c.width,
                         values.len()
-                    ),
-                ));
-            }
-            if !values_numeric {
-                if is_last && ends_cut {
-                    truncated_tail = true;
-                    continue;
-                }
-                return Err(Problem::at(
-                    line_no,
-                    format!("a value in `{}` is not a number", clip(line)),
-                ));
-            }
-            let get = |k: usize| c.at.0[k].and_then(|i| number(values[i]));
-            let device = match names.iter().find(|n| ***n == *fields[0]) {
-                Some(n) => n.clone(),
-                None => {
-                    names.push(Arc::from(fields[0]));
-                    names[names.len() - 1].clone()
-                }
-            };
-            if let Some(b) = blocks.last_mut() {
-                if b.devices.capacity() == 0 {
-                    b.devices.reserve(names.len().max(4));
-                }
-                b.devices.push(DeviceRow {
-                    device,
-                    r_s: get(0),
-                    w_s: get(1),
-                    r_mb_s: get(2).map(|v| v / c.scale),
-                    w_mb_s: get(3).map(|v| v / c.scale),
-                    r_await: get(4),
-                    w_await: get(5),
-                    await_ms: get(6),
-                    util: get(7),
-                });
-            }
-            continue;
-        }
-        if !in_devices && !expect_cpu && is_timestamp(line) {
-            pending_time = Some(line.to_string());
-            continue;
-        }
-        if fields[0] == "avg-cpu:" {
-            blocks.push(new_block(blocks.len()));
-            if let Some(b) = blocks.last_mut() {
-                b.time = pending_time.take();
-            }
-            expect_cpu = true;
-            in_devices = false;
-            cols = None;
-            continue;
-        }
-        if expect_cpu {
-            expect_cpu = false;
-            let values: Option<Vec<f64>> = fields.iter().map(|f| number(f)).collect();
-            match values {
-                Some(v) if v.len() == 6 => {
-                    if let Some(b) = blocks.last_mut() {
-                        b.cpu_iowait = Some(v[3]);
-                        b.cpu_system = Some(v[2]);
-                    }
-                    continue;
-                }
-                _ if is_last && ends_cut => {
-                    truncated_tail = true;
-                    continue;
-                }
-                _ => {
-                    return Err(Problem::at(
-                        line_no,
-                        format!("expected six avg-cpu values, found `{}`", clip(line)),
-                    ))
-                }
-            }
-        }
-        if fields[0] == "Device" || fields[0] == "Device:" {
-            saw_header = true;
-            // Without -c/-d both sections share a block; a Device header with no avg-cpu
-            // before it (iostat -d) starts a block of its own.
-            let needs_block = match blocks.last() {
-                None => true,
-                Some(b) => !b.devices.is_empty() || cols.is_some(),
-            };
-            if needs_block {
-                blocks.push(new_block(blocks.len()));
-            }
-            if let (Some(t), Some(b)) = (pending_time.take(), blocks.last_mut()) {
-                b.time.get_or_insert(t);
-            }
-            cols = Some(Columns::from_header(&fields[1..], line_no)?);
-            in_devices = true;
-            continue;
-        }
-        if blocks.is_empty() && !saw_header {
-            return Err(Problem::at(
-                line_no,
-                format!("not an iostat -x log: unexpected `{}`", clip(line)),
+                    )
+                } else {
+                    format!("a value in `{}` is not a number", clip(at.text))
+                },
             ));
         }
-        return Err(Problem::at(
-            line_no,
-            format!("unexpected line `{}`", clip(line)),
-        ));
+        let get = |k: usize| c.at.0[k].and_then(|i| number(values[i]));
+        let device = match self.names.iter().find(|n| ***n == *fields[0]) {
+            Some(n) => n.clone(),
+            None => {
+                self.names.push(Arc::from(fields[0]));
+                self.names[self.names.len() - 1].clone()
+            }
+        };
+        let known = self.names.len();
+        if let Some(b) = self.blocks.last_mut() {
+            if b.devices.capacity() == 0 {
+                b.devices.reserve(known.max(4));
+            }
+            b.devices.push(DeviceRow {
+                device,
+                r_s: get(0),
+                w_s: get(1),
+                r_mb_s: get(2).map(|v| v / c.scale),
+                w_mb_s: get(3).map(|v| v / c.scale),
+                r_await: get(4),
+                w_await: get(5),
+                await_ms: get(6),
+                util: get(7),
+            });
+        }
+        Ok(())
     }
-    if blocks.is_empty() {
-        return Err(if text.lines().all(|l| l.trim().is_empty()) {
-            Problem::whole("empty file")
-        } else {
-            Problem::whole("no avg-cpu or Device blocks: not an iostat -x log")
-        });
+
+    fn cpu_row(&mut self, at: &Line, fields: &[&str]) -> Result<(), Problem> {
+        self.expect_cpu = false;
+        let values: Option<Vec<f64>> = fields.iter().map(|f| number(f)).collect();
+        match values {
+            Some(v) if v.len() == 6 => {
+                if let Some(b) = self.blocks.last_mut() {
+                    b.cpu_iowait = Some(v[3]);
+                    b.cpu_system = Some(v[2]);
+                }
+                Ok(())
+            }
+            _ if at.cut => {
+                self.truncated_tail = true;
+                Ok(())
+            }
+            _ => Err(Problem::at(
+                at.no,
+                format!("expected six avg-cpu values, found `{}`", clip(at.text)),
+            )),
+        }
     }
-    // The first block is the average since boot, not a sample of the run.
-    let mut samples: Vec<IostatSample> = blocks.into_iter().skip(1).collect();
-    for (i, s) in samples.iter_mut().enumerate() {
-        s.index = i + 1;
+
+    fn device_header(&mut self, at: &Line, fields: &[&str]) -> Result<(), Problem> {
+        self.saw_header = true;
+        // Without -c/-d both sections share a block; a Device header with no avg-cpu
+        // before it (iostat -d) starts a block of its own.
+        let needs_block = match self.blocks.last() {
+            None => true,
+            Some(b) => !b.devices.is_empty() || self.cols.is_some(),
+        };
+        if needs_block {
+            self.blocks.push(new_block(self.blocks.len()));
+        }
+        if let (Some(t), Some(b)) = (self.pending_time.take(), self.blocks.last_mut()) {
+            b.time.get_or_insert(t);
+        }
+        self.cols = Some(Columns::from_header(&fields[1..], at.no)?);
+        self.in_devices = true;
+        Ok(())
     }
-    Ok(IostatLog {
-        banner,
-        samples,
-        truncated_tail,
-    })
+
+    fn finish(self, text: &str) -> Result<IostatLog, Problem> {
+        if self.blocks.is_empty() {
+            return Err(if text.lines().all(|l| l.trim().is_empty()) {
+                Problem::whole("empty file")
+            } else {
+                Problem::whole("no avg-cpu or Device blocks: not an iostat -x log")
+            });
+        }
+        // The first block is the average since boot, not a sample of the run.
+        let mut samples: Vec<IostatSample> = self.blocks.into_iter().skip(1).collect();
+        for (i, s) in samples.iter_mut().enumerate() {
+            s.index = i + 1;
+        }
+        Ok(IostatLog {
+            banner: self.banner,
+            samples,
+            truncated_tail: self.truncated_tail,
+        })
+    }
 }
 
 /// What a byte is to the tokenizer: a blank (ASCII blank or control), a digit, a byte a

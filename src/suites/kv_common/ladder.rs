@@ -318,8 +318,8 @@ fn read_hits(
     let pre_s = snapshot(pre, missing("pre"), skipped, &mut level.problems);
     let post_s = snapshot(post, missing("post"), skipped, &mut level.problems);
     let (a, b) = (pre_s?, post_s?);
-    let gpu = hit_rate(&a, &b, "");
-    let card = hit_rate(&a, &b, "external_");
+    let gpu = hit_rate(a, b, "");
+    let card = hit_rate(a, b, "external_");
     let cells = (script_rate(&gpu), script_rate(&card));
     for (tier, r) in [("GPU", &gpu), ("card", &card)] {
         if let Err(why) = r {
