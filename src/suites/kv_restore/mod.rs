@@ -5,7 +5,7 @@ use crate::chart::{Chart, Kind, Series};
 use crate::ingest::walk::Skipped;
 use crate::ingest::{layout, Catalog};
 use crate::parse::ask::Attempt;
-use crate::suites::kv_common::reference::KvReference;
+use crate::suites::kv_common::reference::{KvReference, ModelRef};
 use crate::suites::kv_common::restore::{measured, Measured};
 use crate::suites::kv_common::{self, ServerLogs, ADP, PLAIN};
 use crate::suites::{Options, Suite, SuiteInfo, SuiteReport, Table};
@@ -134,31 +134,7 @@ impl Suite for KvRestore {
             Some((m, _)) => reference.model(m),
             None => reference.model(&reference.restore.default_model),
         };
-        let mut model_devs = Vec::new();
-        if let Some((m, from)) = &model {
-            report.notes.push(format!("model `{m}` (from `{from}`)"));
-            if published.is_none() {
-                model_devs.push(
-                    crate::deviation::Deviation::new(
-                        "model",
-                        "GLM-5.3, DeepSeek-V4-Flash, MiniMax M3 or Kimi-Linear",
-                        m.clone(),
-                    )
-                    .subject("test 1")
-                    .file(from.clone())
-                    .effect(
-                        "no published numbers for this model: the criteria still apply, published times are not shown",
-                        false,
-                    )
-                    .source(reference.restore.source.clone()),
-                );
-            }
-        } else {
-            report.notes.push(format!(
-                "no model named in manifest.json or the server logs; published numbers are {}'s",
-                reference.restore.default_model
-            ));
-        }
+        let mut model_devs = model_deviations(&mut report, &reference, model.as_ref(), published);
 
         let recompute = plain.as_ref().map(|(f, a)| measured(f, a, 0));
         let restore = adp.as_ref().map(|(f, a)| measured(f, a, 1));
@@ -185,47 +161,7 @@ impl Suite for KvRestore {
         report.verdicts.push(plain_cold_verdict(plain.as_ref()));
         report.verdicts.push(kv_size_verdict(&logs));
         report.verdicts.push(connector_verdict(&logs));
-        report.observations.push(Observation {
-            id: "kv-restore.gateway".into(),
-            what: "Gateway log from the ADP variant (the procedure asks for it)".into(),
-            measured: logs
-                .gateway
-                .clone()
-                .map_or("missing".into(), |g| format!("present: `{g}`")),
-            published: "-".into(),
-            files: logs.gateway.iter().cloned().collect(),
-            note: String::new(),
-        });
-        if let Some(m) = published {
-            report.observations.push(Observation {
-                id: "kv-restore.published".into(),
-                what: format!(
-                    "{}: restore vs recompute, ~{} tokens",
-                    m.title, m.prompt_tokens
-                ),
-                measured: format!(
-                    "restore {} · recompute {}",
-                    restore
-                        .as_ref()
-                        .and_then(|r| r.median)
-                        .map_or("-".into(), |s| format!("{s:.2} s")),
-                    recompute
-                        .as_ref()
-                        .and_then(|r| r.median)
-                        .map_or("-".into(), |s| format!("{s:.2} s"))
-                ),
-                published: format!(
-                    "restore {:.2} s · recompute {:.2} s",
-                    m.restore_s, m.recompute_s
-                ),
-                files: [&restore, &recompute]
-                    .into_iter()
-                    .flatten()
-                    .map(|r| r.file.clone())
-                    .collect(),
-                note: m.source.clone(),
-            });
-        }
+        report.observations = observations(&logs, published, restore.as_ref(), recompute.as_ref());
         for r in [&recompute, &restore].into_iter().flatten() {
             if let Some(n) = &r.warmup_note {
                 report.notes.push(n.clone());
@@ -257,6 +193,94 @@ impl Suite for KvRestore {
             .extend(chart(recompute.as_ref(), restore.as_ref(), published));
         report
     }
+}
+
+/// The model under test as a note, and a deviation when the procedure publishes nothing
+/// for it.
+fn model_deviations(
+    report: &mut SuiteReport,
+    reference: &KvReference,
+    model: Option<&(String, String)>,
+    published: Option<&ModelRef>,
+) -> Vec<crate::deviation::Deviation> {
+    let mut model_devs = Vec::new();
+    if let Some((m, from)) = model {
+        report.notes.push(format!("model `{m}` (from `{from}`)"));
+        if published.is_none() {
+            model_devs.push(
+                crate::deviation::Deviation::new(
+                    "model",
+                    "GLM-5.3, DeepSeek-V4-Flash, MiniMax M3 or Kimi-Linear",
+                    m.clone(),
+                )
+                .subject("test 1")
+                .file(from.clone())
+                .effect(
+                    "no published numbers for this model: the criteria still apply, published times are not shown",
+                    false,
+                )
+                .source(reference.restore.source.clone()),
+            );
+        }
+    } else {
+        report.notes.push(format!(
+            "no model named in manifest.json or the server logs; published numbers are {}'s",
+            reference.restore.default_model
+        ));
+    }
+    model_devs
+}
+
+/// The gateway log's presence, and the published times beside the measured ones.
+fn observations(
+    logs: &ServerLogs,
+    published: Option<&ModelRef>,
+    restore: Option<&Measured>,
+    recompute: Option<&Measured>,
+) -> Vec<Observation> {
+    let mut out = Vec::new();
+    out.push(Observation {
+        id: "kv-restore.gateway".into(),
+        what: "Gateway log from the ADP variant (the procedure asks for it)".into(),
+        measured: logs
+            .gateway
+            .clone()
+            .map_or("missing".into(), |g| format!("present: `{g}`")),
+        published: "-".into(),
+        files: logs.gateway.iter().cloned().collect(),
+        note: String::new(),
+    });
+    if let Some(m) = published {
+        out.push(Observation {
+            id: "kv-restore.published".into(),
+            what: format!(
+                "{}: restore vs recompute, ~{} tokens",
+                m.title, m.prompt_tokens
+            ),
+            measured: format!(
+                "restore {} · recompute {}",
+                restore
+                    .as_ref()
+                    .and_then(|r| r.median)
+                    .map_or("-".into(), |s| format!("{s:.2} s")),
+                recompute
+                    .as_ref()
+                    .and_then(|r| r.median)
+                    .map_or("-".into(), |s| format!("{s:.2} s"))
+            ),
+            published: format!(
+                "restore {:.2} s · recompute {:.2} s",
+                m.restore_s, m.recompute_s
+            ),
+            files: [&restore, &recompute]
+                .into_iter()
+                .flatten()
+                .map(|r| r.file.clone())
+                .collect(),
+            note: m.source.clone(),
+        });
+    }
+    out
 }
 
 /// The variant a transcript belongs to, from its file name.
