@@ -1,6 +1,7 @@
 //! fio's JSON output (`--output-format=json`, `json+`, `normal,json`), as it arrives in
 //! the field: text before or after the JSON, several documents from `--status-interval`
 //! (the last is final), duplicate keys in `global options` (the last wins, as in fio).
+//! This module finds the documents; [`super::fio_typed`] is the one reader of a document.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -135,10 +136,12 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<FioOutput, Problem> {
     read_general(bytes)
 }
 
-/// The general reader: text around the documents, several documents, and the line and
-/// field of any problem.
+/// Finds the documents in a file (text around them, several of them, a broken one) and
+/// reads the final one with the one typed reader, [`super::fio_typed::read_document`];
+/// a problem is named by its line.
 pub fn read_general(bytes: &[u8]) -> Result<FioOutput, Problem> {
-    let mut docs: Vec<(usize, Value)> = Vec::new();
+    // (line, the document, where its bytes start and end)
+    let mut docs: Vec<(usize, Value, usize, usize)> = Vec::new();
     let mut text_before = Vec::new();
     let mut text_after = false;
     let mut first_error: Option<Problem> = None;
@@ -156,7 +159,7 @@ pub fn read_general(bytes: &[u8]) -> Result<FioOutput, Problem> {
             match stream.next() {
                 Some(Ok(value)) => {
                     resume_at = start + stream.byte_offset();
-                    docs.push((line_no, value));
+                    docs.push((line_no, value, start, resume_at));
                     text_after = false;
                     continue;
                 }
@@ -185,12 +188,13 @@ pub fn read_general(bytes: &[u8]) -> Result<FioOutput, Problem> {
             text_after = true;
         }
     }
-    let fio_docs: Vec<&(usize, Value)> = docs.iter().filter(|(_, v)| is_fio(v)).collect();
-    let Some((line, doc)) = fio_docs.last() else {
+    let fio_docs: Vec<&(usize, Value, usize, usize)> =
+        docs.iter().filter(|(_, v, _, _)| is_fio(v)).collect();
+    let Some((line, doc, from, to)) = fio_docs.last() else {
         if let Some(err) = first_error {
             return Err(err);
         }
-        if let Some((line, _)) = docs.first() {
+        if let Some((line, _, _, _)) = docs.first() {
             return Err(Problem::at(
                 *line,
                 "valid JSON, but not fio output (no `jobs` array)",
@@ -214,9 +218,9 @@ pub fn read_general(bytes: &[u8]) -> Result<FioOutput, Problem> {
         .map(|e| format!("line {}: {}", e.line.unwrap_or(0), e.reason));
     let separate_runs = fio_docs[..fio_docs.len() - 1]
         .iter()
-        .filter_map(|(l, earlier)| separate_run(earlier, doc).map(|why| (*l, why)))
+        .filter_map(|(l, earlier, _, _)| separate_run(earlier, doc).map(|why| (*l, why)))
         .collect();
-    read_document(doc, *line).map(|mut out| {
+    super::fio_typed::read_document(&bytes[*from..*to], *line).map(|mut out| {
         out.broken_tail = broken_tail;
         out.signal = signal;
         out.separate_runs = separate_runs;
@@ -286,26 +290,6 @@ fn is_fio(v: &Value) -> bool {
     v.get("jobs").is_some_and(Value::is_array) || v.get("client_stats").is_some_and(Value::is_array)
 }
 
-/// fio 2.x wrote `io_bytes` in KiB, bandwidth only in KiB/s and latencies in µs under
-/// `slat`/`clat`/`lat` (fio 3 added `io_kbytes`, `bw_bytes` and the `_ns` blocks).
-#[derive(Clone, Copy)]
-struct Units {
-    legacy: bool,
-}
-
-impl Units {
-    fn of(doc: &Value) -> Units {
-        let major = doc
-            .get("fio version")
-            .and_then(Value::as_str)
-            .and_then(|v| v.trim_start_matches("fio-").split('.').next())
-            .and_then(|m| m.parse::<u32>().ok());
-        Units {
-            legacy: major.is_some_and(|m| m < 3),
-        }
-    }
-}
-
 fn first_line(bytes: &[u8]) -> String {
     let end = bytes
         .iter()
@@ -327,241 +311,6 @@ fn strip_position(msg: &str) -> String {
     match msg.rfind(" at line ") {
         Some(i) => msg[..i].to_string(),
         None => msg.to_string(),
-    }
-}
-
-fn read_document(doc: &Value, line: usize) -> Result<FioOutput, Problem> {
-    let bad = |what: String| Problem::at(line, what);
-    let units = Units::of(doc);
-    // `fio --client` writes `client_stats`: one entry per client and job, and with
-    // several clients an `All clients` sum without options or percentiles, which is left
-    // out: the per-client entries are summed per group as group_reporting would.
-    let (key, jobs_v) = match (doc.get("jobs"), doc.get("client_stats")) {
-        (Some(Value::Array(j)), _) => ("jobs", j),
-        (_, Some(Value::Array(c))) => ("client_stats", c),
-        _ => return Err(bad("not fio output: no `jobs` array".into())),
-    };
-    let mut jobs = Vec::with_capacity(jobs_v.len());
-    for (i, j) in jobs_v.iter().enumerate() {
-        if key == "client_stats" && j.get("jobname").and_then(Value::as_str) == Some("All clients")
-        {
-            continue;
-        }
-        jobs.push(read_job(j, &format!("{key}[{i}]"), units).map_err(bad)?);
-    }
-    Ok(FioOutput {
-        fio_version: doc
-            .get("fio version")
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        documents: 1,
-        line,
-        text_before: Vec::new(),
-        text_after: false,
-        broken_tail: None,
-        global_options: read_options(doc.get("global options")),
-        jobs,
-        disk_util: read_disk_util(doc.get("disk_util")),
-        signal: None,
-        separate_runs: Vec::new(),
-    })
-}
-
-fn read_disk_util(v: Option<&Value>) -> Vec<DiskUtil> {
-    let Some(Value::Array(list)) = v else {
-        return Vec::new();
-    };
-    list.iter()
-        .filter_map(|d| {
-            let name = d.get("name")?.as_str()?.to_string();
-            let aggregate = d
-                .as_object()
-                .is_some_and(|o| o.keys().any(|k| k.starts_with("aggr_")));
-            Some(DiskUtil { name, aggregate })
-        })
-        .collect()
-}
-
-fn read_job(j: &Value, at: &str, units: Units) -> Result<FioJob, String> {
-    if !j.is_object() {
-        return Err(format!("{at}: expected an object"));
-    }
-    let jobname = match j.get("jobname") {
-        Some(Value::String(s)) => s.clone(),
-        Some(_) => return Err(format!("{at}.jobname: expected a string")),
-        None => return Err(format!("{at}: no `jobname`")),
-    };
-    Ok(FioJob {
-        jobname,
-        groupid: opt_u64(j, "groupid", at)?.unwrap_or(0),
-        error: opt_i64(j, "error", at)?.unwrap_or(0),
-        job_options: read_options(j.get("job options")),
-        read: read_dir(j.get("read"), &format!("{at}.read"), units)?,
-        write: read_dir(j.get("write"), &format!("{at}.write"), units)?,
-        trim: read_dir(j.get("trim"), &format!("{at}.trim"), units)?,
-        usr_cpu: opt_f64(j, "usr_cpu", at)?.unwrap_or(0.0),
-        sys_cpu: opt_f64(j, "sys_cpu", at)?.unwrap_or(0.0),
-        job_runtime_ms: opt_u64(j, "job_runtime", at)?.unwrap_or(0),
-    })
-}
-
-fn read_dir(v: Option<&Value>, at: &str, units: Units) -> Result<DirStats, String> {
-    let Some(v) = v else {
-        return Ok(DirStats::default());
-    };
-    if !v.is_object() {
-        return Err(format!("{at}: expected an object"));
-    }
-    let io_bytes = opt_u64(v, "io_bytes", at)?.unwrap_or(0);
-    let bw_kib = opt_f64(v, "bw", at)?;
-    // The `_ns` blocks when present; fio 2.x's µs blocks scaled to ns otherwise.
-    let lat = |name: &str| -> Result<Latency, String> {
-        let ns = format!("{name}_ns");
-        match (v.get(&ns), v.get(name)) {
-            (Some(b), _) => read_latency(Some(b), &format!("{at}.{ns}"), 1.0),
-            (None, Some(b)) => read_latency(Some(b), &format!("{at}.{name}"), 1000.0),
-            (None, None) => Ok(Latency::default()),
-        }
-    };
-    Ok(DirStats {
-        io_bytes: if units.legacy && v.get("io_kbytes").is_none() {
-            io_bytes.saturating_mul(1024)
-        } else {
-            io_bytes
-        },
-        bw_bytes: match opt_f64(v, "bw_bytes", at)? {
-            Some(b) => b,
-            None => bw_kib.map_or(0.0, |k| k * 1024.0),
-        },
-        iops: opt_f64(v, "iops", at)?.unwrap_or(0.0),
-        runtime_ms: opt_u64(v, "runtime", at)?.unwrap_or(0),
-        total_ios: opt_u64(v, "total_ios", at)?.unwrap_or(0),
-        bw_mean_kib: opt_f64(v, "bw_mean", at)?.filter(|x| x.is_finite()),
-        bw_dev_kib: opt_f64(v, "bw_dev", at)?.filter(|x| x.is_finite()),
-        slat: lat("slat")?,
-        clat: lat("clat")?,
-        lat: lat("lat")?,
-    })
-}
-
-/// A latency block; `scale` turns its unit into ns (1000 for fio 2.x's µs).
-fn read_latency(v: Option<&Value>, at: &str, scale: f64) -> Result<Latency, String> {
-    let Some(v) = v else {
-        return Ok(Latency::default());
-    };
-    if !v.is_object() {
-        return Err(format!("{at}: expected an object"));
-    }
-    let mut percentiles = Vec::new();
-    if let Some(p) = v.get("percentile") {
-        let map = p
-            .as_object()
-            .ok_or_else(|| format!("{at}.percentile: expected an object"))?;
-        for (k, val) in map {
-            let pct: f64 = k
-                .parse()
-                .map_err(|_| format!("{at}.percentile: key `{k}` is not a number"))?;
-            let ns = val
-                .as_f64()
-                .ok_or_else(|| format!("{at}.percentile.{k}: expected a number"))?;
-            percentiles.push((pct, ns * scale));
-        }
-    }
-    let bins = match v.get("bins") {
-        None => None,
-        Some(b) => {
-            let map = b
-                .as_object()
-                .ok_or_else(|| format!("{at}.bins: expected an object"))?;
-            let mut bins = Vec::with_capacity(map.len());
-            for (k, val) in map {
-                let ns: u64 = k
-                    .parse()
-                    .map_err(|_| format!("{at}.bins: key `{k}` is not a whole number"))?;
-                let count = val
-                    .as_u64()
-                    .ok_or_else(|| format!("{at}.bins.{k}: expected a count"))?;
-                bins.push((ns, count));
-            }
-            bins.sort_unstable();
-            Some(bins)
-        }
-    };
-    Ok(Latency {
-        n: opt_u64(v, "N", at)?.unwrap_or(0),
-        mean: opt_f64(v, "mean", at)?.unwrap_or(0.0) * scale,
-        max: opt_f64(v, "max", at)?.unwrap_or(0.0) * scale,
-        percentiles,
-        // fio 2.x's json+ bins are indices, not durations: left out.
-        bins: bins.filter(|_| scale == 1.0),
-    })
-}
-
-fn read_options(v: Option<&Value>) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    if let Some(Value::Object(map)) = v {
-        for (k, val) in map {
-            let s = match val {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            out.insert(k.clone(), s);
-        }
-    }
-    out
-}
-
-fn opt_f64(v: &Value, key: &str, at: &str) -> Result<Option<f64>, String> {
-    match v.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(x) => x
-            .as_f64()
-            .map(Some)
-            .ok_or_else(|| format!("{at}.{key}: expected a number, found {}", kind(x))),
-    }
-}
-
-/// An errno: a whole number (`0.5` is not one, and not success either).
-fn opt_i64(v: &Value, key: &str, at: &str) -> Result<Option<i64>, String> {
-    match v.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(x) => match (x.as_i64(), x.as_f64()) {
-            (Some(n), _) => Ok(Some(n)),
-            (None, Some(f)) if f.fract() == 0.0 && f.abs() < 9.2e18 => Ok(Some(f as i64)),
-            _ => Err(format!(
-                "{at}.{key}: expected a whole number, found {}",
-                if x.is_number() {
-                    x.to_string()
-                } else {
-                    kind(x).to_string()
-                }
-            )),
-        },
-    }
-}
-
-fn opt_u64(v: &Value, key: &str, at: &str) -> Result<Option<u64>, String> {
-    match v.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(x) => match (x.as_u64(), x.as_f64()) {
-            (Some(n), _) => Ok(Some(n)),
-            (None, Some(f)) if f >= 0.0 && f.fract() == 0.0 && f < 1.8e19 => Ok(Some(f as u64)),
-            _ => Err(format!(
-                "{at}.{key}: expected a whole number, found {}",
-                kind(x)
-            )),
-        },
-    }
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

@@ -12,6 +12,8 @@ mod differential;
 mod engine;
 mod evidence;
 mod extension;
+mod fio_oracle;
+mod fio_reader;
 mod formats;
 mod frames;
 mod fuzz;
