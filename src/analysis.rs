@@ -30,18 +30,32 @@ pub struct Analysis {
     /// The procedures' reference-setup tables beside what the files show.
     pub conformance: Vec<crate::why::conformance::Conformance>,
     /// The setup as the files show it (what the conformance tables and comparisons read).
-    #[serde(skip)]
     pub setup: crate::why::setup::Setup,
+    /// When the run started, from a collector's manifest (what `--by-time` orders by).
+    pub started: Option<String>,
+}
+
+/// One analysis with what it was made from: the ingested input and the frames `--export`
+/// writes. The model ([`Analysis`]) holds neither.
+pub struct Run {
+    pub analysis: Analysis,
+    pub catalog: std::sync::Arc<Catalog>,
     /// The suites' derived frames, the verdicts and the deviations; the catalog's record
-    /// frames are added by [`Analysis::with_record_frames`] when they are wanted (export).
-    #[serde(skip)]
+    /// frames are added by [`Run::with_record_frames`] when they are wanted (export).
     pub frames: Vec<Frame>,
-    /// The ingested input, kept for the record frames.
-    #[serde(skip)]
-    pub catalog: Option<std::sync::Arc<Catalog>>,
     /// Frames that could not be built, and why.
-    #[serde(skip)]
     pub frame_problems: Vec<String>,
+}
+
+impl Run {
+    /// Adds the catalog's record frames (fio groups, iostat, ladder requests, ...) before
+    /// the suites' own: what `--export` writes.
+    pub fn with_record_frames(&mut self) {
+        let (mut records, problems) = records::frames(&self.catalog);
+        records.append(&mut self.frames);
+        self.frames = records;
+        self.frame_problems.extend(problems);
+    }
 }
 
 /// How many verdicts have each status; keys are the status names (`not-measured`).
@@ -79,7 +93,7 @@ pub enum Unusable {
 }
 
 pub fn analyze(input: &Path, opts: &Options) -> Result<Analysis, Unusable> {
-    analyze_with(input, opts, suites::SUITES)
+    run(input, opts).map(|r| r.analysis)
 }
 
 /// [`analyze`] with another registry of suites (a test's toy suite, a subset).
@@ -88,6 +102,15 @@ pub fn analyze_with(
     opts: &Options,
     registry: &[&dyn Suite],
 ) -> Result<Analysis, Unusable> {
+    run_with(input, opts, registry).map(|r| r.analysis)
+}
+
+/// The analysis with its catalog and frames (for `--export`).
+pub fn run(input: &Path, opts: &Options) -> Result<Run, Unusable> {
+    run_with(input, opts, suites::SUITES)
+}
+
+pub fn run_with(input: &Path, opts: &Options, registry: &[&dyn Suite]) -> Result<Run, Unusable> {
     let t = Timer::start();
     let folder =
         crate::ingest::walk::Folder::scan(input).map_err(|cause| Unusable::Unreadable {
@@ -97,12 +120,15 @@ pub fn analyze_with(
     t.lap("walk");
     let catalog = std::sync::Arc::new(Catalog::ingest(folder));
     t.lap("ingest (read, sniff, parse)");
-    let a = analyze_catalog_with(input, &catalog, opts, registry).map(|mut a| {
-        a.catalog = Some(catalog);
-        a
-    });
+    let judged = judge(input, &catalog, opts, registry);
     t.lap("suites");
-    a
+    let (analysis, frames, frame_problems) = judged?;
+    Ok(Run {
+        analysis,
+        catalog,
+        frames,
+        frame_problems,
+    })
 }
 
 /// Stage times on stderr when `REPROBENCH_TIMING` is set: where a run's time goes.
@@ -137,16 +163,16 @@ pub fn analyze_catalog(
     catalog: &Catalog,
     opts: &Options,
 ) -> Result<Analysis, Unusable> {
-    analyze_catalog_with(input, catalog, opts, suites::SUITES)
+    judge(input, catalog, opts, suites::SUITES).map(|(a, _, _)| a)
 }
 
-/// [`analyze_catalog`] with another registry of suites.
-pub fn analyze_catalog_with(
+/// The analysis, the suites' frames, and the frames that could not be built.
+fn judge(
     input: &Path,
     catalog: &Catalog,
     opts: &Options,
     registry: &[&dyn Suite],
-) -> Result<Analysis, Unusable> {
+) -> Result<(Analysis, Vec<Frame>, Vec<String>), Unusable> {
     let mut skipped: Vec<Skipped> = catalog.problems.clone();
     // The suites read the catalog and nothing else: they run side by side, and their
     // reports and skipped files are gathered in registry order.
@@ -236,20 +262,19 @@ pub fn analyze_catalog_with(
             Err(e) => frame_problems.push(format!("{e:#}")),
         }
     }
-    Ok(Analysis {
+    let analysis = Analysis {
         schema_version: SCHEMA_VERSION,
         environment,
         conformance,
         setup,
+        started: started(catalog),
         input: input.display().to_string(),
         tool: format!("reprobench {}", env!("CARGO_PKG_VERSION")),
         suites: reports,
         skipped,
         summary,
-        frames,
-        frame_problems,
-        catalog: None,
-    })
+    };
+    Ok((analysis, frames, frame_problems))
 }
 
 fn summarize<'a>(verdicts: impl Iterator<Item = &'a Verdict>) -> Summary {
@@ -267,18 +292,6 @@ fn summarize<'a>(verdicts: impl Iterator<Item = &'a Verdict>) -> Summary {
 }
 
 impl Analysis {
-    /// Adds the catalog's record frames (fio groups, iostat, ladder requests, ...) before
-    /// the suites' own: what `--export` writes.
-    pub fn with_record_frames(&mut self) {
-        let Some(c) = self.catalog.as_ref() else {
-            return;
-        };
-        let (mut records, problems) = records::frames(c);
-        records.append(&mut self.frames);
-        self.frames = records;
-        self.frame_problems.extend(problems);
-    }
-
     pub fn verdicts(&self) -> impl Iterator<Item = &Verdict> {
         self.suites.iter().flat_map(|s| &s.verdicts)
     }
@@ -315,6 +328,15 @@ impl Analysis {
             )
         })
     }
+}
+
+/// When the run started: the earliest `started` of the collectors' manifests.
+pub fn started(catalog: &Catalog) -> Option<String> {
+    catalog
+        .of(crate::ingest::Kind::Manifest)
+        .filter_map(|i| i.json()?.get("started")?.as_str().map(str::to_string))
+        .filter(|s| s.len() >= 10)
+        .min()
 }
 
 /// Scalar entries of a top-level `manifest.json` (what a collector recorded).

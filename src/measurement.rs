@@ -121,17 +121,37 @@ impl Measurement {
     }
 }
 
-/// A parameter one run ran with, as its files record it (fio's runtime, a client's
-/// concurrency): what set the measurements, kept typed beside them.
+/// A parameter a run or a server ran with, as its files record it (fio's runtime, a
+/// vLLM server's non-default arguments): what set the measurements, kept typed beside
+/// them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Parameter {
-    /// The run: `raid10/randwrite-8k-qd64`.
+    /// What ran with it: `raid10/randwrite-8k-qd64`, a server's variant (`adp`).
     pub subject: String,
-    /// What the parameter is: `runtime`.
+    /// What the parameter is: `runtime`, `max_model_len`.
     pub name: String,
-    pub value: f64,
-    pub unit: Unit,
+    pub value: ParamValue,
+    /// The unit of a number; none for text.
+    pub unit: Option<Unit>,
+    pub scope: Scope,
     pub file: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ParamValue {
+    Number(f64),
+    Text(String),
+}
+
+/// Whose parameter it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scope {
+    /// One run's (a fio job's runtime).
+    Run,
+    /// A server's arguments (what vLLM logs as `non-default args`).
+    Server,
 }
 
 /// A fio job's shape as compare and the reports name it:

@@ -9,7 +9,7 @@ use crate::cli::{AnalyzeArgs, Format};
 use crate::frames;
 use crate::render::terminal;
 
-use super::{analyze_input, options, UNUSABLE};
+use super::{options, run_input, UNUSABLE};
 
 pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     if let Some(dir) = &args.export {
@@ -23,6 +23,8 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     let opts = options(&args.judging);
     let mut worst = 0;
     let mut results: Vec<Analysis> = Vec::new();
+    // The catalogs and frames beside the models, kept only to export them.
+    let mut runs: Vec<crate::analysis::Run> = Vec::new();
     let inputs = if args.campaigns {
         match campaigns(&args.inputs) {
             Ok(i) => i,
@@ -35,8 +37,12 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
         args.inputs.clone()
     };
     for input in &inputs {
-        match analyze_input(input, &opts) {
-            Ok(a) => {
+        match run_input(input, &opts) {
+            Ok(r) => {
+                let a = r.analysis.clone();
+                if args.export.is_some() {
+                    runs.push(r);
+                }
                 if let Some(why) = a.nothing_judged() {
                     eprintln!("error: {why}");
                 }
@@ -60,10 +66,10 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
         None
     };
     if let Some(dir) = &args.export {
-        for a in &mut results {
-            a.with_record_frames();
+        for r in &mut runs {
+            r.with_record_frames();
         }
-        export(&results, trend.as_ref(), dir)?;
+        export(&runs, trend.as_ref(), dir)?;
     }
     match args.format {
         Format::Json if trend.is_some() => {
@@ -97,6 +103,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     // The process ends here: the OS takes the memory back faster than freeing every
     // parsed record one by one would.
     std::mem::forget(results);
+    std::mem::forget(runs);
     Ok(worst)
 }
 
@@ -165,18 +172,18 @@ fn trend_text(t: &crate::compare::trend::Trend) -> String {
 /// Writes every frame of every input, joined by name with an `input` column, and
 /// `schema.md`.
 fn export(
-    results: &[Analysis],
+    results: &[crate::analysis::Run],
     trend: Option<&crate::compare::trend::Trend>,
     dir: &Path,
 ) -> anyhow::Result<()> {
-    for a in results {
-        for p in &a.frame_problems {
-            eprintln!("warning: {}: {p}", a.input);
+    for r in results {
+        for p in &r.frame_problems {
+            eprintln!("warning: {}: {p}", r.analysis.input);
         }
     }
     let inputs: Vec<(String, Vec<frames::Frame>)> = results
         .iter()
-        .map(|a| (a.input.clone(), a.frames.clone()))
+        .map(|r| (r.analysis.input.clone(), r.frames.clone()))
         .collect();
     let mut joined = frames::join_inputs(&inputs)?;
     if let Some(t) = trend {

@@ -41,10 +41,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<i32> {
         let mut out = Vec::new();
         for i in inputs {
             match analyze_input(i, &opts) {
-                Ok(mut a) => {
-                    a.with_record_frames();
-                    out.push(a);
-                }
+                Ok(a) => out.push(a),
                 Err(e) => {
                     eprintln!("error: {e:#}");
                     return Err(());

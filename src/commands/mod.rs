@@ -25,13 +25,18 @@ pub fn analyze_input(
     input: &std::path::Path,
     opts: &Options,
 ) -> anyhow::Result<crate::analysis::Analysis> {
+    run_input(input, opts).map(|r| r.analysis)
+}
+
+/// [`analyze_input`] with the catalog and the frames (for `--export`).
+pub fn run_input(input: &std::path::Path, opts: &Options) -> anyhow::Result<crate::analysis::Run> {
     if crate::ingest::unpack::is_bundle(input) {
         let unpacked = crate::ingest::unpack::unpack(input)?;
-        let mut a = crate::analysis::analyze(&unpacked.results_dir(), opts)?;
-        a.input = input.display().to_string();
-        return Ok(a);
+        let mut r = crate::analysis::run(&unpacked.results_dir(), opts)?;
+        r.analysis.input = input.display().to_string();
+        return Ok(r);
     }
-    Ok(crate::analysis::analyze(input, opts)?)
+    Ok(crate::analysis::run(input, opts)?)
 }
 
 /// An input was unusable: print why and exit 2.

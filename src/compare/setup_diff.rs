@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::analysis::Analysis;
-use crate::ingest::{layout, Kind, Record};
+use crate::measurement::{ParamValue, Scope};
 use crate::why::setup;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -200,8 +200,11 @@ fn fio_runtime(side: &[Analysis]) -> Option<f64> {
         .iter()
         .flat_map(|a| &a.suites)
         .flat_map(|r| &r.parameters)
-        .filter(|p| p.name == "runtime" && p.unit == crate::measurement::Unit::Seconds)
-        .map(|p| p.value)
+        .filter(|p| p.name == "runtime" && p.unit == Some(crate::measurement::Unit::Seconds))
+        .filter_map(|p| match p.value {
+            crate::measurement::ParamValue::Number(v) => Some(v),
+            crate::measurement::ParamValue::Text(_) => None,
+        })
         .filter(|v| v.is_finite())
         .collect();
     if v.is_empty() {
@@ -248,18 +251,23 @@ pub fn diff(base: &[Analysis], new: &[Analysis]) -> Vec<SetupDiff> {
     out
 }
 
-/// Each variant's logged vLLM arguments (`non-default args`), by variant, over a side.
+/// Each server's logged arguments (`non-default args`), by variant, over a side: the
+/// first input that records a variant's arguments gives them.
 fn args_of(side: &[Analysis]) -> BTreeMap<String, (BTreeMap<String, String>, String)> {
-    let mut out = BTreeMap::new();
+    let mut out: BTreeMap<String, (BTreeMap<String, String>, String)> = BTreeMap::new();
     for a in side {
-        let Some(c) = &a.catalog else { continue };
-        for item in c.of(Kind::ServerLog) {
-            if let Ok(Record::ServerLog(log)) = &item.record {
-                if log.args_line.is_some() {
-                    out.entry(layout::server_log_variant(item.stem()))
-                        .or_insert((log.args.clone(), format!("{}: {}", a.input, item.rel)));
-                }
-            }
+        let mut here: BTreeMap<String, (BTreeMap<String, String>, String)> = BTreeMap::new();
+        for p in a.suites.iter().flat_map(|r| &r.parameters) {
+            let (Scope::Server, ParamValue::Text(v)) = (p.scope, &p.value) else {
+                continue;
+            };
+            let e = here
+                .entry(p.subject.clone())
+                .or_insert_with(|| (BTreeMap::new(), format!("{}: {}", a.input, p.file)));
+            e.0.insert(p.name.clone(), v.clone());
+        }
+        for (variant, args) in here {
+            out.entry(variant).or_insert(args);
         }
     }
     out

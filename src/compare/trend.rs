@@ -4,7 +4,6 @@
 use serde::Serialize;
 
 use crate::analysis::Analysis;
-use crate::ingest::{Catalog, Kind};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TrendInput {
@@ -67,15 +66,6 @@ impl Trend {
     }
 }
 
-/// The earliest `started` of the collectors' manifests in the catalog.
-pub fn started(catalog: &Catalog) -> Option<String> {
-    catalog
-        .of(Kind::Manifest)
-        .filter_map(|i| i.json()?.get("started")?.as_str().map(str::to_string))
-        .filter(|s| s.len() >= 10)
-        .min()
-}
-
 const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
 pub fn sparkline(values: &[Option<f64>]) -> String {
@@ -100,10 +90,7 @@ pub fn sparkline(values: &[Option<f64>]) -> String {
 
 pub fn trend(results: &[Analysis], by_time: bool) -> Trend {
     let mut idx: Vec<usize> = (0..results.len()).collect();
-    let times: Vec<Option<String>> = results
-        .iter()
-        .map(|a| a.catalog.as_ref().and_then(|c| started(c)))
-        .collect();
+    let times: Vec<Option<String>> = results.iter().map(|a| a.started.clone()).collect();
     let order = if by_time {
         // ISO-8601 UTC strings sort as times; inputs without one keep their place after.
         idx.sort_by(|&a, &b| match (&times[a], &times[b]) {

@@ -285,11 +285,12 @@ fn mutated_samples_never_panic_any_parser_or_suite() {
         fs::write(file, &bytes).expect("write");
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             every_parser(&bytes);
-            if let Ok(mut a) = reprobench::analysis::analyze(dir, &opts) {
-                // Every fourth round also compares the damaged folder with itself and
-                // takes its trend: both read the record frames.
+            if let Ok(mut r) = reprobench::analysis::run(dir, &opts) {
+                // Every fourth round also builds the record frames, compares the damaged
+                // folder with itself and takes its trend.
                 if rounds.is_multiple_of(4) {
-                    a.with_record_frames();
+                    r.with_record_frames();
+                    let a = r.analysis;
                     let one = std::slice::from_ref(&a);
                     let c = reprobench::compare::compare(one, one, 5.0);
                     assert_eq!(c.summary.worse, 0, "a folder against itself");

@@ -5,11 +5,13 @@
 
 use std::collections::BTreeMap;
 
-use crate::measurement::{range_over, Better, Measurement, Noise, Unit};
+use crate::measurement::{
+    range_over, Better, Measurement, Noise, ParamValue, Parameter, Scope, Unit,
+};
 use crate::parse::ask::Attempt;
 
 use super::ladder::Level;
-use super::PLAIN;
+use super::{ServerLogs, PLAIN};
 
 pub fn ladder(levels: &[Level], suite: &str) -> Vec<Measurement> {
     let mut out = Vec::new();
@@ -103,6 +105,27 @@ pub fn restores(
             )
             .map(|x| x.with_noise(noise)),
         );
+    }
+    out
+}
+
+/// Each server's logged non-default arguments, per variant.
+pub fn server_parameters(logs: &ServerLogs) -> Vec<Parameter> {
+    let mut out = Vec::new();
+    for (variant, (file, log)) in &logs.by_variant {
+        if log.args_line.is_none() {
+            continue;
+        }
+        for (name, value) in &log.args {
+            out.push(Parameter {
+                subject: variant.clone(),
+                name: name.clone(),
+                value: ParamValue::Text(value.clone()),
+                unit: None,
+                scope: Scope::Server,
+                file: file.clone(),
+            });
+        }
     }
     out
 }

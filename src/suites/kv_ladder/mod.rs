@@ -118,6 +118,7 @@ impl Suite for KvLadder {
         let levels = kv_common::levels(catalog, skipped);
         report.measurements = kv_common::measurements::ladder(&levels, INFO.name);
         let logs = kv_common::server_logs(catalog, skipped);
+        report.parameters = kv_common::measurements::server_parameters(&logs);
         report.files_read = levels.iter().flat_map(|l| l.files.clone()).collect();
         report
             .files_read

@@ -111,6 +111,7 @@ impl Suite for KvRestore {
             return report;
         };
         let logs = kv_common::server_logs(catalog, skipped);
+        report.parameters = kv_common::measurements::server_parameters(&logs);
         let transcripts = kv_common::transcripts(catalog, "restore", skipped);
         report.measurements = kv_common::measurements::restores(&transcripts, INFO.name);
         let pick = |want: &str| {

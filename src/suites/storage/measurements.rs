@@ -3,7 +3,9 @@
 //! preconditioning pass, failed jobs and interrupted runs measure nothing comparable).
 
 use crate::fio::params;
-use crate::measurement::{job_shape, Better, Measurement, Noise, Parameter, Unit};
+use crate::measurement::{
+    job_shape, Better, Measurement, Noise, ParamValue, Parameter, Scope, Unit,
+};
 
 use super::load::RunGroup;
 
@@ -78,8 +80,11 @@ pub fn parameters(groups: &[RunGroup]) -> Vec<Parameter> {
         .map(|rg| Parameter {
             subject: rg.label.clone(),
             name: "runtime".into(),
-            value: rg.group.read.runtime_ms.max(rg.group.write.runtime_ms) as f64 / 1000.0,
-            unit: Unit::Seconds,
+            value: ParamValue::Number(
+                rg.group.read.runtime_ms.max(rg.group.write.runtime_ms) as f64 / 1000.0,
+            ),
+            unit: Some(Unit::Seconds),
+            scope: Scope::Run,
             file: rg.run.file.clone(),
         })
         .collect()
