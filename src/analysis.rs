@@ -176,22 +176,25 @@ fn judge(
     let mut skipped: Vec<Skipped> = catalog.problems.clone();
     // The suites read the catalog and nothing else: they run side by side, and their
     // reports and skipped files are gathered in registry order.
-    let judged: Vec<(SuiteReport, Vec<Skipped>)> = registry
+    type Judged = (SuiteReport, Vec<Skipped>, Vec<Frame>);
+    let judged: Vec<Judged> = registry
         .par_iter()
         .filter(|suite| suite.detect(catalog))
         .map(|suite| {
             let t = Timer::start();
-            let mut own = Vec::new();
-            let mut report = suite.analyze(catalog, opts, &mut own);
+            let (mut own, mut frames) = (Vec::new(), Vec::new());
+            let mut report = suite.analyze(catalog, opts, &mut own, &mut frames);
             crate::why::next_steps::attach(&mut report.verdicts, suite.check_next());
             t.lap(&format!("suite {}", suite.name()));
-            (report, own)
+            (report, own, frames)
         })
         .collect();
     let mut reports = Vec::with_capacity(judged.len());
-    for (report, own) in judged {
+    let mut frames = Vec::new();
+    for (report, own, mut built) in judged {
         reports.push(report);
         skipped.extend(own);
+        frames.append(&mut built);
     }
     skipped.extend(unused(catalog, &reports, &skipped, registry));
     if reports.is_empty() {
@@ -248,11 +251,7 @@ fn judge(
             environment.push(f.clone());
         }
     }
-    let mut frames = Vec::new();
     let mut frame_problems = Vec::new();
-    for r in &mut reports {
-        frames.append(&mut r.frames);
-    }
     for built in [
         frame_verdicts::verdicts(&reports),
         frame_verdicts::deviations(&reports),

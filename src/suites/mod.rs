@@ -73,8 +73,6 @@ pub struct SuiteReport {
     pub measurements: Vec<crate::measurement::Measurement>,
     /// What each run ran with, as its files record it.
     pub parameters: Vec<crate::measurement::Parameter>,
-    #[serde(skip)]
-    pub frames: Vec<Frame>,
 }
 
 /// One fact about the environment, and the file it was read from.
@@ -120,7 +118,6 @@ impl SuiteReport {
             limits: Vec::new(),
             measurements: Vec::new(),
             parameters: Vec::new(),
-            frames: Vec::new(),
         }
     }
 }
@@ -187,9 +184,15 @@ pub trait Suite: Sync {
     /// Whether the catalog holds anything for this suite.
     fn detect(&self, catalog: &Catalog) -> bool;
     /// Judges what the catalog holds for this suite. Files it could not use go into
-    /// `skipped`.
-    fn analyze(&self, catalog: &Catalog, opts: &Options, skipped: &mut Vec<Skipped>)
-        -> SuiteReport;
+    /// `skipped`; the frames it derives for `--export` (not part of the model) into
+    /// `frames`.
+    fn analyze(
+        &self,
+        catalog: &Catalog,
+        opts: &Options,
+        skipped: &mut Vec<Skipped>,
+        frames: &mut Vec<Frame>,
+    ) -> SuiteReport;
     /// What to check next when one of this suite's criteria is not met (its
     /// `reports/<suite>.toml`'s `[[check_next]]` rules).
     fn check_next(&self) -> &'static [Rule] {

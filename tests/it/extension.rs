@@ -65,7 +65,13 @@ impl Suite for Toy {
         catalog.items.iter().any(|i| i.rel == "manifests/toy.json")
     }
 
-    fn analyze(&self, catalog: &Catalog, _: &Options, _: &mut Vec<Skipped>) -> SuiteReport {
+    fn analyze(
+        &self,
+        catalog: &Catalog,
+        _: &Options,
+        _: &mut Vec<Skipped>,
+        _: &mut Vec<reprobench::frames::Frame>,
+    ) -> SuiteReport {
         let mut report = SuiteReport::for_suite(self);
         let item = catalog.items.iter().find(|i| i.rel == "manifests/toy.json");
         let answer = item

@@ -107,6 +107,7 @@ impl Suite for KvLadder {
         catalog: &Catalog,
         opts: &Options,
         skipped: &mut Vec<Skipped>,
+        frames: &mut Vec<crate::frames::Frame>,
     ) -> SuiteReport {
         let mut report = SuiteReport::for_suite(self);
         let Some(reference) = KvReference::load_or_note(&mut report) else {
@@ -125,8 +126,8 @@ impl Suite for KvLadder {
             .extend(logs.by_variant.get(ADP).map(|(f, _)| f.clone()));
 
         let agg = Aggregate::of(&levels);
-        let (frames, problems) = agg.frames();
-        report.frames = frames;
+        let (built, problems) = agg.frames();
+        frames.extend(built);
         report.notes.extend(problems);
         for (variant, runs) in agg.runs_per_variant() {
             if (variant == ADP || variant == PLAIN) && runs < r.min_runs {

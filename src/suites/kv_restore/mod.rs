@@ -105,6 +105,7 @@ impl Suite for KvRestore {
         catalog: &Catalog,
         _opts: &Options,
         skipped: &mut Vec<Skipped>,
+        _frames: &mut Vec<crate::frames::Frame>,
     ) -> SuiteReport {
         let mut report = SuiteReport::for_suite(self);
         let Some(reference) = KvReference::load_or_note(&mut report) else {

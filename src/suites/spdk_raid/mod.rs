@@ -95,6 +95,7 @@ impl Suite for SpdkRaid {
         catalog: &Catalog,
         _opts: &Options,
         skipped: &mut Vec<Skipped>,
+        frames: &mut Vec<crate::frames::Frame>,
     ) -> SuiteReport {
         let mut report = SuiteReport::for_suite(self);
         let reference = match SpdkReference::load() {
@@ -143,7 +144,7 @@ impl Suite for SpdkRaid {
         report.tables = tables::tables(&arrays, &reference, &judged.shares);
         report.charts = tables::charts(&arrays, &reference, &judged.shares);
         match frames::runs(&arrays) {
-            Ok(f) => report.frames.push(f),
+            Ok(f) => frames.push(f),
             Err(e) => report.notes.push(format!("{e:#}")),
         }
         report

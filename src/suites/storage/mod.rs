@@ -115,6 +115,7 @@ impl Suite for Storage {
         catalog: &Catalog,
         opts: &Options,
         skipped: &mut Vec<Skipped>,
+        frames: &mut Vec<crate::frames::Frame>,
     ) -> SuiteReport {
         let reference = match Reference::load() {
             Ok(r) => r,
@@ -166,7 +167,7 @@ impl Suite for Storage {
         let pairs = frames::pairs(&groups, &sides);
         report.tables.extend(tables::matched_table(&pairs, &sides));
         match frames::frame(&pairs, &sides) {
-            Ok(f) => report.frames.push(f),
+            Ok(f) => frames.push(f),
             Err(e) => report.notes.push(format!("the storage_pairs frame: {e:#}")),
         }
         report.notes.extend(arrays_note(&loaded, &sides));
