@@ -258,7 +258,7 @@ fn one_side(side: &str, k: &Key, samples: &[Sample]) -> Unmatched {
     }
 }
 
-/// Compares the pooled analyses of two sides. The analyses need their record frames.
+/// Compares the pooled analyses of two sides, from their suites' typed measurements.
 pub fn compare(base: &[Analysis], new: &[Analysis], threshold_pct: f64) -> Comparison {
     let gather = |side: &[Analysis]| -> BTreeMap<Key, Vec<Sample>> {
         let mut m: BTreeMap<Key, Vec<Sample>> = BTreeMap::new();

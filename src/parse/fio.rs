@@ -133,13 +133,13 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<FioOutput, Problem> {
     if let Some(out) = super::fio_typed::read(bytes) {
         return Ok(out);
     }
-    read_general(bytes)
+    read_documents(bytes)
 }
 
 /// Finds the documents in a file (text around them, several of them, a broken one) and
 /// reads the final one with the one typed reader, [`super::fio_typed::read_document`];
 /// a problem is named by its line.
-pub fn read_general(bytes: &[u8]) -> Result<FioOutput, Problem> {
+pub fn read_documents(bytes: &[u8]) -> Result<FioOutput, Problem> {
     // (line, the document, where its bytes start and end)
     let mut docs: Vec<(usize, Value, usize, usize)> = Vec::new();
     let mut text_before = Vec::new();
