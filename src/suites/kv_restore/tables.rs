@@ -1,0 +1,90 @@
+//! Test 1's table of requests and its chart.
+
+use super::*;
+
+pub(super) fn attempts_table(
+    plain: Option<&(String, Vec<Attempt>)>,
+    adp: Option<&(String, Vec<Attempt>)>,
+) -> Table {
+    let mut rows = Vec::new();
+    for (variant, data) in [(PLAIN, plain), (ADP, adp)] {
+        let Some((file, attempts)) = data else {
+            continue;
+        };
+        for (i, a) in attempts.iter().enumerate() {
+            let role = match (variant, i, &a.failed) {
+                (_, _, Some(why)) => format!("FAILED: {why}"),
+                (ADP, 0, _) => "cold: computed and written to the card".into(),
+                (ADP, _, _) => "after restart: restored".into(),
+                _ => "recompute".into(),
+            };
+            rows.push(vec![
+                variant.to_string(),
+                (i + 1).to_string(),
+                role,
+                a.seconds.map_or("-".into(), |s| format!("{s:.3}")),
+                a.prompt_tokens.map_or("-".into(), |p| p.to_string()),
+                a.cached.map_or("null".into(), |c| c.to_string()),
+                match (a.prompt_tokens, a.cached) {
+                    (Some(p), Some(c)) if p > 0 => format!("{:.2}%", 100.0 * c as f64 / p as f64),
+                    _ => "-".into(),
+                },
+                format!("{file}:{}", a.line),
+            ]);
+        }
+    }
+    Table {
+        title: "Test 1 requests, in order".into(),
+        columns: [
+            "variant",
+            "#",
+            "request",
+            "time s",
+            "prompt tokens",
+            "cached",
+            "cached %",
+            "from",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+        notes: vec!["With max_tokens 1 the response time is the time to first token.".into()],
+    }
+}
+
+/// Restore and recompute, measured beside the published values for the model.
+pub(super) fn chart(
+    recompute: Option<&Measured>,
+    restore: Option<&Measured>,
+    published: Option<&crate::suites::kv_common::reference::ModelRef>,
+) -> Option<Chart> {
+    let title = published.map_or("the model".to_string(), |m| m.title.clone());
+    let c = Chart {
+        id: "kv-restore-times".into(),
+        title: format!("{title}: time to first token after a restart"),
+        kind: Kind::Bar,
+        x_label: String::new(),
+        y_label: "seconds".into(),
+        categories: vec!["measured".into(), "published".into()],
+        series: vec![
+            Series {
+                name: "restore (ADP)".into(),
+                values: vec![
+                    restore.and_then(|m| m.median),
+                    published.map(|m| m.restore_s),
+                ],
+                published: false,
+            },
+            Series {
+                name: "recompute (plain)".into(),
+                values: vec![
+                    recompute.and_then(|m| m.median),
+                    published.map(|m| m.recompute_s),
+                ],
+                published: false,
+            },
+        ],
+        lines: Vec::new(),
+    };
+    c.has_data().then_some(c)
+}

@@ -1,0 +1,325 @@
+//! Test 1's criteria, one verdict each: cached share, restore time, plain recompute, KV cache size, connector.
+
+use super::*;
+
+pub(super) fn verdict(id: &str, criterion: &str) -> Verdict {
+    Verdict::new(format!("kv-restore.{id}"), criterion, "-", "-")
+}
+
+pub(super) fn cached_verdict(
+    adp: Option<&(String, Vec<Attempt>)>,
+    reference: &KvReference,
+) -> Verdict {
+    let share = reference.restore.min_cached_share;
+    let mut v = verdict(
+        "cached",
+        "After every restart, cached is at least 99% of prompt_tokens",
+    );
+    v.threshold = format!(">= {:.0}% of prompt_tokens", share * 100.0);
+    v.published = "196,480 of 196,531 tokens (whole 128-token chunks)".into();
+    v = v.with_numbers(
+        None,
+        Some(share * 100.0),
+        Some(196_480.0 * 100.0 / 196_531.0),
+        "% of prompt_tokens (lowest restore)",
+    );
+    let Some((file, attempts)) = adp else {
+        v.note = "no ADP transcript (restore/adp.txt)".into();
+        return v;
+    };
+    v.files.push(file.clone());
+    let restores: Vec<&Attempt> = attempts.iter().skip(1).collect();
+    if restores.is_empty() {
+        v.note =
+            format!("`{file}` has only the cold request; the restores after restarts are missing");
+        return v;
+    }
+    let mut worst: Option<f64> = None;
+    let mut misses = Vec::new();
+    let mut failed = Vec::new();
+    let mut unreported = Vec::new();
+    for a in &restores {
+        if let Some(why) = &a.failed {
+            failed.push(format!("line {}: {why}", a.line));
+            continue;
+        }
+        match (a.prompt_tokens, a.cached) {
+            (Some(p), Some(c)) if p > 0 => {
+                let s = c as f64 / p as f64;
+                worst = Some(worst.map_or(s, |w: f64| w.min(s)));
+                if s < share {
+                    misses.push(format!("line {}: {c} of {p} cached", a.line));
+                }
+            }
+            (Some(_), None) => unreported.push(format!("line {}", a.line)),
+            _ => failed.push(format!("line {}: no prompt tokens", a.line)),
+        }
+    }
+    let measured_n = restores.len() - failed.len() - unreported.len();
+    v.set_measured(worst.map(|w| w * 100.0));
+    v.measured = worst.map_or("-".into(), |w| {
+        format!(
+            "lowest {:.2}% ({measured_n} of {} restores measured)",
+            w * 100.0,
+            restores.len()
+        )
+    });
+    let mut note = Vec::new();
+    if !misses.is_empty() {
+        note.push(format!(
+            "restores that missed the cache: {}",
+            misses.join("; ")
+        ));
+    }
+    if !failed.is_empty() {
+        note.push(format!(
+            "failed requests measure nothing: {}",
+            failed.join("; ")
+        ));
+    }
+    if !unreported.is_empty() {
+        note.push(format!(
+            "cached is null at {}: the server does not report cached tokens (start vLLM with --enable-prompt-tokens-details)",
+            unreported.join(", ")
+        ));
+    }
+    v.note = note.join("; ");
+    // Pass needs every restore measured and hitting; one real miss is a failure; failed
+    // or unreported requests leave the rest unknown.
+    v.status = if !misses.is_empty() {
+        Status::Fail
+    } else if !failed.is_empty() {
+        Status::Inconclusive
+    } else if !unreported.is_empty() {
+        Status::NotMeasured
+    } else {
+        Status::Pass
+    };
+    v
+}
+
+pub(super) fn time_verdict(
+    recompute: Option<&Measured>,
+    restore: Option<&Measured>,
+    reference: &KvReference,
+    published: Option<&crate::suites::kv_common::reference::ModelRef>,
+) -> Verdict {
+    let r = &reference.restore;
+    let mut v = verdict(
+        "time",
+        "Restore time is at most one-fifth of recompute time (or 5 s, whichever is larger)",
+    );
+    v.threshold = format!(
+        "<= max(recompute / {:.0}, {:.0} s)",
+        r.restore_vs_recompute, r.restore_floor_s
+    );
+    v = v.with_numbers(
+        None,
+        None,
+        published.map(|m| m.restore_s),
+        "s (slowest restore)",
+    );
+    if let Some(m) = published {
+        v.published = format!(
+            "{}: {:.2} s vs {:.2} s",
+            m.title, m.restore_s, m.recompute_s
+        );
+    }
+    v.files.extend(recompute.map(|m| m.file.clone()));
+    v.files.extend(restore.map(|m| m.file.clone()));
+    let failed: Vec<String> = [recompute, restore]
+        .into_iter()
+        .flatten()
+        .flat_map(|m| m.failed.iter().map(move |f| format!("`{}` {f}", m.file)))
+        .collect();
+    // Every restore must be fast: the slowest one is judged (the median is shown too).
+    let slowest = restore.and_then(|m| m.used.iter().copied().reduce(f64::max));
+    let (Some(rc), Some(rs)) = (recompute.and_then(|m| m.median), slowest) else {
+        v.note = "needs timed recomputes (restore/gpu-only.txt) and timed restores after the cold request (restore/adp.txt)".into();
+        return v;
+    };
+    let limit = (rc / r.restore_vs_recompute).max(r.restore_floor_s);
+    v.set_measured(Some(rs));
+    v.threshold_value = Some(limit);
+    let typical = restore.and_then(|m| m.median).unwrap_or(rs);
+    v.measured = format!(
+        "slowest restore {rs:.2} s (median {typical:.2} s) vs recompute {rc:.2} s (limit {limit:.2} s)"
+    );
+    v.status = if rs > limit {
+        Status::Fail
+    } else if !failed.is_empty() {
+        // A failed restore may have been the slow one: the criterion cannot pass.
+        v.note = format!(
+            "failed requests left out of the times, so every restore cannot be judged: {}",
+            failed.join("; ")
+        );
+        Status::Inconclusive
+    } else {
+        Status::Pass
+    };
+    v
+}
+
+pub(super) fn plain_cold_verdict(plain: Option<&(String, Vec<Attempt>)>) -> Verdict {
+    let mut v = verdict(
+        "plain-recomputes",
+        "Without ADP every request recomputes: cached is 0",
+    );
+    v.threshold = "cached = 0".into();
+    v.published = "cached is 0".into();
+    v = v.with_numbers(None, Some(0.0), Some(0.0), "requests with cached > 0");
+    let Some((file, attempts)) = plain else {
+        v.note = "no plain-vLLM transcript (restore/gpu-only.txt)".into();
+        return v;
+    };
+    v.files.push(file.clone());
+    let failed: Vec<String> = attempts
+        .iter()
+        .filter_map(|a| a.failed.as_ref().map(|f| format!("line {}: {f}", a.line)))
+        .collect();
+    let unreported: Vec<String> = attempts
+        .iter()
+        .filter(|a| a.failed.is_none() && a.cached.is_none())
+        .map(|a| format!("line {}", a.line))
+        .collect();
+    let hits: Vec<String> = attempts
+        .iter()
+        .filter(|a| a.cached.is_some_and(|c| c > 0))
+        .map(|a| format!("line {}: {} cached", a.line, a.cached.unwrap_or(0)))
+        .collect();
+    let zero = attempts.iter().filter(|a| a.cached == Some(0)).count();
+    let answered = attempts.iter().filter(|a| a.cached.is_some()).count();
+    // Only requests that answered say anything about cached tokens.
+    if answered > 0 {
+        v.set_measured(Some(hits.len() as f64));
+        v.measured = format!("{zero} of {answered} answered requests with cached = 0");
+        if answered < attempts.len() {
+            v.measured += &format!(" ({} of {} failed)", failed.len(), attempts.len());
+        }
+    } else {
+        v.measured = format!("- ({} of {} requests failed)", failed.len(), attempts.len());
+    }
+    (v.status, v.note) = if !hits.is_empty() {
+        (
+            Status::Fail,
+            format!(
+                "the restart did not clear GPU memory (or another cache answered): {}",
+                hits.join("; ")
+            ),
+        )
+    } else if !failed.is_empty() {
+        (
+            Status::Inconclusive,
+            format!("failed requests measure nothing: {}", failed.join("; ")),
+        )
+    } else if !unreported.is_empty() {
+        (
+            Status::NotMeasured,
+            format!(
+                "cached is null at {}: the server does not report cached tokens, so \"cached is 0\" cannot be checked (start vLLM with --enable-prompt-tokens-details)",
+                unreported.join(", ")
+            ),
+        )
+    } else {
+        (Status::Pass, String::new())
+    };
+    v
+}
+
+pub(super) fn kv_size_verdict(logs: &ServerLogs) -> Verdict {
+    let mut v = verdict(
+        "kv-cache-size",
+        "The GPU KV cache size is the same in both variants",
+    );
+    v.threshold = "equal".into();
+    v.published = "about 545,000 tokens on the reference setup (545,536)".into();
+    v = v.with_numbers(None, Some(0.0), Some(0.0), "tokens (adp minus gpu-only)");
+    let get = |variant: &str| {
+        logs.by_variant
+            .get(variant)
+            .map(|(f, l)| (f.clone(), l.kv_cache_tokens))
+    };
+    let (a, p) = (get(ADP), get(PLAIN));
+    v.files.extend(a.iter().map(|(f, _)| f.clone()));
+    v.files.extend(p.iter().map(|(f, _)| f.clone()));
+    match (a, p) {
+        (Some((_, Some(x))), Some((_, Some(y)))) => {
+            v.set_measured(Some(x as f64 - y as f64));
+            // Which memory the engine says it is (the CPU backend logs `CPU KV cache`).
+            let device = |variant: &str| {
+                logs.by_variant
+                    .get(variant)
+                    .and_then(|(_, l)| l.kv_cache_device.clone())
+            };
+            let where_ = match (device(ADP), device(PLAIN)) {
+                (Some(a), Some(p)) if a == p => format!(" ({a} KV cache)"),
+                (Some(a), Some(p)) => format!(" (adp: {a}, gpu-only: {p} KV cache)"),
+                _ => String::new(),
+            };
+            v.measured = format!("adp {x} · gpu-only {y} tokens{where_}");
+            v.status = if x == y { Status::Pass } else { Status::Fail };
+            if x != y {
+                v.note =
+                    "unequal GPU KV cache: the test would measure GPU memory, not the card".into();
+            }
+        }
+        (a, p) => {
+            v.note = format!(
+                "needs the `GPU KV cache size` line in both logs/adp-vllm.log and logs/gpu-only-vllm.log (adp: {}, gpu-only: {})",
+                describe(&a),
+                describe(&p)
+            );
+        }
+    }
+    v
+}
+
+pub(super) fn describe(x: &Option<(String, Option<u64>)>) -> &'static str {
+    match x {
+        None => "no log",
+        Some((_, None)) => "no size line",
+        Some((_, Some(_))) => "found",
+    }
+}
+
+pub(super) fn connector_verdict(logs: &ServerLogs) -> Verdict {
+    let mut v = verdict(
+        "connector",
+        "The ADP variant logs that the connector registered",
+    );
+    v.threshold = "XKV: <N> cache tensors registered for exchange".into();
+    v = v.with_numbers(None, Some(1.0), None, "registration lines");
+    let Some((file, log)) = logs.by_variant.get(ADP) else {
+        v.note = "no ADP server log (logs/adp-vllm.log)".into();
+        return v;
+    };
+    v.files.push(file.clone());
+    match &log.xkv_line {
+        Some(line) => {
+            v.set_measured(Some(1.0));
+            v.measured = format!("{} tensors", log.xkv_tensors.unwrap_or(0));
+            v.status = Status::Pass;
+            v.note = line.clone();
+        }
+        None => match log.connectors.first() {
+            // Another KV connector (vLLM's ExampleConnector in the real-engine tests):
+            // restores are real, but not the card's.
+            Some((line, name)) => {
+                v.set_measured(Some(1.0));
+                v.measured = format!("{name} created");
+                v.status = Status::NotComparable;
+                v.note = format!(
+                    "not comparable (would have been pass): `{file}` line {line} creates the KV connector `{name}`, not the product's FusIOnXConnector: its restores are real, but not the card's"
+                );
+            }
+            None => {
+                v.set_measured(Some(0.0));
+                v.measured = "not logged".into();
+                v.status = Status::Fail;
+                v.note =
+                    "the connector did not register: restores cannot come from the card".into();
+            }
+        },
+    }
+    v
+}
