@@ -1,4 +1,5 @@
-//! Test 2's tables (the procedure script's, runs, medians), the engine observation, the charts.
+//! Test 2's tables (the procedure script's, runs, medians), the engine observation, the
+//! charts.
 
 use super::*;
 

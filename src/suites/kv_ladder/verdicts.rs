@@ -1,4 +1,5 @@
-//! Test 2's criteria: parity at 1-4 clients, the advantage past the GPU cache, failures, the connector staying on.
+//! Test 2's criteria: parity at 1-4 clients, the advantage past the GPU cache, failures,
+//! the connector staying on.
 
 use super::*;
 

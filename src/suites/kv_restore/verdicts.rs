@@ -1,4 +1,5 @@
-//! Test 1's criteria, one verdict each: cached share, restore time, plain recompute, KV cache size, connector.
+//! Test 1's criteria, one verdict each: cached share, restore time, plain recompute, KV
+//! cache size, connector.
 
 use super::*;
 
