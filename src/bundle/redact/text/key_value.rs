@@ -1,5 +1,5 @@
-//! Values after a key that names a secret, in the syntaxes text files write them: `key:
-//! value`, `key=value`, quoted, lists and YAML blocks.
+//! Values after a key that names a secret, in the syntaxes text files write them:
+//! `key: value`, `key=value`, quoted, lists and YAML blocks.
 
 use super::*;
 
