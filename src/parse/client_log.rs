@@ -105,6 +105,8 @@ struct Phrases {
     terminate: Finder<'static>,
     namespace: Finder<'static>,
     gen_conv: Finder<'static>,
+    stats: Finder<'static>,
+    exception: Finder<'static>,
 }
 
 static PHRASES: LazyLock<Phrases> = LazyLock::new(|| Phrases {
@@ -114,6 +116,8 @@ static PHRASES: LazyLock<Phrases> = LazyLock::new(|| Phrases {
     terminate: Finder::new("Sending termination signal to clients"),
     namespace: Finder::new("Namespace("),
     gen_conv: Finder::new("GenConvArgs("),
+    stats: Finder::new("Writing per-request stats JSON"),
+    exception: Finder::new("Exception during conversation"),
 });
 
 pub fn parse_text(text: &str) -> ClientLog {
@@ -121,6 +125,10 @@ pub fn parse_text(text: &str) -> ClientLog {
     let has = |f: &Finder, t: &str| f.find(t.as_bytes()).is_some();
     let mut log = ClientLog::default();
     let mut in_traceback = false;
+    // Whether the client went on after its last traceback (a client done, its summary,
+    // its stats written): `logger.exception` prints a traceback for one request's
+    // exception and the client carries on; only a traceback that ends the log is fatal.
+    let mut went_on = false;
     let mut last_nonempty = String::new();
     for raw in text.lines() {
         let line = strip_ansi(raw);
@@ -130,6 +138,13 @@ pub fn parse_text(text: &str) -> ClientLog {
         }
         if t.starts_with("Traceback (most recent call last)") {
             in_traceback = true;
+            went_on = false;
+        }
+        if has(&p.done, t) || t.starts_with("runtime_sec = ") || has(&p.stats, t) {
+            went_on = true;
+        }
+        if has(&p.exception, t) {
+            log.error_lines += 1;
         }
         if has(&p.done, t) {
             log.clients_done += 1;
@@ -167,7 +182,7 @@ pub fn parse_text(text: &str) -> ClientLog {
         last_nonempty.clear();
         last_nonempty.push_str(t);
     }
-    if in_traceback {
+    if in_traceback && !went_on {
         log.fatal = Some(last_nonempty);
     }
     log
@@ -197,6 +212,27 @@ mod tests {
         assert!(log
             .fatal
             .is_some_and(|f| f.starts_with("ValueError: Max active")));
+    }
+
+    #[test]
+    fn a_traceback_the_client_went_on_after_is_not_fatal() {
+        // What vLLM's client writes when one request raises: `logger.exception` prints
+        // the traceback, the client retries or counts a failure, and finishes.
+        let text = "x [ERROR] - Client 3 - Exception during conversation ID 7 (turn: 2)\n\
+                    Traceback (most recent call last):\n  File \"b.py\", line 1\n\
+                    aiohttp.client_exceptions.ServerDisconnectedError: Server disconnected\n\
+                    x [INFO] - Client 3 is done (num_successes=9, num_failures=0)\n\
+                    runtime_sec = 30.5\n\
+                    x [INFO] - Writing per-request stats JSON: results/gpu-only-1-L4.json\n";
+        let log = parse_text(text);
+        assert!(log.fatal.is_none(), "{:?}", log.fatal);
+        assert_eq!(log.error_lines, 1);
+        assert_eq!(log.failures, 0);
+        // The same traceback at the end of the log: the client died there.
+        let died = "x [INFO] - Client 0 is done (num_successes=9, num_failures=0)\n\
+                    Traceback (most recent call last):\n  File \"b.py\", line 1\n\
+                    KeyError: 'usage'\n";
+        assert_eq!(parse_text(died).fatal.as_deref(), Some("KeyError: 'usage'"));
     }
 
     #[test]
