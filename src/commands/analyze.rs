@@ -39,10 +39,20 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     for input in &inputs {
         match run_input(input, &opts) {
             Ok(r) => {
-                let a = r.analysis.clone();
-                if args.export.is_some() {
+                // The model is copied only when its run is kept for the export.
+                let a = if args.export.is_some() {
+                    let a = r.analysis.clone();
                     runs.push(r);
-                }
+                    a
+                } else {
+                    // As for the results below: the OS takes the parsed records back
+                    // faster than freeing them one by one would.
+                    let crate::analysis::Run {
+                        analysis, catalog, ..
+                    } = r;
+                    std::mem::forget(catalog);
+                    analysis
+                };
                 if let Some(why) = a.nothing_judged() {
                     eprintln!("error: {why}");
                 }
