@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use crate::phrase::{Phrase, UnitOf};
 use crate::verdict::{Observation, Status, Verdict};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -11,11 +12,11 @@ pub struct Deviation {
     /// The parameter, as the procedure names it (`runtime`, `numjobs`, `--no-early-stop`).
     pub parameter: String,
     /// The procedure's value.
-    pub procedure: String,
+    pub procedure: Phrase,
     /// What the files show ran; `unknown` when they do not say.
-    pub ran: String,
+    pub ran: Phrase,
     /// Unit of both values, empty when they have none.
-    pub unit: String,
+    pub unit: UnitOf,
     /// The runs, levels or variants that ran this way.
     pub subjects: Vec<String>,
     /// The files that show it.
@@ -34,14 +35,14 @@ pub struct Deviation {
 impl Deviation {
     pub fn new(
         parameter: impl Into<String>,
-        procedure: impl Into<String>,
-        ran: impl Into<String>,
+        procedure: impl Into<Phrase>,
+        ran: impl Into<Phrase>,
     ) -> Deviation {
         Deviation {
             parameter: parameter.into(),
             procedure: procedure.into(),
             ran: ran.into(),
-            unit: String::new(),
+            unit: UnitOf::default(),
             subjects: Vec::new(),
             files: Vec::new(),
             effect: String::new(),
@@ -51,8 +52,8 @@ impl Deviation {
         }
     }
 
-    pub fn unit(mut self, unit: &str) -> Self {
-        self.unit = unit.to_string();
+    pub fn unit(mut self, unit: crate::measurement::Unit) -> Self {
+        self.unit = UnitOf::of(unit);
         self
     }
 
@@ -87,8 +88,8 @@ impl Deviation {
 
     /// `runtime 3 s (procedure: 60 s)`, for verdict notes.
     pub fn short(&self) -> String {
-        let unit = |v: &str| {
-            if self.unit.is_empty() || v == "unknown" || v == "not set" {
+        let unit = |v: &Phrase| {
+            if self.unit.is_empty() || v.is("unknown") || v.is("not set") {
                 v.to_string()
             } else {
                 format!("{v} {}", self.unit)
@@ -302,13 +303,13 @@ mod tests {
     #[test]
     fn merges_rows_that_differ_only_in_subjects() {
         let a = Deviation::new("runtime", "60", "3")
-            .unit("s")
+            .unit(crate::measurement::Unit::Seconds)
             .subject("raid10/a")
             .file("raid10/a.json")
             .effect("short", true)
             .verdict("x");
         let b = Deviation::new("runtime", "60", "3")
-            .unit("s")
+            .unit(crate::measurement::Unit::Seconds)
             .subject("adp/a")
             .file("adp/a.json")
             .effect("short", true)

@@ -19,6 +19,7 @@ pub mod ingest;
 pub mod measurement;
 pub mod output;
 pub mod parse;
+pub mod phrase;
 pub mod process;
 pub mod render;
 pub mod signals;

@@ -38,6 +38,8 @@ pub enum Unit {
     Percent,
     #[serde(rename = "x")]
     Ratio,
+    #[serde(rename = "KiB")]
+    Kibibytes,
 }
 
 impl Unit {
@@ -55,6 +57,7 @@ impl Unit {
             Unit::Tokens => "tokens",
             Unit::Percent => "%",
             Unit::Ratio => "x",
+            Unit::Kibibytes => "KiB",
         }
     }
 }

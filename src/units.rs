@@ -18,12 +18,6 @@ pub fn mb_to_mib(mb_s: f64) -> f64 {
     mb_s * MB / MIB
 }
 
-/// A bandwidth in decimal MB/s with its MiB/s value beside it, for a figure derived from
-/// iostat: `18 MB/s (17.2 MiB/s)`.
-pub fn mb_s_with_mib(mb_s: f64) -> String {
-    format!("{mb_s:.0} MB/s ({:.0} MiB/s)", mb_to_mib(mb_s))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -32,6 +26,5 @@ mod tests {
     fn converts_both_ways() {
         assert!((mib_to_mb(18682.0) - 19589.5).abs() < 0.1);
         assert!((mb_to_mib(mib_to_mb(123.0)) - 123.0).abs() < 1e-9);
-        assert_eq!(mb_s_with_mib(mib_to_mb(100.0)), "105 MB/s (100 MiB/s)");
     }
 }

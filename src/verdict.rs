@@ -5,6 +5,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::phrase::{Phrase, UnitOf};
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
@@ -43,10 +45,10 @@ pub struct Verdict {
     /// The criterion as the procedure states it.
     pub criterion: String,
     pub status: Status,
-    /// The measured value, formatted, or `-`.
-    pub measured: String,
-    pub threshold: String,
-    pub published: String,
+    /// What was measured, as its numbers are shown, or `-`.
+    pub measured: Phrase,
+    pub threshold: Phrase,
+    pub published: Phrase,
     /// Results files the verdict was computed from, relative to the input folder.
     pub files: Vec<String>,
     /// Why the status is what it is, when that is not obvious from the numbers.
@@ -58,7 +60,7 @@ pub struct Verdict {
     /// The published number, in `unit`, when the procedure publishes one.
     pub published_value: Option<f64>,
     /// The unit of the three numbers: `x` (a ratio), `%`, `s`, `tok/s`, `requests`, ...
-    pub unit: String,
+    pub unit: UnitOf,
     /// For a fail, inconclusive or not-comparable verdict: what to check next, each with
     /// the procedure text it is drawn from.
     pub check_next: Vec<crate::why::NextStep>,
@@ -71,12 +73,12 @@ impl Verdict {
         measured: Option<f64>,
         threshold: Option<f64>,
         published: Option<f64>,
-        unit: &str,
+        unit: UnitOf,
     ) -> Verdict {
         self.measured_value = measured.filter(|v| v.is_finite());
         self.threshold_value = threshold.filter(|v| v.is_finite());
         self.published_value = published.filter(|v| v.is_finite());
-        self.unit = unit.to_string();
+        self.unit = unit;
         self
     }
 
@@ -89,14 +91,14 @@ impl Verdict {
     pub fn new(
         id: impl Into<String>,
         criterion: impl Into<String>,
-        threshold: impl Into<String>,
-        published: impl Into<String>,
+        threshold: impl Into<Phrase>,
+        published: impl Into<Phrase>,
     ) -> Verdict {
         Verdict {
             id: id.into(),
             criterion: criterion.into(),
             status: Status::NotMeasured,
-            measured: "-".into(),
+            measured: Phrase::dash(),
             threshold: threshold.into(),
             published: published.into(),
             files: Vec::new(),
@@ -104,7 +106,7 @@ impl Verdict {
             measured_value: None,
             threshold_value: None,
             published_value: None,
-            unit: String::new(),
+            unit: UnitOf::default(),
             check_next: Vec::new(),
         }
     }
@@ -115,8 +117,8 @@ impl Verdict {
 pub struct Observation {
     pub id: String,
     pub what: String,
-    pub measured: String,
-    pub published: String,
+    pub measured: Phrase,
+    pub published: Phrase,
     pub files: Vec<String>,
     pub note: String,
 }
@@ -139,15 +141,15 @@ mod tests {
             id: "x".into(),
             criterion: String::new(),
             status,
-            measured: String::new(),
-            threshold: String::new(),
-            published: String::new(),
+            measured: Phrase::default(),
+            threshold: Phrase::default(),
+            published: Phrase::default(),
             files: vec![],
             note: String::new(),
             measured_value: None,
             threshold_value: None,
             published_value: None,
-            unit: String::new(),
+            unit: UnitOf::default(),
             check_next: Vec::new(),
         }
     }

@@ -124,7 +124,7 @@ pub fn trend(results: &[Analysis], by_time: bool) -> Trend {
                     rows.push(TrendRow {
                         id: v.id.clone(),
                         criterion: v.criterion.clone(),
-                        unit: v.unit.clone(),
+                        unit: v.unit.to_string(),
                         values: vec![None; idx.len()],
                         statuses: vec!["-".into(); idx.len()],
                         sparkline: String::new(),

@@ -62,6 +62,27 @@ impl fmt::Display for Signature {
     }
 }
 
+impl Signature {
+    /// The signature as a phrase, its numbers typed: what deviations show.
+    pub fn phrase(&self) -> crate::phrase::Phrase {
+        use crate::phrase::{count, name, size, Phrase};
+        let bs = self
+            .bs
+            .map_or(Phrase::from("?"), |b| crate::phrase!("{}", size(b)));
+        let mix = self.rwmixread.map_or(Phrase::default(), |m| {
+            crate::phrase!(" {}/{}", count(m), count(100u64.saturating_sub(m)))
+        });
+        crate::phrase!(
+            "{} {} {}x{}{}",
+            name(&self.rw),
+            bs,
+            count(self.numjobs),
+            count(self.iodepth),
+            mix
+        )
+    }
+}
+
 fn normalize_rw(rw: &str) -> String {
     match rw.trim() {
         "readwrite" => "rw".into(),

@@ -24,10 +24,10 @@ pub fn verdicts(suites: &[SuiteReport]) -> anyhow::Result<Frame> {
         .f64("measured_value", rows.iter().map(|r| r.1.measured_value))
         .f64("threshold_value", rows.iter().map(|r| r.1.threshold_value))
         .f64("published_value", rows.iter().map(|r| r.1.published_value))
-        .str("unit", rows.iter().map(|r| r.1.unit.as_str()))
-        .str("measured", rows.iter().map(|r| r.1.measured.as_str()))
-        .str("threshold", rows.iter().map(|r| r.1.threshold.as_str()))
-        .str("published", rows.iter().map(|r| r.1.published.as_str()))
+        .str("unit", rows.iter().map(|r| r.1.unit.to_string()))
+        .str("measured", rows.iter().map(|r| r.1.measured.to_string()))
+        .str("threshold", rows.iter().map(|r| r.1.threshold.to_string()))
+        .str("published", rows.iter().map(|r| r.1.published.to_string()))
         .str("files", rows.iter().map(|r| r.1.files.join(";")))
         .str("note", rows.iter().map(|r| r.1.note.as_str()))
         .build()
@@ -41,9 +41,9 @@ pub fn deviations(suites: &[SuiteReport]) -> anyhow::Result<Frame> {
     FrameBuilder::new("deviations")
         .str("suite", rows.iter().map(|r| r.0))
         .str("parameter", rows.iter().map(|r| r.1.parameter.as_str()))
-        .str("procedure", rows.iter().map(|r| r.1.procedure.as_str()))
-        .str("ran", rows.iter().map(|r| r.1.ran.as_str()))
-        .str("unit", rows.iter().map(|r| r.1.unit.as_str()))
+        .str("procedure", rows.iter().map(|r| r.1.procedure.to_string()))
+        .str("ran", rows.iter().map(|r| r.1.ran.to_string()))
+        .str("unit", rows.iter().map(|r| r.1.unit.to_string()))
         .bool(
             "changes_comparison",
             rows.iter().map(|r| r.1.changes_comparison),

@@ -40,7 +40,12 @@ pub fn aligned(columns: &[String], rows: &[Vec<String>]) -> String {
 
 fn table(t: &Table) -> String {
     let mut out = format!("{}\n", t.title);
-    out.push_str(&aligned(&t.columns, &t.rows));
+    let rows: Vec<Vec<String>> = t
+        .rows
+        .iter()
+        .map(|r| r.iter().map(ToString::to_string).collect())
+        .collect();
+    out.push_str(&aligned(&t.columns, &rows));
     for n in &t.notes {
         let _ = writeln!(out, "  note: {n}");
     }
@@ -68,9 +73,9 @@ pub fn render(a: &Analysis) -> String {
                 vec![
                     v.status.label().to_string(),
                     v.criterion.clone(),
-                    v.measured.clone(),
-                    v.threshold.clone(),
-                    v.published.clone(),
+                    v.measured.to_string(),
+                    v.threshold.to_string(),
+                    v.published.to_string(),
                 ]
             })
             .collect();
@@ -114,7 +119,7 @@ pub fn render(a: &Analysis) -> String {
             out.push_str("\nObservations (no pass mark)\n");
             for o in &s.observations {
                 let _ = writeln!(out, "  {}: {}", o.what, o.measured);
-                if o.published != "-" {
+                if !o.published.is("-") {
                     let _ = writeln!(out, "    published: {}", o.published);
                 }
                 if !o.note.is_empty() {

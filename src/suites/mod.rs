@@ -37,7 +37,8 @@ pub struct Options {
 pub struct Table {
     pub title: String,
     pub columns: Vec<String>,
-    pub rows: Vec<Vec<String>>,
+    /// Cells as phrases: their numbers stay typed until a renderer writes them.
+    pub rows: Vec<Vec<crate::phrase::Phrase>>,
     /// Read under the table: what the numbers mean or where they differ from a script.
     pub notes: Vec<String>,
 }

@@ -17,13 +17,13 @@ pub struct Limit {
     pub suite: String,
     /// What is bounded: `restore time (adp)`, `raid10/write-1m-j8-d4`.
     pub subject: String,
-    /// The measurement, formatted.
-    pub measured: String,
+    /// The measurement, as its numbers are shown.
+    pub measured: crate::phrase::Phrase,
     pub measured_value: Option<f64>,
-    /// The bound, formatted, or `unknown: <what would give it>`.
-    pub bound: String,
+    /// The bound, as its numbers are shown, or `unknown: <what would give it>`.
+    pub bound: crate::phrase::Phrase,
     pub bound_value: Option<f64>,
-    pub unit: String,
+    pub unit: crate::phrase::UnitOf,
     /// How the bound was computed, with the inputs' values.
     pub formula: String,
     /// What the two together say.

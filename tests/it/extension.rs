@@ -81,7 +81,7 @@ impl Suite for Toy {
             answer,
             Some(42.0),
             Some(42.0),
-            "",
+            reprobench::phrase::UnitOf::default(),
         );
         v.status = match answer {
             Some(a) if a >= 42.0 => Status::Pass,
@@ -221,6 +221,36 @@ fn no_module_outside_the_suites_names_a_suite_or_a_verdict_id() {
     assert!(
         found.is_empty(),
         "suite names or verdict ids outside src/suites/:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The model's numbers are typed: a phrase's words are literals, names from the files
+/// or prose from the data files, never a `format!` result passed off as text.
+#[test]
+fn no_phrase_is_made_of_formatted_text() {
+    let mut files = Vec::new();
+    rust_files(&root().join("src"), &mut files);
+    let mut found = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("read");
+        let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        for call in ["Phrase::text(", "name("] {
+            for (at, _) in flat.match_indices(call) {
+                let arg = flat[at + call.len()..].trim_start_matches('&');
+                if arg.starts_with("format!") || arg.starts_with("crate::units::") {
+                    found.push(format!(
+                        "{}: {}…",
+                        f.display(),
+                        &flat[at..(at + 60).min(flat.len())]
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "formatted text made into a phrase (build it with phrase! and typed numbers):\n{}",
         found.join("\n")
     );
 }

@@ -5,6 +5,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::deviation::Deviation;
+use crate::measurement::Unit;
+use crate::phrase;
+use crate::phrase::{count, name as named, Phrase};
 use crate::suites::RanCommand;
 
 use super::ladder::Level;
@@ -35,12 +38,12 @@ fn same(a: &str, b: &str) -> bool {
 }
 
 /// The arguments a level of `n` clients must have: (name, value, source).
-fn level_params(n: u32, r: &LadderRef) -> [(&'static str, String, &str); 3] {
+fn level_params(n: u32, r: &LadderRef) -> [(&'static str, u32, &str); 3] {
     let s = r.procedure.level_source.as_str();
     [
-        ("num_clients", n.to_string(), s),
-        ("max_active_conversations", (2 * n).to_string(), s),
-        ("num_conversations", (3 * n).to_string(), s),
+        ("num_clients", n, s),
+        ("max_active_conversations", 2 * n, s),
+        ("num_conversations", 3 * n, s),
     ]
 }
 
@@ -79,8 +82,8 @@ pub fn ladder(
             let mut missing: Vec<&str> = Vec::new();
             for (name, want, source) in level_params(l.clients, r) {
                 match arg(l, name) {
-                    Some(v) if !same(v, &want) => out.push(with(
-                        Deviation::new(name, want, v)
+                    Some(v) if !same(v, &want.to_string()) => out.push(with(
+                        Deviation::new(name, phrase!("{}", count(want)), Phrase::text(v))
                             .effect(r.procedure.level_effect.clone(), true)
                             .source(source),
                     )),
@@ -91,7 +94,7 @@ pub fn ladder(
             for p in &r.param {
                 match arg(l, &p.name) {
                     Some(v) if !same(v, &p.value) => out.push(with(
-                        Deviation::new(p.name.clone(), p.value.clone(), v)
+                        Deviation::new(p.name.clone(), Phrase::text(&p.value), Phrase::text(v))
                             .effect(p.effect.clone(), p.changes)
                             .source(p.source.clone()),
                     )),
@@ -163,8 +166,8 @@ fn between_variants(
                 let show = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(" / ");
                 let mut d = Deviation::new(
                     format!("{name} ({} vs {})", present[0], other),
-                    show(first),
-                    show(&by[**other]),
+                    Phrase::text(show(first)),
+                    Phrase::text(show(&by[**other])),
                 )
                 .effect(
                     format!(
@@ -288,7 +291,11 @@ pub fn restore(
         };
         if tp != m.tensor_parallel_size.to_string() {
             out.push(with(
-                Deviation::new("tensor_parallel_size", m.tensor_parallel_size.to_string(), tp)
+                Deviation::new(
+                    "tensor_parallel_size",
+                    phrase!("{}", count(m.tensor_parallel_size)),
+                    Phrase::text(tp),
+                )
                     .effect(
                         format!(
                             "another tensor parallelism: prefill and restore spread over other GPUs and links, so the times are not comparable to the published {}'s",
@@ -302,21 +309,27 @@ pub fn restore(
         }
         if len != m.max_model_len.to_string() {
             out.push(with(
-                Deviation::new("max_model_len", m.max_model_len.to_string(), len)
-                    .unit("tokens")
-                    .effect(
-                        "another context limit: prompts longer than it fail; the times do not change",
-                        false,
-                    )
-                    .source(m.source.clone()),
+                Deviation::new(
+                    "max_model_len",
+                    phrase!("{}", count(m.max_model_len)),
+                    Phrase::text(len),
+                )
+                .unit(Unit::Tokens)
+                .effect(
+                    "another context limit: prompts longer than it fail; the times do not change",
+                    false,
+                )
+                .source(m.source.clone()),
             ));
         }
         if variant == "adp" {
             let logged = arg("kv_transfer_config").and_then(chunk_size);
             let want = m
                 .chunk_size
-                .map(|c| c.to_string())
-                .or(m.chunk_multiple.map(|c| format!("a multiple of {c}")))
+                .map(|c| phrase!("{}", count(c)))
+                .or(m
+                    .chunk_multiple
+                    .map(|c| phrase!("a multiple of {}", count(c))))
                 .unwrap_or_else(|| "the connector's default".into());
             let ok = match (logged, m.chunk_size, m.chunk_multiple) {
                 (Some(c), Some(w), _) => c == w,
@@ -330,9 +343,11 @@ pub fn restore(
                     Deviation::new(
                         "chunk_size",
                         want,
-                        logged.map_or("not in the logged kv-transfer-config".into(), |c| c.to_string()),
+                        logged.map_or("not in the logged kv-transfer-config".into(), |c| {
+                            phrase!("{}", count(c))
+                        }),
                     )
-                    .unit("tokens")
+                    .unit(Unit::Tokens)
                     .effect(
                         "hits are rounded down to whole chunks: another size changes how many prompt tokens can be cached",
                         false,
@@ -348,11 +363,12 @@ pub fn restore(
             let mut d = Deviation::new(
                 format!("{k} (adp vs gpu-only)"),
                 "the same in both variants",
-                values
-                    .iter()
-                    .map(|(var, v, _)| format!("{var} {v}"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                Phrase::join(
+                    values
+                        .iter()
+                        .map(|(var, v, _)| phrase!("{} {}", named(var), named(v))),
+                    ", ",
+                ),
             )
             .effect(
                 "the variants differ in more than the connector: restore vs recompute compares unlike servers",
@@ -420,8 +436,12 @@ pub fn prompt(
         for (variant, file, p) in &lengths {
             let gap = (*p as f64 - m.prompt_tokens as f64).abs() / m.prompt_tokens as f64;
             if gap > r.max_prompt_gap {
-                let mut d = Deviation::new("prompt length", format!("~{}", m.prompt_tokens), p.to_string())
-                    .unit("tokens")
+                let mut d = Deviation::new(
+                    "prompt length",
+                    phrase!("~{}", count(m.prompt_tokens)),
+                    phrase!("{}", count(*p)),
+                )
+                .unit(Unit::Tokens)
                     .subject(format!("{variant} requests"))
                     .file(file.to_string())
                     .effect(
@@ -463,13 +483,14 @@ pub fn prompt(
         let mut d = Deviation::new(
             "prompt length (between variants)",
             "the same prompt",
-            lengths
-                .iter()
-                .map(|(v, _, p)| format!("{v} {p}"))
-                .collect::<Vec<_>>()
-                .join(", "),
+            Phrase::join(
+                lengths
+                    .iter()
+                    .map(|(v, _, p)| phrase!("{} {}", named(*v), count(*p))),
+                ", ",
+            ),
         )
-        .unit("tokens")
+        .unit(Unit::Tokens)
         .effect(
             "the variants timed different prompts: their ratio compares unlike with unlike",
             true,

@@ -4,7 +4,10 @@
 use crate::chart::{Chart, Kind, Series};
 use crate::ingest::walk::Skipped;
 use crate::ingest::{layout, Catalog, Kind as FileKind};
+use crate::measurement::Unit;
 use crate::parse::ask::Attempt;
+use crate::phrase;
+use crate::phrase::{count as count_of, fixed, qty, signed, Phrase, UnitOf};
 use crate::suites::kv_common::aggregate::{failing_runs, fed_by, too_spread, Aggregate, GEN};
 use crate::suites::kv_common::reference::KvReference;
 use crate::suites::kv_common::restore::measured;
@@ -187,13 +190,17 @@ impl Suite for KvDram {
             let f = |x: &Option<crate::suites::kv_common::restore::Measured>| {
                 x.as_ref()
                     .and_then(|m| m.median)
-                    .map_or("-".into(), |s| format!("{s:.2} s"))
+                    .map_or(Phrase::dash(), |s| phrase!("{}", qty(s, 2, Unit::Seconds)))
             };
             report.observations.push(Observation {
                 id: format!("kv-dram.{kind}"),
                 what: what.into(),
-                measured: format!("connector alone {} · LMCache {}", f(&a), f(&l)),
-                published: format!("connector alone {adp_pub:.2} s · LMCache {lm_pub:.2} s"),
+                measured: phrase!("connector alone {} · LMCache {}", f(&a), f(&l)),
+                published: phrase!(
+                    "connector alone {} · LMCache {}",
+                    qty(adp_pub, 2, Unit::Seconds),
+                    qty(lm_pub, 2, Unit::Seconds)
+                ),
                 files: [&a, &l]
                     .iter()
                     .filter_map(|x| x.as_ref().map(|m| m.file.clone()))
@@ -216,10 +223,15 @@ fn gen_verdict(agg: &Aggregate, n: u32, gap: f64, max_spread: f64) -> Verdict {
     let mut v = Verdict::new(
         format!("kv-dram.L{n}-gen"),
         format!("{n} clients: LMCache and the connector alone generate at matching rates"),
-        format!("within {:.0}%", gap * 100.0),
+        phrase!("within {}", qty(gap * 100.0, 0, Unit::Percent)),
         "matching generation rates under load",
     )
-    .with_numbers(None, Some(gap * 100.0), None, "% difference");
+    .with_numbers(
+        None,
+        Some(gap * 100.0),
+        None,
+        UnitOf::new(Unit::Percent, "difference"),
+    );
     for var in [ADP, LMCACHE] {
         v.files.extend(
             agg.runs(var, n)
@@ -243,7 +255,12 @@ fn gen_verdict(agg: &Aggregate, n: u32, gap: f64, max_spread: f64) -> Verdict {
     };
     let diff = l / a - 1.0;
     v.set_measured(Some(diff * 100.0));
-    v.measured = format!("lmcache {l:.1} vs adp {a:.1} tok/s ({:+.1}%)", diff * 100.0);
+    v.measured = phrase!(
+        "lmcache {} vs adp {} tok/s ({}%)",
+        fixed(l, 1),
+        fixed(a, 1),
+        signed(diff * 100.0, 1)
+    );
     let fed = format!("medians of {}", fed_by(agg, &[ADP, LMCACHE], n));
     let failing = failing_runs(agg, &[ADP, LMCACHE], n);
     let spread = too_spread(agg, &[ADP, LMCACHE], n, max_spread, &[("gen tok/s", GEN)]);
@@ -272,18 +289,23 @@ fn hits_verdict(all: &[(String, (String, Vec<Attempt>))], share: f64) -> Verdict
             "Every restore (after reset or restart) is served from cache, >= 99% of prompt_tokens"
                 .into(),
         status: Status::NotMeasured,
-        measured: "-".into(),
-        threshold: format!(">= {:.0}%", share * 100.0),
-        published: "-".into(),
+        measured: Phrase::dash(),
+        threshold: phrase!(">= {}", qty(share * 100.0, 0, Unit::Percent)),
+        published: Phrase::dash(),
         files: all.iter().map(|(_, (f, _))| f.clone()).collect(),
         note: String::new(),
         measured_value: None,
         threshold_value: None,
         published_value: None,
-        unit: String::new(),
+        unit: UnitOf::default(),
         check_next: Vec::new(),
     }
-    .with_numbers(None, Some(share * 100.0), None, "% of restores hit");
+    .with_numbers(
+        None,
+        Some(share * 100.0),
+        None,
+        UnitOf::new(Unit::Percent, "of restores hit"),
+    );
     if all.is_empty() {
         v.note = "no dram/<variant>-warm.txt or -restart.txt transcripts".into();
         return v;
@@ -311,13 +333,14 @@ fn hits_verdict(all: &[(String, (String, Vec<Attempt>))], share: f64) -> Verdict
     }
     let hit = count - misses.len() - failed.len();
     v.set_measured((count > 0).then(|| hit as f64 * 100.0 / count as f64));
-    v.measured = format!(
-        "{} of {count} restores hit{}",
-        hit,
+    v.measured = phrase!(
+        "{} of {} restores hit{}",
+        count_of(hit),
+        count_of(count),
         if failed.is_empty() {
-            String::new()
+            Phrase::default()
         } else {
-            format!(", {} failed", failed.len())
+            phrase!(", {} failed", count_of(failed.len()))
         }
     );
     v.status = if count == 0 {
@@ -345,17 +368,17 @@ fn attempts_table(all: &[(String, (String, Vec<Attempt>))]) -> Table {
     for (name, (file, attempts)) in all {
         for (i, a) in attempts.iter().enumerate() {
             rows.push(vec![
-                name.clone(),
-                (i + 1).to_string(),
+                Phrase::text(name),
+                Phrase::count(i + 1),
                 if i == 0 {
                     "first send".into()
                 } else {
-                    "restore".to_string()
+                    "restore".into()
                 },
-                a.seconds.map_or("-".into(), |s| format!("{s:.3}")),
-                a.prompt_tokens.map_or("-".into(), |p| p.to_string()),
-                a.cached.map_or("null".into(), |c| c.to_string()),
-                format!("{file}:{}", a.line),
+                Phrase::opt(a.seconds, 3),
+                a.prompt_tokens.map_or(Phrase::dash(), Phrase::count),
+                a.cached.map_or("null".into(), Phrase::count),
+                phrase!("{}:{}", phrase::name(file), count_of(a.line)),
             ]);
         }
     }
@@ -395,13 +418,16 @@ fn lmcache_observation(catalog: &Catalog) -> Option<Observation> {
     Some(Observation {
         id: "kv-dram.lmcache-retrievals".into(),
         what: "LMCache retrievals logged by the lmcache variant".into(),
-        measured: format!(
-            "{} retrievals, {got} of {need} required tokens retrieved, median {} ms; {} adapter hit lines",
-            log.lmcache_retrievals.len(),
-            crate::suites::kv_common::stats::median(&ms).map_or("-".into(), |m| format!("{m:.0}")),
-            log.lmcache_hits.len()
+        measured: phrase!(
+            "{} retrievals, {} of {} required tokens retrieved, median {} ms; {} adapter hit lines",
+            count_of(log.lmcache_retrievals.len()),
+            count_of(got),
+            count_of(need),
+            crate::suites::kv_common::stats::median(&ms)
+                .map_or(Phrase::dash(), |m| phrase!("{}", fixed(m, 0))),
+            count_of(log.lmcache_hits.len())
         ),
-        published: "-".into(),
+        published: Phrase::dash(),
         files: vec![file.clone()],
         note: String::new(),
     })

@@ -4,6 +4,9 @@
 use crate::chart::{Chart, Kind, Series};
 use crate::ingest::walk::Skipped;
 use crate::ingest::{layout, Catalog, Kind as FileKind};
+use crate::measurement::Unit;
+use crate::phrase;
+use crate::phrase::{count, fixed, name, qty, Phrase, UnitOf};
 use crate::suites::kv_common::aggregate::{
     failing_runs, fed_by, too_spread, Aggregate, GEN, GPU_HIT, OUTPUT, RATES, RATES_AND_TTFT, TTFT,
 };

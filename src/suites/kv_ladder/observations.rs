@@ -10,12 +10,14 @@ pub(super) fn fill_observation(agg: &Aggregate, fill: u32) -> Option<Observation
     if !has(half) && !has(fill) {
         return None;
     }
-    let f = |x: Option<f64>| x.map_or("-".into(), |p| format!("{p:.0} %"));
+    let f = |x: Option<f64>| x.map_or(Phrase::dash(), |p| phrase!("{} %", fixed(p, 0)));
     let measured = match (before, at) {
-        (Some(b), Some(a)) => format!(
-            "gpu-only GPU hit {} at {half} clients, {} at {fill}{}",
+        (Some(b), Some(a)) => phrase!(
+            "gpu-only GPU hit {} at {} clients, {} at {}{}",
             f(Some(b)),
+            count(half),
             f(Some(a)),
+            count(fill),
             if a < b {
                 " (dropped)"
             } else {
@@ -23,18 +25,20 @@ pub(super) fn fill_observation(agg: &Aggregate, fill: u32) -> Option<Observation
             }
         ),
         _ => {
-            let missing: Vec<String> = [half, fill]
+            let missing = [half, fill]
                 .into_iter()
                 .filter(|&n| agg.metric(PLAIN, n, GPU_HIT).0.is_none())
                 .map(|n| {
                     if has(n) {
-                        format!("no GPU hit rate at {n} clients (no .prom snapshots?)")
+                        phrase!(
+                            "no GPU hit rate at {} clients (no .prom snapshots?)",
+                            count(n)
+                        )
                     } else {
-                        format!("no {n}-client level of gpu-only")
+                        phrase!("no {}-client level of gpu-only", count(n))
                     }
-                })
-                .collect();
-            format!("not measured: {}", missing.join("; "))
+                });
+            phrase!("not measured: {}", Phrase::join(missing, "; "))
         }
     };
     let mut files = agg.files(&[PLAIN], half);
@@ -52,7 +56,7 @@ pub(super) fn fill_observation(agg: &Aggregate, fill: u32) -> Option<Observation
 }
 
 pub(super) fn sla_observation(agg: &Aggregate, sla: f64) -> Observation {
-    let describe = |variant: &str| -> String {
+    let describe = |variant: &str| -> Phrase {
         let levels: Vec<(u32, f64)> = agg
             .levels_of(variant)
             .into_iter()
@@ -67,20 +71,23 @@ pub(super) fn sla_observation(agg: &Aggregate, sla: f64) -> Observation {
             .map(|(n, _)| *n)
             .collect();
         match meeting.iter().max() {
-            None => format!(
+            None => phrase!(
                 "below the SLA at every level measured (from {} clients)",
-                levels[0].0
+                count(levels[0].0)
             ),
             Some(&n) if n == top => {
-                format!("at least {n} clients (the highest level measured still meets it)")
+                phrase!(
+                    "at least {} clients (the highest level measured still meets it)",
+                    count(n)
+                )
             }
-            Some(&n) => format!("{n} clients"),
+            Some(&n) => phrase!("{} clients", count(n)),
         }
     };
     Observation {
         id: "kv-ladder.sla".into(),
         what: format!("Highest client count keeping gen tok/s >= {sla} per request (SLA)"),
-        measured: format!("adp: {} · gpu-only: {}", describe(ADP), describe(PLAIN)),
+        measured: phrase!("adp: {} · gpu-only: {}", describe(ADP), describe(PLAIN)),
         published: "20 tok/s per request (50 ms/token) in published comparisons".into(),
         files: [ADP, PLAIN]
             .iter()

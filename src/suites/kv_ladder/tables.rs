@@ -20,8 +20,12 @@ pub(super) fn script_table(levels: &[Level]) -> Preformatted {
     }
 }
 
-pub(super) fn opt(x: Option<f64>, prec: usize) -> String {
-    x.map_or("-".into(), |v| format!("{v:.prec$}"))
+pub(super) fn opt(x: Option<f64>, prec: u8) -> Phrase {
+    Phrase::opt(x, prec)
+}
+
+fn pct(x: Option<f64>) -> Phrase {
+    x.map_or(Phrase::dash(), |p| phrase!("{} %", fixed(p, 0)))
 }
 
 pub(super) fn runs_table(levels: &[Level]) -> Table {
@@ -29,16 +33,16 @@ pub(super) fn runs_table(levels: &[Level]) -> Table {
         .iter()
         .map(|l| {
             vec![
-                format!("{}-{}", l.variant, l.run),
-                l.clients.to_string(),
-                l.requests.map_or("-".into(), |r| r.to_string()),
+                phrase!("{}-{}", name(&l.variant), name(&l.run)),
+                Phrase::count(l.clients),
+                l.requests.map_or(Phrase::dash(), Phrase::count),
                 opt(l.output_tok_s, 1),
                 opt(l.ttft_p50_s, 2),
                 opt(l.gen_tok_s, 1),
-                l.gpu_hit_pct.map_or("-".into(), |p| format!("{p:.0} %")),
-                l.card_hit_pct.map_or("-".into(), |p| format!("{p:.0} %")),
-                l.failures.map_or("-".into(), |f| f.to_string()),
-                l.problems.join("; "),
+                pct(l.gpu_hit_pct),
+                pct(l.card_hit_pct),
+                l.failures.map_or(Phrase::dash(), Phrase::count),
+                Phrase::text(l.problems.join("; ")),
             ]
         })
         .collect();
@@ -62,12 +66,12 @@ pub(super) fn median_table(agg: &Aggregate, max_spread: f64) -> Table {
     for n in levels {
         let m = |v: &str, f| agg.metric(v, n, f).0;
         let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
-            (Some(a), Some(b)) if b > 0.0 => format!("{:.2}x", a / b),
-            _ => "-".into(),
+            (Some(a), Some(b)) if b > 0.0 => phrase!("{}", qty(a / b, 2, Unit::Ratio)),
+            _ => Phrase::dash(),
         };
         let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread, RATES_AND_TTFT);
         rows.push(vec![
-            n.to_string(),
+            Phrase::count(n),
             opt(m(ADP, OUTPUT), 1),
             opt(m(PLAIN, OUTPUT), 1),
             ratio(m(ADP, OUTPUT), m(PLAIN, OUTPUT)),
@@ -76,12 +80,12 @@ pub(super) fn median_table(agg: &Aggregate, max_spread: f64) -> Table {
             ratio(m(ADP, GEN), m(PLAIN, GEN)),
             opt(m(ADP, TTFT), 2),
             opt(m(PLAIN, TTFT), 2),
-            format!("{}/{}", agg.runs(ADP, n).len(), agg.runs(PLAIN, n).len()),
-            if spread.is_empty() {
-                String::new()
-            } else {
-                spread.join("; ")
-            },
+            phrase!(
+                "{}/{}",
+                count(agg.runs(ADP, n).len()),
+                count(agg.runs(PLAIN, n).len())
+            ),
+            Phrase::text(spread.join("; ")),
         ]);
     }
     Table {
@@ -123,21 +127,24 @@ pub(super) fn engine_observation(logs: &kv_common::ServerLogs) -> Option<Observa
                 .filter_map(f)
                 .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))))
         };
-        let fmt = |x: Option<f64>, unit: &str| x.map_or("-".into(), |v| format!("{v:.1}{unit}"));
-        parts.push(format!(
-            "{variant}: {} stats lines, peak GPU KV cache usage {}, peak waiting {}, last external hit rate {}",
-            log.engine_stats.len(),
-            fmt(peak(|e| e.gpu_kv_usage_pct), "%"),
-            fmt(peak(|e| e.waiting), " reqs"),
-            fmt(log.engine_stats.iter().rev().find_map(|e| e.external_hit_pct), "%"),
+        let pct =
+            |x: Option<f64>| x.map_or(Phrase::dash(), |v| phrase!("{}", qty(v, 1, Unit::Percent)));
+        let reqs = |x: Option<f64>| x.map_or(Phrase::dash(), |v| phrase!("{} reqs", fixed(v, 1)));
+        parts.push(phrase!(
+            "{}: {} stats lines, peak GPU KV cache usage {}, peak waiting {}, last external hit rate {}",
+            name(variant.as_str()),
+            count(log.engine_stats.len()),
+            pct(peak(|e| e.gpu_kv_usage_pct)),
+            reqs(peak(|e| e.waiting)),
+            pct(log.engine_stats.iter().rev().find_map(|e| e.external_hit_pct)),
         ));
         files.push(file.clone());
     }
     (!parts.is_empty()).then(|| Observation {
         id: "kv-ladder.engine-stats".into(),
         what: "The servers' periodic engine stats".into(),
-        measured: parts.join(" · "),
-        published: "-".into(),
+        measured: Phrase::join(parts, " · "),
+        published: Phrase::dash(),
         files,
         note: "hit rates in these lines cover the last 1,000 requests".into(),
     })

@@ -17,12 +17,12 @@ pub(super) fn parity_verdict(agg: &Aggregate, n: u32, min_ratio: f64, max_spread
         format!("kv-ladder.L{n}-parity"),
         format!("{n} client(s): ADP within 10% of plain vLLM in output tok/s and gen tok/s"),
     );
-    v.threshold = format!(">= {min_ratio:.2}x in both");
+    v.threshold = phrase!(">= {} in both", qty(min_ratio, 2, Unit::Ratio));
     v = v.with_numbers(
         None,
         Some(min_ratio),
         None,
-        "x (the lower of output and gen)",
+        UnitOf::new(Unit::Ratio, "(the lower of output and gen)"),
     );
     v.files = agg.files(&[ADP, PLAIN], n);
     let (ao, _) = agg.metric(ADP, n, OUTPUT);
@@ -34,7 +34,15 @@ pub(super) fn parity_verdict(agg: &Aggregate, n: u32, min_ratio: f64, max_spread
     };
     let (ro, rg) = (ao / po, ag / pg);
     v.set_measured(Some(ro.min(rg)));
-    v.measured = format!("output {ro:.2}x ({ao:.1} vs {po:.1}), gen {rg:.2}x ({ag:.1} vs {pg:.1})");
+    v.measured = phrase!(
+        "output {} ({} vs {}), gen {} ({} vs {})",
+        qty(ro, 2, Unit::Ratio),
+        fixed(ao, 1),
+        fixed(po, 1),
+        qty(rg, 2, Unit::Ratio),
+        fixed(ag, 1),
+        fixed(pg, 1)
+    );
     let fed = format!("medians of {}", fed_by(agg, &[ADP, PLAIN], n));
     let failing = failing_runs(agg, &[ADP, PLAIN], n);
     let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread, RATES);
@@ -79,7 +87,7 @@ pub(super) fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Ver
         format!("{n} clients: with ADP higher output and gen tok/s, lower TTFT p50, card hits > 0"),
     );
     v.threshold = "all four".into();
-    v = v.with_numbers(None, Some(4.0), None, "of 4 conditions met");
+    v = v.with_numbers(None, Some(4.0), None, UnitOf::count("of 4 conditions met"));
     v.files = agg.files(&[ADP, PLAIN], n);
     let m = |var, f| agg.metric(var, n, f).0;
     let (Some(ao), Some(po), Some(ag), Some(pg), Some(at), Some(pt)) = (
@@ -97,14 +105,16 @@ pub(super) fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Ver
         .iter()
         .filter_map(|l| l.card_hits)
         .collect();
-    v.measured = format!(
-        "output {:.2}x, gen {:.2}x, TTFT {at:.2} vs {pt:.2} s, card hits {}",
-        ao / po,
-        ag / pg,
+    v.measured = phrase!(
+        "output {}, gen {}, TTFT {} vs {} s, card hits {}",
+        qty(ao / po, 2, Unit::Ratio),
+        qty(ag / pg, 2, Unit::Ratio),
+        fixed(at, 2),
+        fixed(pt, 2),
         if card.is_empty() {
-            "-".to_string()
+            Phrase::dash()
         } else {
-            format!("{:.0} tokens", median(&card).unwrap_or(0.0))
+            phrase!("{}", qty(median(&card).unwrap_or(0.0), 0, Unit::Tokens))
         }
     );
     let mut missed = Vec::new();
@@ -155,7 +165,12 @@ pub(super) fn failures_verdict(levels: &[Level]) -> Verdict {
     );
     v.threshold = "0 at every level".into();
     v.published = "num_failures=0".into();
-    v = v.with_numbers(None, Some(0.0), Some(0.0), "levels with failures");
+    v = v.with_numbers(
+        None,
+        Some(0.0),
+        Some(0.0),
+        UnitOf::count("levels with failures"),
+    );
     let mut bad = Vec::new();
     let mut unknown = Vec::new();
     let mut checked = 0;
@@ -178,10 +193,11 @@ pub(super) fn failures_verdict(levels: &[Level]) -> Verdict {
     if checked + bad.len() > 0 {
         v.set_measured(Some(bad.len() as f64));
     }
-    v.measured = format!(
-        "{checked} clean, {} with failures, {} unknown",
-        bad.len(),
-        unknown.len()
+    v.measured = phrase!(
+        "{} clean, {} with failures, {} unknown",
+        count(checked),
+        count(bad.len()),
+        count(unknown.len())
     );
     v.status = if !bad.is_empty() {
         Status::Fail
@@ -208,14 +224,14 @@ pub(super) fn turned_off_verdict(logs: &kv_common::ServerLogs) -> Verdict {
     );
     v.threshold = "never".into();
     v.published = "never".into();
-    v = v.with_numbers(None, Some(0.0), Some(0.0), "lines");
+    v = v.with_numbers(None, Some(0.0), Some(0.0), UnitOf::count("lines"));
     let Some((file, log)) = logs.by_variant.get(ADP) else {
         v.note = "no ADP server log (logs/adp-vllm.log)".into();
         return v;
     };
     v.files.push(file.clone());
     v.set_measured(Some(log.turned_off.len() as f64));
-    v.measured = format!("{} times", log.turned_off.len());
+    v.measured = phrase!("{} times", count(log.turned_off.len()));
     if log.turned_off.is_empty() {
         v.status = Status::Pass;
     } else {

@@ -5,6 +5,9 @@ use crate::parse::ask::Attempt;
 use crate::parse::vllm_log::ServerLog;
 use crate::suites::kv_common::restore::Measured;
 
+use crate::measurement::Unit;
+use crate::phrase;
+use crate::phrase::{qty, Phrase, UnitOf};
 use crate::why::setup::Read;
 use crate::why::{gb, Limit};
 
@@ -30,9 +33,9 @@ pub fn restore_floor(i: RestoreInputs) -> Limit {
         .filter(|&c| c > 0)
         .max();
     let mut files = vec![file.clone()];
-    let measured = m
-        .median
-        .map_or("-".to_string(), |t| format!("median restore {t:.2} s"));
+    let measured = m.median.map_or(Phrase::dash(), |t| {
+        phrase!("median restore {}", qty(t, 2, Unit::Seconds))
+    });
     let mut missing = Vec::new();
     let per_token = i.log.and_then(|(rel, log)| {
         let (line, gib) = *log.kv_cache_memory_gib.first()?;
@@ -55,23 +58,29 @@ pub fn restore_floor(i: RestoreInputs) -> Limit {
         subject: "restore time from the card (adp)".into(),
         measured,
         measured_value: m.median,
-        bound: String::new(),
+        bound: Phrase::default(),
         bound_value: None,
-        unit: "s".into(),
+        unit: UnitOf::of(Unit::Seconds),
         formula: "floor = KV bytes restored / min(link bandwidth, card read bandwidth); KV bytes = cached tokens × KV cache memory per GPU / GPU KV cache tokens".into(),
         reading: String::new(),
         files,
     };
     let (Some((bpt, gib, toks)), Some(cached), Some((gbit, link_src))) = (per_token, tokens, link)
     else {
-        limit.bound = format!("unknown: needs {}", missing.join("; "));
+        limit.bound = phrase!(
+            "unknown: needs {}",
+            Phrase::join(missing.into_iter().map(Phrase::from), "; ")
+        );
         return limit;
     };
     limit.files.push(link_src);
     let bytes = cached as f64 * bpt;
     let link_bps = gbit * 1e9 / 8.0;
     let floor = bytes / link_bps;
-    limit.bound = format!("link-bound floor {floor:.2} s (card's read bandwidth: unknown)");
+    limit.bound = phrase!(
+        "link-bound floor {} (card's read bandwidth: unknown)",
+        qty(floor, 2, Unit::Seconds)
+    );
     limit.bound_value = Some(floor);
     limit.formula = format!(
         "{cached} cached tokens × {gib} GiB / {toks:.0} tokens = {} (one GPU's share; where every rank's share crosses the link, multiply by the tensor-parallel size), over {gbit:.1} Gb/s = {floor:.2} s; the card's read bandwidth is in no file, so the floor counts the link only and the true floor can be higher",

@@ -4,7 +4,10 @@
 use crate::chart::{Chart, Kind, Series};
 use crate::ingest::walk::Skipped;
 use crate::ingest::{layout, Catalog};
+use crate::measurement::Unit;
 use crate::parse::ask::Attempt;
+use crate::phrase;
+use crate::phrase::{count, fixed, name, qty, Phrase, UnitOf};
 use crate::suites::kv_common::reference::{KvReference, ModelRef};
 use crate::suites::kv_common::restore::{measured, Measured};
 use crate::suites::kv_common::{self, ServerLogs, ADP, PLAIN};
@@ -217,7 +220,7 @@ fn model_deviations(
                 crate::deviation::Deviation::new(
                     "model",
                     "GLM-5.3, DeepSeek-V4-Flash, MiniMax M3 or Kimi-Linear",
-                    m.clone(),
+                    Phrase::text(m),
                 )
                 .subject("test 1")
                 .file(from.clone())
@@ -237,6 +240,11 @@ fn model_deviations(
     model_devs
 }
 
+/// `2.12 s`, or `-`.
+fn seconds(s: Option<f64>) -> Phrase {
+    s.map_or(Phrase::dash(), |s| phrase!("{}", qty(s, 2, Unit::Seconds)))
+}
+
 /// The gateway log's presence, and the published times beside the measured ones.
 fn observations(
     logs: &ServerLogs,
@@ -251,8 +259,8 @@ fn observations(
         measured: logs
             .gateway
             .clone()
-            .map_or("missing".into(), |g| format!("present: `{g}`")),
-        published: "-".into(),
+            .map_or("missing".into(), |g| phrase!("present: `{}`", name(g))),
+        published: Phrase::dash(),
         files: logs.gateway.iter().cloned().collect(),
         note: String::new(),
     });
@@ -263,20 +271,15 @@ fn observations(
                 "{}: restore vs recompute, ~{} tokens",
                 m.title, m.prompt_tokens
             ),
-            measured: format!(
+            measured: phrase!(
                 "restore {} · recompute {}",
-                restore
-                    .as_ref()
-                    .and_then(|r| r.median)
-                    .map_or("-".into(), |s| format!("{s:.2} s")),
-                recompute
-                    .as_ref()
-                    .and_then(|r| r.median)
-                    .map_or("-".into(), |s| format!("{s:.2} s"))
+                seconds(restore.as_ref().and_then(|r| r.median)),
+                seconds(recompute.as_ref().and_then(|r| r.median))
             ),
-            published: format!(
-                "restore {:.2} s · recompute {:.2} s",
-                m.restore_s, m.recompute_s
+            published: phrase!(
+                "restore {} · recompute {}",
+                qty(m.restore_s, 2, Unit::Seconds),
+                qty(m.recompute_s, 2, Unit::Seconds)
             ),
             files: [&restore, &recompute]
                 .into_iter()

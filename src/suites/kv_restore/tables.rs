@@ -13,23 +13,25 @@ pub(super) fn attempts_table(
         };
         for (i, a) in attempts.iter().enumerate() {
             let role = match (variant, i, &a.failed) {
-                (_, _, Some(why)) => format!("FAILED: {why}"),
+                (_, _, Some(why)) => phrase!("FAILED: {}", name(why)),
                 (ADP, 0, _) => "cold: computed and written to the card".into(),
                 (ADP, _, _) => "after restart: restored".into(),
                 _ => "recompute".into(),
             };
             rows.push(vec![
-                variant.to_string(),
-                (i + 1).to_string(),
+                Phrase::from(variant),
+                Phrase::count(i + 1),
                 role,
-                a.seconds.map_or("-".into(), |s| format!("{s:.3}")),
-                a.prompt_tokens.map_or("-".into(), |p| p.to_string()),
-                a.cached.map_or("null".into(), |c| c.to_string()),
+                Phrase::opt(a.seconds, 3),
+                a.prompt_tokens.map_or(Phrase::dash(), Phrase::count),
+                a.cached.map_or("null".into(), Phrase::count),
                 match (a.prompt_tokens, a.cached) {
-                    (Some(p), Some(c)) if p > 0 => format!("{:.2}%", 100.0 * c as f64 / p as f64),
-                    _ => "-".into(),
+                    (Some(p), Some(c)) if p > 0 => {
+                        phrase!("{}", qty(100.0 * c as f64 / p as f64, 2, Unit::Percent))
+                    }
+                    _ => Phrase::dash(),
                 },
-                format!("{file}:{}", a.line),
+                phrase!("{}:{}", name(file), count(a.line)),
             ]);
         }
     }

@@ -16,13 +16,16 @@ pub(super) fn cached_verdict(
         "cached",
         "After every restart, cached is at least 99% of prompt_tokens",
     );
-    v.threshold = format!(">= {:.0}% of prompt_tokens", share * 100.0);
+    v.threshold = phrase!(
+        ">= {} of prompt_tokens",
+        qty(share * 100.0, 0, Unit::Percent)
+    );
     v.published = "196,480 of 196,531 tokens (whole 128-token chunks)".into();
     v = v.with_numbers(
         None,
         Some(share * 100.0),
         Some(196_480.0 * 100.0 / 196_531.0),
-        "% of prompt_tokens (lowest restore)",
+        UnitOf::new(Unit::Percent, "of prompt_tokens (lowest restore)"),
     );
     let Some((file, attempts)) = adp else {
         v.note = "no ADP transcript (restore/adp.txt)".into();
@@ -58,11 +61,12 @@ pub(super) fn cached_verdict(
     }
     let measured_n = restores.len() - failed.len() - unreported.len();
     v.set_measured(worst.map(|w| w * 100.0));
-    v.measured = worst.map_or("-".into(), |w| {
-        format!(
-            "lowest {:.2}% ({measured_n} of {} restores measured)",
-            w * 100.0,
-            restores.len()
+    v.measured = worst.map_or(Phrase::dash(), |w| {
+        phrase!(
+            "lowest {} ({} of {} restores measured)",
+            qty(w * 100.0, 2, Unit::Percent),
+            count(measured_n),
+            count(restores.len())
         )
     });
     let mut note = Vec::new();
@@ -110,20 +114,23 @@ pub(super) fn time_verdict(
         "time",
         "Restore time is at most one-fifth of recompute time (or 5 s, whichever is larger)",
     );
-    v.threshold = format!(
-        "<= max(recompute / {:.0}, {:.0} s)",
-        r.restore_vs_recompute, r.restore_floor_s
+    v.threshold = phrase!(
+        "<= max(recompute / {}, {})",
+        fixed(r.restore_vs_recompute, 0),
+        qty(r.restore_floor_s, 0, Unit::Seconds)
     );
     v = v.with_numbers(
         None,
         None,
         published.map(|m| m.restore_s),
-        "s (slowest restore)",
+        UnitOf::new(Unit::Seconds, "(slowest restore)"),
     );
     if let Some(m) = published {
-        v.published = format!(
-            "{}: {:.2} s vs {:.2} s",
-            m.title, m.restore_s, m.recompute_s
+        v.published = phrase!(
+            "{}: {} vs {}",
+            name(&m.title),
+            qty(m.restore_s, 2, Unit::Seconds),
+            qty(m.recompute_s, 2, Unit::Seconds)
         );
     }
     v.files.extend(recompute.map(|m| m.file.clone()));
@@ -143,8 +150,12 @@ pub(super) fn time_verdict(
     v.set_measured(Some(rs));
     v.threshold_value = Some(limit);
     let typical = restore.and_then(|m| m.median).unwrap_or(rs);
-    v.measured = format!(
-        "slowest restore {rs:.2} s (median {typical:.2} s) vs recompute {rc:.2} s (limit {limit:.2} s)"
+    v.measured = phrase!(
+        "slowest restore {} (median {}) vs recompute {} (limit {})",
+        qty(rs, 2, Unit::Seconds),
+        qty(typical, 2, Unit::Seconds),
+        qty(rc, 2, Unit::Seconds),
+        qty(limit, 2, Unit::Seconds)
     );
     v.status = if rs > limit {
         Status::Fail
@@ -168,7 +179,12 @@ pub(super) fn plain_cold_verdict(plain: Option<&(String, Vec<Attempt>)>) -> Verd
     );
     v.threshold = "cached = 0".into();
     v.published = "cached is 0".into();
-    v = v.with_numbers(None, Some(0.0), Some(0.0), "requests with cached > 0");
+    v = v.with_numbers(
+        None,
+        Some(0.0),
+        Some(0.0),
+        UnitOf::count("requests with cached > 0"),
+    );
     let Some((file, attempts)) = plain else {
         v.note = "no plain-vLLM transcript (restore/gpu-only.txt)".into();
         return v;
@@ -193,12 +209,27 @@ pub(super) fn plain_cold_verdict(plain: Option<&(String, Vec<Attempt>)>) -> Verd
     // Only requests that answered say anything about cached tokens.
     if answered > 0 {
         v.set_measured(Some(hits.len() as f64));
-        v.measured = format!("{zero} of {answered} answered requests with cached = 0");
-        if answered < attempts.len() {
-            v.measured += &format!(" ({} of {} failed)", failed.len(), attempts.len());
-        }
+        let failures = if answered < attempts.len() {
+            phrase!(
+                " ({} of {} failed)",
+                count(failed.len()),
+                count(attempts.len())
+            )
+        } else {
+            Phrase::default()
+        };
+        v.measured = phrase!(
+            "{} of {} answered requests with cached = 0{}",
+            count(zero),
+            count(answered),
+            failures
+        );
     } else {
-        v.measured = format!("- ({} of {} requests failed)", failed.len(), attempts.len());
+        v.measured = phrase!(
+            "- ({} of {} requests failed)",
+            count(failed.len()),
+            count(attempts.len())
+        );
     }
     (v.status, v.note) = if !hits.is_empty() {
         (
@@ -234,7 +265,12 @@ pub(super) fn kv_size_verdict(logs: &ServerLogs) -> Verdict {
     );
     v.threshold = "equal".into();
     v.published = "about 545,000 tokens on the reference setup (545,536)".into();
-    v = v.with_numbers(None, Some(0.0), Some(0.0), "tokens (adp minus gpu-only)");
+    v = v.with_numbers(
+        None,
+        Some(0.0),
+        Some(0.0),
+        UnitOf::new(Unit::Tokens, "(adp minus gpu-only)"),
+    );
     let get = |variant: &str| {
         logs.by_variant
             .get(variant)
@@ -253,11 +289,13 @@ pub(super) fn kv_size_verdict(logs: &ServerLogs) -> Verdict {
                     .and_then(|(_, l)| l.kv_cache_device.clone())
             };
             let where_ = match (device(ADP), device(PLAIN)) {
-                (Some(a), Some(p)) if a == p => format!(" ({a} KV cache)"),
-                (Some(a), Some(p)) => format!(" (adp: {a}, gpu-only: {p} KV cache)"),
-                _ => String::new(),
+                (Some(a), Some(p)) if a == p => phrase!(" ({} KV cache)", name(a)),
+                (Some(a), Some(p)) => {
+                    phrase!(" (adp: {}, gpu-only: {} KV cache)", name(a), name(p))
+                }
+                _ => Phrase::default(),
             };
-            v.measured = format!("adp {x} · gpu-only {y} tokens{where_}");
+            v.measured = phrase!("adp {} · gpu-only {} tokens{}", count(x), count(y), where_);
             v.status = if x == y { Status::Pass } else { Status::Fail };
             if x != y {
                 v.note =
@@ -289,7 +327,7 @@ pub(super) fn connector_verdict(logs: &ServerLogs) -> Verdict {
         "The ADP variant logs that the connector registered",
     );
     v.threshold = "XKV: <N> cache tensors registered for exchange".into();
-    v = v.with_numbers(None, Some(1.0), None, "registration lines");
+    v = v.with_numbers(None, Some(1.0), None, UnitOf::count("registration lines"));
     let Some((file, log)) = logs.by_variant.get(ADP) else {
         v.note = "no ADP server log (logs/adp-vllm.log)".into();
         return v;
@@ -298,7 +336,7 @@ pub(super) fn connector_verdict(logs: &ServerLogs) -> Verdict {
     match &log.xkv_line {
         Some(line) => {
             v.set_measured(Some(1.0));
-            v.measured = format!("{} tensors", log.xkv_tensors.unwrap_or(0));
+            v.measured = phrase!("{} tensors", count(log.xkv_tensors.unwrap_or(0)));
             v.status = Status::Pass;
             v.note = line.clone();
         }
@@ -307,7 +345,7 @@ pub(super) fn connector_verdict(logs: &ServerLogs) -> Verdict {
             // restores are real, but not the card's.
             Some((line, name)) => {
                 v.set_measured(Some(1.0));
-                v.measured = format!("{name} created");
+                v.measured = phrase!("{} created", phrase::name(name));
                 v.status = Status::NotComparable;
                 v.note = format!(
                     "not comparable (would have been pass): `{file}` line {line} creates the KV connector `{name}`, not the product's FusIOnXConnector: its restores are real, but not the card's"

@@ -4,6 +4,9 @@
 
 use crate::deviation::Deviation;
 use crate::fio::params::{self, parse_seconds};
+use crate::measurement::Unit;
+use crate::phrase;
+use crate::phrase::{count, fixed, Phrase};
 use crate::suites::RanCommand;
 
 use super::judge::{level, op_of};
@@ -60,7 +63,11 @@ pub fn deviations(arrays: &[ArrayDir], r: &SpdkReference) -> Vec<Deviation> {
         if let Some(c) = &a.config {
             if c.members != "nvme" {
                 out.push(with_ids(
-                    Deviation::new("member bdevs", "NVMe drives", format!("{} bdevs", c.members))
+                    Deviation::new(
+                        "member bdevs",
+                        "NVMe drives",
+                        phrase!("{} bdevs", phrase::name(c.members)),
+                    )
                         .subject(name(a))
                         .file(c.file.clone())
                         .effect(
@@ -73,8 +80,12 @@ pub fn deviations(arrays: &[ArrayDir], r: &SpdkReference) -> Vec<Deviation> {
             }
             if let Some(k) = c.strip_kb.filter(|k| *k != r.strip_kb()) {
                 out.push(
-                    Deviation::new("strip size", r.strip_kb().to_string(), k.to_string())
-                        .unit("KiB")
+                    Deviation::new(
+                        "strip size",
+                        phrase!("{}", count(r.strip_kb())),
+                        phrase!("{}", count(k)),
+                    )
+                    .unit(Unit::Kibibytes)
                         .subject(name(a))
                         .file(c.file.clone())
                         .effect(
@@ -128,7 +139,7 @@ pub fn deviations(arrays: &[ArrayDir], r: &SpdkReference) -> Vec<Deviation> {
             let engine = params::get(&run.options, "ioengine").unwrap_or("not set");
             if engine != p.ioengine && engine != "bdevperf" {
                 out.push(with_op(
-                    Deviation::new("ioengine", p.ioengine.clone(), engine)
+                    Deviation::new("ioengine", Phrase::text(&p.ioengine), Phrase::text(engine))
                         .subject(subject.clone())
                         .file(run.file.clone())
                         .effect("not through SPDK's bdev layer: the kernel's block stack is measured too", true)
@@ -141,22 +152,26 @@ pub fn deviations(arrays: &[ArrayDir], r: &SpdkReference) -> Vec<Deviation> {
             let offset = params::get(&run.options, "offset_increment");
             if stripe && run.tool == "fio" && run.sig.numjobs > 1 && offset != Some("15%") {
                 out.push(with_op(
-                    Deviation::new("offset_increment", "15%", offset.unwrap_or("not set"))
-                        .subject(subject.clone())
-                        .file(run.file.clone())
-                        .effect(
-                            format!(
-                                "{} jobs {}: the share is not the article's measurement",
-                                run.sig.numjobs,
-                                if offset.is_none() {
-                                    "all stream the same offsets (the device's first part, overlapping)"
-                                } else {
-                                    "are spread over the device otherwise"
-                                }
-                            ),
-                            true,
-                        )
-                        .source("the article's full stripe IO fio config file: offset_increment=15%"),
+                    Deviation::new(
+                        "offset_increment",
+                        "15%",
+                        Phrase::text(offset.unwrap_or("not set")),
+                    )
+                    .subject(subject.clone())
+                    .file(run.file.clone())
+                    .effect(
+                        format!(
+                            "{} jobs {}: the share is not the article's measurement",
+                            run.sig.numjobs,
+                            if offset.is_none() {
+                                "all stream the same offsets (the device's first part, overlapping)"
+                            } else {
+                                "are spread over the device otherwise"
+                            }
+                        ),
+                        true,
+                    )
+                    .source("the article's full stripe IO fio config file: offset_increment=15%"),
                 ));
             }
             let want = if matches!(run.sig.rw.as_str(), "read" | "write") {
@@ -172,8 +187,12 @@ pub fn deviations(arrays: &[ArrayDir], r: &SpdkReference) -> Vec<Deviation> {
                 .is_none_or(|c| (c - want as f64).abs() > 1e-9);
             if short && op.is_some() {
                 out.push(with_op(
-                    Deviation::new("runtime (the tool's account)", want.to_string(), format!("{actual:.1}"))
-                        .unit("s")
+                    Deviation::new(
+                        "runtime (the tool's account)",
+                        phrase!("{}", count(want)),
+                        phrase!("{}", fixed(actual, 1)),
+                    )
+                    .unit(Unit::Seconds)
                         .subject(subject.clone())
                         .file(run.file.clone())
                         .effect(
@@ -184,15 +203,19 @@ pub fn deviations(arrays: &[ArrayDir], r: &SpdkReference) -> Vec<Deviation> {
                 ));
             } else if differs {
                 out.push(
-                    Deviation::new("runtime", want.to_string(), configured.unwrap_or("not set"))
-                        .unit("s")
-                        .subject(subject.clone())
-                        .file(run.file.clone())
-                        .effect(
-                            format!("another runtime; the run lasted {actual:.1} s"),
-                            false,
-                        )
-                        .source(p.source.clone()),
+                    Deviation::new(
+                        "runtime",
+                        phrase!("{}", count(want)),
+                        Phrase::text(configured.unwrap_or("not set")),
+                    )
+                    .unit(Unit::Seconds)
+                    .subject(subject.clone())
+                    .file(run.file.clone())
+                    .effect(
+                        format!("another runtime; the run lasted {actual:.1} s"),
+                        false,
+                    )
+                    .source(p.source.clone()),
                 );
             }
         }

@@ -3,6 +3,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::measurement::Unit;
+use crate::phrase;
+use crate::phrase::{count, fixed, qty, Phrase, UnitOf};
 use crate::verdict::{Observation, Status, Verdict};
 
 use super::load::{ArrayDir, Run};
@@ -224,18 +227,23 @@ fn share_verdict(
         id: format!("spdk-raid.{name}.{}", op.label().replace(' ', "-")),
         criterion: format!("{name} ({lvl}, {} drives): {what}", a.drives),
         status: Status::NotMeasured,
-        measured: "-".into(),
-        threshold: format!(">= {:.0}%", min * 100.0),
+        measured: Phrase::dash(),
+        threshold: phrase!(">= {}", qty(min * 100.0, 0, Unit::Percent)),
         published: "90-95% of theoretical (Xinnor's design goal)".into(),
         files: Vec::new(),
         note: String::new(),
         measured_value: None,
         threshold_value: None,
         published_value: None,
-        unit: String::new(),
+        unit: UnitOf::default(),
         check_next: Vec::new(),
     }
-    .with_numbers(None, Some(min * 100.0), None, "% of theoretical");
+    .with_numbers(
+        None,
+        Some(min * 100.0),
+        None,
+        UnitOf::new(Unit::Percent, "of theoretical"),
+    );
     let Some((value, file)) = best(a, op, r, false) else {
         v.note = format!("no clean {} run in {}", op.label(), a.dir);
         return v;
@@ -262,12 +270,12 @@ fn share_verdict(
     v.set_measured(Some(share * 100.0));
     shares.insert((a.dir.clone(), op), theory);
     let unit = |x: f64| match op {
-        Op::RandomRead | Op::RandomWrite => format!("{:.0}k IOPS", x / 1000.0),
-        _ => format!("{x:.1} GB/s"),
+        Op::RandomRead | Op::RandomWrite => phrase!("{}k IOPS", fixed(x / 1000.0, 0)),
+        _ => phrase!("{}", qty(x, 1, Unit::GigabytesPerSecond)),
     };
-    v.measured = format!(
-        "{:.1}% ({} of {})",
-        share * 100.0,
+    v.measured = phrase!(
+        "{} ({} of {})",
+        qty(share * 100.0, 1, Unit::Percent),
         unit(value),
         unit(theory)
     );
@@ -305,10 +313,14 @@ fn degraded_verdict(a: &ArrayDir, name: &str, r: &SpdkReference) -> Verdict {
         "all degraded jobs clean",
         r.degraded
             .get(&a.array.to_ascii_lowercase())
-            .cloned()
-            .unwrap_or_else(|| "-".into()),
+            .map_or(Phrase::dash(), Phrase::text),
     )
-    .with_numbers(None, Some(0.0), None, "degraded jobs not clean");
+    .with_numbers(
+        None,
+        Some(0.0),
+        None,
+        UnitOf::count("degraded jobs not clean"),
+    );
     let runs: Vec<&Run> = a
         .runs
         .iter()
@@ -342,12 +354,12 @@ fn degraded_verdict(a: &ArrayDir, name: &str, r: &SpdkReference) -> Verdict {
         .collect();
     let state = a.degraded_state.as_ref();
     v.set_measured(Some(bad.len() as f64));
-    v.measured = format!(
+    v.measured = phrase!(
         "{} of {} jobs clean{}",
-        runs.len() - bad.len(),
-        runs.len(),
+        count(runs.len() - bad.len()),
+        count(runs.len()),
         state
-            .map(|s| format!("; array {}", s.label()))
+            .map(|s| phrase!("; array {}", phrase::name(s.label())))
             .unwrap_or_default()
     );
     let survives = level(a).map(survivable);
@@ -398,17 +410,21 @@ fn consistency(a: &ArrayDir, name: &str, out: &mut Judged) {
     let mut problems = Vec::new();
     if let Some(c) = &a.config {
         if c.drives != a.drives as usize {
-            problems.push(format!(
+            problems.push(phrase!(
                 "`{}` builds {} drives, the folder says {}",
-                c.file, c.drives, a.drives
+                phrase::name(&c.file),
+                count(c.drives),
+                count(a.drives)
             ));
         }
     }
     if let Some(s) = &a.state {
         if s.members != a.drives as u64 {
-            problems.push(format!(
+            problems.push(phrase!(
                 "`{}` lists {} members, the folder says {}",
-                s.file, s.members, a.drives
+                phrase::name(&s.file),
+                count(s.members),
+                count(a.drives)
             ));
         }
     }
@@ -417,9 +433,9 @@ fn consistency(a: &ArrayDir, name: &str, out: &mut Judged) {
             id: format!("spdk-raid.{name}.drive-count"),
             criterion: format!("{name}: the config and array state match the results' drive count"),
             status: Status::Fail,
-            measured: problems.join("; "),
+            measured: Phrase::join(problems, "; "),
             threshold: "equal".into(),
-            published: "-".into(),
+            published: Phrase::dash(),
             files: a
                 .config
                 .iter()
@@ -430,7 +446,7 @@ fn consistency(a: &ArrayDir, name: &str, out: &mut Judged) {
             measured_value: None,
             threshold_value: None,
             published_value: None,
-            unit: String::new(),
+            unit: UnitOf::default(),
             check_next: Vec::new(),
         });
     }

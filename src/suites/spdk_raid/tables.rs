@@ -2,6 +2,9 @@
 
 use crate::chart::{Chart, Kind, Series};
 use crate::fio::signature::{format_size, parse_size};
+use crate::measurement::Unit;
+use crate::phrase;
+use crate::phrase::{count, fixed, qty, Phrase};
 use crate::suites::Table;
 
 use super::judge::{op_of, unsupported, Shares};
@@ -25,22 +28,18 @@ fn published<'a>(r: &'a SpdkReference, a: &ArrayDir, run: &Run) -> Option<&'a Ro
 }
 
 /// IOPS as the article prints them: `14.3k`, `2821k`.
-fn k(x: f64) -> String {
-    if x < 100_000.0 {
-        format!("{:.1}k", x / 1000.0)
-    } else {
-        format!("{:.0}k", x / 1000.0)
-    }
+fn k(x: f64) -> Phrase {
+    phrase!("{}k", fixed(x / 1000.0, if x < 100_000.0 { 1 } else { 0 }))
 }
 
-fn opt(x: Option<f64>, p: usize) -> String {
-    x.map_or("-".into(), |v| format!("{v:.p$}"))
+fn opt(x: Option<f64>, p: u8) -> Phrase {
+    Phrase::opt(x, p)
 }
 
 /// Read/write pairs as the article prints mixed runs: `805k/345k`.
-fn pair(r: String, w: String, mixed: bool) -> String {
+fn pair(r: Phrase, w: Phrase, mixed: bool) -> Phrase {
     if mixed {
-        format!("{r}/{w}")
+        phrase!("{}/{}", r, w)
     } else {
         r
     }
@@ -67,7 +66,7 @@ pub fn tables(arrays: &[ArrayDir], r: &SpdkReference, shares: &Shares) -> Vec<Ta
                 let seq = matches!(run.sig.rw.as_str(), "read" | "write");
                 let p = published(r, a, run);
                 let measured_main = if seq {
-                    format!("{:.1} GB/s", run.gbps())
+                    phrase!("{}", qty(run.gbps(), 1, Unit::GigabytesPerSecond))
                 } else {
                     pair(
                         k(run.read.iops.max(if run.sig.rw == "randwrite" {
@@ -89,18 +88,18 @@ pub fn tables(arrays: &[ArrayDir], r: &SpdkReference, shares: &Shares) -> Vec<Ta
                 } else {
                     pair(opt(run.read.p999_us, 0), opt(run.write.p999_us, 0), mixed)
                 };
-                let pub_main = p.map_or("-".into(), |p| match (p.gbps, p.iops) {
-                    (Some(g), _) => format!("{g:.1} GB/s"),
-                    (None, Some(i)) => pair(k(i), p.write_iops.map_or("-".into(), k), mixed),
-                    _ => "-".into(),
+                let pub_main = p.map_or(Phrase::dash(), |p| match (p.gbps, p.iops) {
+                    (Some(g), _) => phrase!("{}", qty(g, 1, Unit::GigabytesPerSecond)),
+                    (None, Some(i)) => pair(k(i), p.write_iops.map_or(Phrase::dash(), k), mixed),
+                    _ => Phrase::dash(),
                 });
-                let pub_lat = p.map_or("-".into(), |p| {
+                let pub_lat = p.map_or(Phrase::dash(), |p| {
                     let avg = pair(opt(p.avg_us, 2), opt(p.write_avg_us, 2), mixed);
                     let p999 = pair(opt(p.p999_us, 0), opt(p.write_p999_us, 0), mixed);
-                    if avg == "-" {
-                        "-".into()
+                    if avg.is("-") {
+                        Phrase::dash()
                     } else {
-                        format!("{avg} / {p999}")
+                        phrase!("{} / {}", avg, p999)
                     }
                 });
                 // A share only for the run its criterion judged (the array's best of
@@ -113,31 +112,35 @@ pub fn tables(arrays: &[ArrayDir], r: &SpdkReference, shares: &Shares) -> Vec<Ta
                     })
                     .and_then(|op| shares.get(&(a.dir.clone(), op)).map(|t| (op, *t)))
                     .filter(|(_, t)| *t > 0.0)
-                    .map_or("-".into(), |(op, t)| {
+                    .map_or(Phrase::dash(), |(op, t)| {
                         let v = match op {
                             Op::RandomRead | Op::RandomWrite => run.iops(),
                             Op::StripeRead | Op::StripeWrite => run.gbps(),
                         };
-                        format!("{:.0}%", v / t * 100.0)
+                        phrase!("{}", qty(v / t * 100.0, 0, Unit::Percent))
                     });
                 let status = if unsupported(run, a, r) {
-                    "not supported without FTL".to_string()
+                    Phrase::from("not supported without FTL")
                 } else if run.interrupted.is_some() {
-                    "interrupted: not counted".to_string()
+                    Phrase::from("interrupted: not counted")
                 } else if !run.clean() {
-                    format!("error {} ({} failed)", run.error, run.failed_ios)
+                    phrase!(
+                        "error {} ({} failed)",
+                        count(run.error),
+                        count(run.failed_ios)
+                    )
                 } else {
-                    String::new()
+                    Phrase::default()
                 };
                 vec![
-                    format!(
+                    phrase!(
                         "{}{}{}",
                         if run.recorded {
-                            run.sig.to_string()
+                            run.sig.phrase()
                         } else {
-                            format!(
+                            phrase!(
                                 "unknown shape ({})",
-                                run.file.rsplit('/').next().unwrap_or(&run.file)
+                                phrase::name(run.file.rsplit('/').next().unwrap_or(&run.file))
                             )
                         },
                         if run.degraded { " (degraded)" } else { "" },
@@ -149,15 +152,15 @@ pub fn tables(arrays: &[ArrayDir], r: &SpdkReference, shares: &Shares) -> Vec<Ta
                     pub_main,
                     pub_lat,
                     share,
-                    format!(
+                    phrase!(
                         "{}{}{}",
-                        status,
+                        status.clone(),
                         if status.is_empty() || run.notes.is_empty() {
                             ""
                         } else {
                             "; "
                         },
-                        run.notes.join("; ")
+                        phrase::name(run.notes.join("; "))
                     ),
                 ]
             })

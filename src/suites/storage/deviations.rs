@@ -4,7 +4,10 @@
 
 use crate::deviation::Deviation;
 use crate::fio::params::{self, parse_seconds};
-use crate::fio::signature::{format_size, parse_size, Signature};
+use crate::fio::signature::{parse_size, Signature};
+use crate::measurement::Unit;
+use crate::phrase;
+use crate::phrase::{count, fixed, name, Phrase};
 use crate::suites::RanCommand;
 
 use super::judge::{find_workload, workload_signature, Sides};
@@ -59,7 +62,7 @@ pub fn deviations(groups: &[RunGroup], sides: &Sides, reference: &Reference) -> 
                 Deviation::new(
                     "runs in the file",
                     "one run",
-                    format!("{} separate runs", g.run.output.separate_runs.len() + 1),
+                    phrase!("{} separate runs", count(g.run.output.separate_runs.len() + 1)),
                 )
                 .effect(
                     format!("the document at line {line} is not a status report of the last one ({why}): several runs were pasted into one file, and which one is the procedure's run is not known"),
@@ -118,7 +121,7 @@ fn shape(g: &RunGroup, w: &Workload) -> Vec<Deviation> {
         format!("another job shape: the published number is for {}", w.title)
     };
     let mut out = Vec::new();
-    let mut push = |p: &str, proc_v: String, ran_v: String| {
+    let mut push = |p: &str, proc_v: Phrase, ran_v: Phrase| {
         if proc_v != ran_v {
             out.push(
                 Deviation::new(p, proc_v, ran_v)
@@ -127,17 +130,14 @@ fn shape(g: &RunGroup, w: &Workload) -> Vec<Deviation> {
             );
         }
     };
-    push("rw", want.rw.clone(), ran.rw.clone());
-    let bs = |b: Option<u64>| b.map_or("unknown".into(), format_size);
+    push("rw", Phrase::text(&want.rw), Phrase::text(&ran.rw));
+    let bs = |b: Option<u64>| b.map_or("unknown".into(), |b| phrase!("{}", phrase::size(b)));
     push("bs", bs(want.bs), bs(ran.bs));
-    push("numjobs", want.numjobs.to_string(), ran.numjobs.to_string());
-    push(
-        "iodepth (effective)",
-        want.iodepth.to_string(),
-        ran.iodepth.to_string(),
-    );
+    let n = |x: u64| phrase!("{}", count(x));
+    push("numjobs", n(want.numjobs), n(ran.numjobs));
+    push("iodepth (effective)", n(want.iodepth), n(ran.iodepth));
     if want.rwmixread.is_some() || ran.rwmixread.is_some() {
-        let m = |x: Option<u64>| x.map_or("-".into(), |m| m.to_string());
+        let m = |x: Option<u64>| x.map_or(Phrase::dash(), n);
         push("rwmixread", m(want.rwmixread), m(ran.rwmixread));
     }
     out
@@ -154,8 +154,13 @@ fn name_mismatch(g: &RunGroup) -> Option<Deviation> {
     (!same).then(|| {
         Deviation::new(
             "job name vs options",
-            format!("{} {}x{}", said.rw, said.numjobs, said.iodepth),
-            ran.to_string(),
+            phrase!(
+                "{} {}x{}",
+                name(&said.rw),
+                count(said.numjobs),
+                count(said.iodepth)
+            ),
+            ran.phrase(),
         )
         .effect(
             format!(
@@ -212,15 +217,15 @@ fn runtime(g: &RunGroup, reference: &Reference, headline: bool) -> Option<Deviat
         .and_then(parse_seconds)
         .is_none_or(|secs| (secs - p.runtime_s as f64).abs() > 1e-9);
     if differs {
-        let ran = configured.map_or("not set".to_string(), trim_s);
+        let ran = Phrase::text(configured.map_or("not set".to_string(), trim_s));
         let why = if configured.is_some() {
             "another --runtime"
         } else {
             "no --runtime: the run lasts until its --size is done"
         };
         return Some(
-            Deviation::new("runtime", p.runtime_s.to_string(), ran)
-                .unit("s")
+            Deviation::new("runtime", phrase!("{}", count(p.runtime_s)), ran)
+                .unit(Unit::Seconds)
                 .effect(effect(why), short && headline)
                 .source(p.size_source.clone()),
         );
@@ -228,10 +233,10 @@ fn runtime(g: &RunGroup, reference: &Reference, headline: bool) -> Option<Deviat
     (short && headline).then(|| {
         Deviation::new(
             "runtime (fio's account)",
-            p.runtime_s.to_string(),
-            format!("{actual_s:.1}"),
+            phrase!("{}", count(p.runtime_s)),
+            phrase!("{}", fixed(actual_s, 1)),
         )
-        .unit("s")
+        .unit(Unit::Seconds)
         .effect(
             format!(
                 "the job stopped after {actual_s:.1} s (its --size was reached?): no steady state, not comparable to the published numbers"
@@ -254,7 +259,11 @@ fn size(g: &RunGroup, reference: &Reference) -> Option<Deviation> {
         None => false,
     };
     (!same).then(|| {
-        Deviation::new("size", p.size.clone(), ran.unwrap_or("not set"))
+        Deviation::new(
+            "size",
+            Phrase::text(&p.size),
+            Phrase::text(ran.unwrap_or("not set")),
+        )
             .effect(
                 "another working span: a smaller one touches fewer flash blocks (on a device smaller than 3.8 TB fio spans the whole device, as the procedure intends)",
                 false,
@@ -281,9 +290,13 @@ fn helper_options(g: &RunGroup, reference: &Reference) -> Vec<Deviation> {
         };
         if !same {
             out.push(
-                Deviation::new(o.name.clone(), want, ran.unwrap_or("not set"))
-                    .effect(o.effect.clone(), o.changes)
-                    .source(source),
+                Deviation::new(
+                    o.name.clone(),
+                    Phrase::text(want),
+                    Phrase::text(ran.unwrap_or("not set")),
+                )
+                .effect(o.effect.clone(), o.changes)
+                .source(source),
             );
         }
     }
@@ -310,7 +323,7 @@ fn device(g: &RunGroup, sides: &Sides, reference: &Reference) -> Option<Deviatio
     };
     if members.len() > 1 {
         return Some(
-            Deviation::new("filename (DEV)", want, dev)
+            Deviation::new("filename (DEV)", Phrase::text(want), Phrase::text(dev))
                 .effect(
                     format!(
                         "fio itself spread the job over {} devices: no RAID layer (and no card) sits under this run",
@@ -323,7 +336,7 @@ fn device(g: &RunGroup, sides: &Sides, reference: &Reference) -> Option<Deviatio
     }
     if !dev.starts_with("/dev/") {
         return Some(
-            Deviation::new("filename (DEV)", want, dev)
+            Deviation::new("filename (DEV)", Phrase::text(want), Phrase::text(dev))
                 .effect(
                     "a file, not a raw block device: a filesystem sits between fio and the drives",
                     true,
@@ -332,7 +345,7 @@ fn device(g: &RunGroup, sides: &Sides, reference: &Reference) -> Option<Deviatio
         );
     }
     (baseline && dev != p.baseline_dev).then(|| {
-        Deviation::new("filename (DEV)", want, dev)
+        Deviation::new("filename (DEV)", Phrase::text(want), Phrase::text(dev))
             .effect(
                 "another device path; the comparison holds if it is the RAID10 array",
                 false,

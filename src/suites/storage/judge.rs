@@ -1,6 +1,9 @@
 //! The procedure's pass criteria: the five headline ratios and "every fio job exits with
 //! status 0".
 
+use crate::measurement::Unit;
+use crate::phrase;
+use crate::phrase::{count, fixed, qty, Phrase, UnitOf};
 use crate::verdict::{Status, Verdict};
 
 use super::load::{Loaded, RunGroup};
@@ -103,22 +106,22 @@ pub fn headline_verdict(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Ver
         id: format!("storage.{}", w.id),
         criterion: format!("{}: {}", w.title, w.criterion),
         status: Status::NotMeasured,
-        measured: "-".into(),
-        threshold: format!("{cmp} {:.1}x", w.min_ratio),
-        published: w.published.clone(),
+        measured: Phrase::dash(),
+        threshold: phrase!("{} {}", phrase::name(cmp), qty(w.min_ratio, 1, Unit::Ratio)),
+        published: Phrase::text(&w.published),
         files: Vec::new(),
         note: join(&base_note, &cand_note),
         measured_value: None,
         threshold_value: None,
         published_value: None,
-        unit: String::new(),
+        unit: UnitOf::default(),
         check_next: Vec::new(),
     }
     .with_numbers(
         None,
         Some(w.min_ratio),
         Some(w.candidate_mb_s / w.baseline_mb_s),
-        "x",
+        UnitOf::of(Unit::Ratio),
     );
     v.files.extend(base.iter().map(|g| g.run.file.clone()));
     v.files.extend(cand.iter().map(|g| g.run.file.clone()));
@@ -143,11 +146,12 @@ pub fn headline_verdict(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Ver
     };
     let (bm, cm) = (mb_s(b), mb_s(c));
     v.set_measured((bm > 0.0).then(|| cm / bm));
-    v.measured = if bm > 0.0 {
-        format!("{:.2}x ({cm:.0} vs {bm:.0} MB/s)", cm / bm)
+    let ratio = if bm > 0.0 {
+        phrase!("{}", qty(cm / bm, 2, Unit::Ratio))
     } else {
-        format!("- ({cm:.0} vs {bm:.0} MB/s)")
+        Phrase::dash()
     };
+    v.measured = phrase!("{} ({} vs {} MB/s)", ratio, fixed(cm, 0), fixed(bm, 0));
     for g in [b, c] {
         if g.group.error != 0 {
             v.status = Status::Inconclusive;
@@ -305,22 +309,22 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
             sides.baseline, sides.candidate
         ),
         status,
-        measured: format!("{clean} of {total} result files clean"),
+        measured: phrase!("{} of {} result files clean", count(clean), count(total)),
         threshold: "all".into(),
-        published: "-".into(),
+        published: Phrase::dash(),
         files,
         note: problems.join("; "),
         measured_value: None,
         threshold_value: None,
         published_value: None,
-        unit: String::new(),
+        unit: UnitOf::default(),
         check_next: Vec::new(),
     }
     .with_numbers(
         (total > 0).then_some(clean as f64),
         (total > 0).then_some(total as f64),
         None,
-        "result files",
+        UnitOf::count("result files"),
     )
 }
 

@@ -3,11 +3,14 @@
 //! four drives of the reference class the procedure expects the drives, not the card,
 //! to be the ceiling.
 
+use crate::measurement::Unit;
+use crate::phrase;
+use crate::phrase::{bandwidth, count, fixed, name, Phrase, UnitOf};
 use crate::why::Limit;
 
 use super::drives::drive_means;
 use super::load::{Loaded, RunGroup};
-use crate::units::{mb_s_with_mib, mib_to_mb};
+use crate::units::mib_to_mb;
 
 /// Mean member %util at or above which the drives were the ceiling.
 const BUSY: f64 = 90.0;
@@ -39,11 +42,11 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
         let mut limit = Limit {
             suite: "storage".into(),
             subject: g.label.clone(),
-            measured: format!("fio {}", mb_s_with_mib(fio_mb)),
+            measured: phrase!("fio {}", bandwidth(fio_mb)),
             measured_value: Some(fio_mb),
-            bound: String::new(),
+            bound: Phrase::default(),
             bound_value: None,
-            unit: "MB/s".into(),
+            unit: UnitOf::of(Unit::MegabytesPerSecond),
             formula: "member drives' mean rMB/s + wMB/s (iostat's MiB/s, converted to decimal MB/s) summed over the drives, and their mean %util, over the job's iostat samples".into(),
             reading: String::new(),
             files: vec![g.run.file.clone(), f.file.clone()],
@@ -72,10 +75,10 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
             }
         }
         if drives.is_empty() {
-            limit.bound = format!(
+            limit.bound = phrase!(
                 "unknown: the iostat log shows none of the members ({}, from {})",
-                members.drives.join(", "),
-                members.source
+                name(members.drives.join(", ")),
+                name(&members.source)
             );
             out.push(limit);
             continue;
@@ -89,16 +92,19 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
             .filter(|m| !drives.iter().any(|d| d.device == **m))
             .map(String::as_str)
             .collect();
-        limit.bound = format!(
+        limit.bound = phrase!(
             "{} member drive(s) ({}) moved {}{}{}",
-            drives.len(),
-            members.source,
-            mb_s_with_mib(total),
-            util.map_or(String::new(), |u| format!(", mean %util {u:.0}")),
+            count(drives.len()),
+            name(&members.source),
+            bandwidth(total),
+            util.map_or(Phrase::default(), |u| phrase!(
+                ", mean %util {}",
+                fixed(u, 0)
+            )),
             if missing.is_empty() {
-                String::new()
+                Phrase::default()
             } else {
-                format!("; not in the iostat log: {}", missing.join(", "))
+                phrase!("; not in the iostat log: {}", name(missing.join(", ")))
             }
         );
         limit.bound_value = Some(total);
@@ -121,11 +127,11 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
             } else {
                 format!("{array}: {} jobs", jobs.len())
             },
-            measured: crate::render::few(&labels),
+            measured: Phrase::text(crate::render::few(&labels)),
             measured_value: None,
-            bound: format!("unknown: {why}"),
+            bound: phrase!("unknown: {}", name(why)),
             bound_value: None,
-            unit: "MB/s".into(),
+            unit: UnitOf::of(Unit::MegabytesPerSecond),
             formula: String::new(),
             reading: String::new(),
             files: jobs.into_iter().map(|(_, f)| f).collect(),
@@ -135,11 +141,11 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
         out.push(Limit {
             suite: "storage".into(),
             subject: format!("{} job(s) without an iostat log", without.len()),
-            measured: crate::render::few(&without),
+            measured: Phrase::text(crate::render::few(&without)),
             measured_value: None,
             bound: "unknown: needs <array>/iostat/<job>.iostat taken during each job (the procedure's helper records it)".into(),
             bound_value: None,
-            unit: "MB/s".into(),
+            unit: UnitOf::of(Unit::MegabytesPerSecond),
             formula: String::new(),
             reading: String::new(),
             files: Vec::new(),

@@ -1,6 +1,9 @@
 //! What the procedure asks to look at without a pass mark: QD 1 read latency, host CPU
 //! on random reads, write wait and balance across drives, usable capacity.
 
+use crate::measurement::Unit;
+use crate::phrase;
+use crate::phrase::{bandwidth, count, fixed, name, plain, qty, Phrase};
 use crate::verdict::Observation;
 
 use super::drives::{balance, cpu_system, drive_means, mean_w_await, DriveMean};
@@ -25,29 +28,31 @@ pub fn observations(
     out
 }
 
-fn pair(sides: &Sides, b: Option<String>, c: Option<String>) -> String {
-    format!(
+fn pair(sides: &Sides, b: Option<Phrase>, c: Option<Phrase>) -> Phrase {
+    phrase!(
         "{}: {} · {}: {}",
-        sides.baseline,
-        b.unwrap_or_else(|| "-".into()),
-        sides.candidate,
-        c.unwrap_or_else(|| "-".into())
+        name(&sides.baseline),
+        b.unwrap_or_else(Phrase::dash),
+        name(&sides.candidate),
+        c.unwrap_or_else(Phrase::dash)
     )
 }
 
-fn published_pair(reference: &Reference, key: &str, unit: &str) -> (String, String) {
+/// The published pair in microseconds (the procedure writes `us`).
+fn published_pair(reference: &Reference, key: &str) -> (Phrase, String) {
+    let v = |x: Option<f64>| x.map_or(Phrase::dash(), |v| phrase!("{}", plain(v)));
     match reference.observation(key) {
         Some(o) => (
-            format!(
-                "{}: {} {unit} · {}: {} {unit}",
-                reference.arrays.baseline,
-                o.baseline.map_or("-".into(), |v| format!("{v}")),
-                reference.arrays.candidate,
-                o.candidate.map_or("-".into(), |v| format!("{v}"))
+            phrase!(
+                "{}: {} us · {}: {} us",
+                name(&reference.arrays.baseline),
+                v(o.baseline),
+                name(&reference.arrays.candidate),
+                v(o.candidate)
             ),
             o.source.clone(),
         ),
-        None => ("-".into(), String::new()),
+        None => (Phrase::dash(), String::new()),
     }
 }
 
@@ -83,9 +88,9 @@ fn latency_pair(
     }
     let us = |g: Option<&RunGroup>| {
         g.and_then(spec.value_ns)
-            .map(|ns| format!("{:.0} us", ns / 1000.0))
+            .map(|ns| phrase!("{} us", fixed(ns / 1000.0, 0)))
     };
-    let (published, source) = published_pair(reference, spec.reference_key, "us");
+    let (published, source) = published_pair(reference, spec.reference_key);
     Some(Observation {
         id: spec.id.into(),
         what: spec.what.into(),
@@ -163,20 +168,26 @@ fn random_read_cpu(
         let sys = cpu_system(loaded.iostat_for(g.run)?.log)?;
         (iops > 0.0).then(|| (sys, sys / (iops / 1e5)))
     };
-    let fio_sys = |g: Option<&RunGroup>| g.map(|g| format!("fio sys {:.1}%", g.group.sys_cpu));
+    let fio_sys = |g: Option<&RunGroup>| {
+        g.map(|g| phrase!("fio sys {}", qty(g.group.sys_cpu, 1, Unit::Percent)))
+    };
     let (pb, pc) = (per_iops(b), per_iops(c));
     let text = |p: Option<(f64, f64)>, g: Option<&RunGroup>| {
-        let mut parts: Vec<String> = Vec::new();
+        let mut parts: Vec<Phrase> = Vec::new();
         if let Some((sys, per)) = p {
-            parts.push(format!("host %system {sys:.1} ({per:.2} per 100k IOPS)"));
+            parts.push(phrase!(
+                "host %system {} ({} per 100k IOPS)",
+                fixed(sys, 1),
+                fixed(per, 2)
+            ));
         }
         parts.extend(fio_sys(g));
-        (!parts.is_empty()).then(|| parts.join(", "))
+        (!parts.is_empty()).then(|| Phrase::join(parts, ", "))
     };
     let mut measured = pair(sides, text(pb, b), text(pc, c));
     if let (Some((_, x)), Some((_, y))) = (pb, pc) {
         if x > 0.0 {
-            measured.push_str(&format!(" · ratio {:.2}x", y / x));
+            measured = phrase!("{} · ratio {}", measured, qty(y / x, 2, Unit::Ratio));
         }
     }
     let obs = reference.observation("random_read_sys_cpu_ratio");
@@ -194,9 +205,9 @@ fn random_read_cpu(
         id: "storage.randread-system-cpu".into(),
         what: "Host system CPU on random reads (8 KB, QD 1024) at matching IOPS".into(),
         measured,
-        published: obs
-            .and_then(|o| o.value)
-            .map_or("-".into(), |v| format!("about {v:.1}x")),
+        published: obs.and_then(|o| o.value).map_or(Phrase::dash(), |v| {
+            phrase!("about {}", qty(v, 1, Unit::Ratio))
+        }),
         files,
         note: obs.map(|o| o.source.clone()).unwrap_or_default(),
     })
@@ -232,26 +243,26 @@ fn random_write_wait(
     if b.is_none() && c.is_none() {
         return None;
     }
-    let text = |g: Option<&RunGroup>| -> Option<String> {
+    let text = |g: Option<&RunGroup>| -> Option<Phrase> {
         let g = g?;
         let mut parts = Vec::new();
         if let Some(ns) = g.group.write.mean_lat_ns {
-            parts.push(format!("fio mean {:.0} us", ns / 1000.0));
+            parts.push(phrase!("fio mean {} us", fixed(ns / 1000.0, 0)));
         }
         if let Some(w) = loaded
             .iostat_for(g.run)
             .and_then(|f| mean_w_await(&members(loaded, g, f).ok()?.0))
         {
-            parts.push(format!("drive w_await {w:.2} ms"));
+            parts.push(phrase!("drive w_await {}", qty(w, 2, Unit::Milliseconds)));
         }
-        (!parts.is_empty()).then(|| parts.join(", "))
+        (!parts.is_empty()).then(|| Phrase::join(parts, ", "))
     };
-    let (published, source) = published_pair(reference, "randwrite_mean_latency_us", "us");
+    let (published, source) = published_pair(reference, "randwrite_mean_latency_us");
     Some(Observation {
         id: "storage.randwrite-wait".into(),
         what: "Random write 8 KB QD 64: latency and drive write wait (RAID10 waits longer)".into(),
         measured: pair(sides, text(b), text(c)),
-        published: format!("mean latency {published}"),
+        published: phrase!("mean latency {}", published),
         files: [b, c]
             .iter()
             .flatten()
@@ -281,7 +292,7 @@ fn drive_balance(
 ) -> Vec<Observation> {
     let mut out = Vec::new();
     for array in [&sides.baseline, &sides.candidate] {
-        let mut worst: Option<(f64, String, usize, String)> = None;
+        let mut worst: Option<(f64, String, usize, Phrase)> = None;
         let mut files = Vec::new();
         let mut sources: Vec<String> = Vec::new();
         let mut unknown: Option<String> = None;
@@ -310,17 +321,16 @@ fn drive_balance(
             }
             if let Some(b) = balance(&drives) {
                 if worst.as_ref().is_none_or(|(x, ..)| b < *x) {
-                    let names = drives
-                        .iter()
-                        .map(|d| {
-                            format!(
+                    let names = Phrase::join(
+                        drives.iter().map(|d| {
+                            phrase!(
                                 "{} {}",
-                                d.device,
-                                crate::units::mb_s_with_mib(crate::units::mib_to_mb(d.mib_s))
+                                name(&d.device),
+                                bandwidth(crate::units::mib_to_mb(d.mib_s))
                             )
-                        })
-                        .collect::<Vec<_>>()
-                        .join(", ");
+                        }),
+                        ", ",
+                    );
                     worst = Some((b, w.name.clone(), drives.len(), names));
                 }
             }
@@ -329,10 +339,14 @@ fn drive_balance(
             continue;
         }
         let measured = match (&worst, &unknown) {
-            (Some((b, job, n, names)), _) => {
-                format!("{n} drives; least balanced job `{job}`: slowest/fastest {b:.2} ({names})")
-            }
-            (None, Some(why)) => format!("unknown: {why}"),
+            (Some((b, job, n, names)), _) => phrase!(
+                "{} drives; least balanced job `{}`: slowest/fastest {} ({})",
+                count(*n),
+                name(job),
+                fixed(*b, 2),
+                names.clone()
+            ),
+            (None, Some(why)) => phrase!("unknown: {}", name(why)),
             (None, None) => "fewer than two member drives in the iostat logs".into(),
         };
         let note = if sources.is_empty() {
@@ -388,11 +402,11 @@ fn usable_capacity(
     };
     let (measured, note) = match &counted {
         Some((n, _)) => (
-            format!("{n} member drives in the RAID10 array"),
+            phrase!("{} member drives in the RAID10 array", count(*n)),
             derive(*n as f64),
         ),
         None => (
-            "-".to_string(),
+            Phrase::dash(),
             format!(
                 "the files do not say which drives the RAID10 array had; the procedure's arithmetic for its {} drives: {}",
                 reference.arrays.drives,

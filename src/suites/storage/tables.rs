@@ -1,13 +1,15 @@
 //! The procedure's table as its script prints it, the same table computed correctly, and
 //! runs of the two arrays matched by their options.
 
+use crate::measurement::Unit;
+use crate::phrase;
+use crate::phrase::{count, qty, Phrase};
 use crate::suites::{Preformatted, Table};
 
 use super::frames::Pair;
 use super::judge::{mb_s, Sides};
 use super::load::{Loaded, RunGroup};
-use super::script_table::{header, p99_text, script_line, script_misreads, script_stops};
-use crate::fio::signature::format_size;
+use super::script_table::{header, script_line, script_misreads, script_stops};
 
 /// What the procedure's script prints for this folder, and where it goes wrong.
 pub fn script_output(loaded: &Loaded) -> Preformatted {
@@ -42,19 +44,19 @@ pub fn results_table(groups: &[RunGroup]) -> Table {
     sorted.sort_by(|a, b| (&a.run.file, a.group.groupid).cmp(&(&b.run.file, b.group.groupid)));
     for g in sorted {
         let mut cells = vec![
-            g.label.clone(),
-            format!("{:.0}", mb_s(g)),
-            format!("{:.1}", (g.group.read.iops + g.group.write.iops) / 1000.0),
-            p99_text(g.group.read.p99_ns),
-            p99_text(g.group.write.p99_ns),
+            Phrase::text(&g.label),
+            Phrase::num(mb_s(g), 0),
+            Phrase::num((g.group.read.iops + g.group.write.iops) / 1000.0, 1),
+            p99_us(g.group.read.p99_ns),
+            p99_us(g.group.write.p99_ns),
         ];
         // Without recorded options the shape is unknown: fio's defaults are a guess.
         cells.push(if g.group.recorded {
-            g.signature.to_string()
+            g.signature.phrase()
         } else {
-            "unknown (no options in the file)".to_string()
+            "unknown (no options in the file)".into()
         });
-        cells.push(row_note(g));
+        cells.push(Phrase::text(row_note(g)));
         rows.push(cells);
     }
     Table {
@@ -66,6 +68,14 @@ pub fn results_table(groups: &[RunGroup]) -> Table {
         notes: vec![
             "MB/s is decimal (10^6 bytes), read + write, as in the procedure. p99 is completion latency (clat) unless marked `lat`.".into(),
         ],
+    }
+}
+
+/// A p99 in ns as microseconds, as the script prints it (`-` for none or zero).
+fn p99_us(ns: Option<f64>) -> Phrase {
+    match ns {
+        Some(v) if v != 0.0 => Phrase::num(v / 1000.0, 0),
+        _ => Phrase::dash(),
     }
 }
 
@@ -117,15 +127,18 @@ fn row_note(g: &RunGroup) -> String {
 pub fn matched_table(pairs: &[Pair], sides: &Sides) -> Option<Table> {
     let mut rows = Vec::new();
     for p in pairs {
-        let us = |v: Option<f64>| p99_text(v.map(|u| u * 1000.0));
+        let us = |v: Option<f64>| p99_us(v.map(|u| u * 1000.0));
         rows.push(vec![
-            p.shape.rw.clone(),
-            p.shape.bs.map_or("?".into(), format_size),
-            format!("{}x{}", p.shape.numjobs, p.shape.iodepth),
-            p.queue_depth.to_string(),
-            format!("{:.0}", p.baseline_mb_s),
-            format!("{:.0}", p.candidate_mb_s),
-            p.ratio.map_or("-".into(), |r| format!("{r:.2}x")),
+            Phrase::text(&p.shape.rw),
+            p.shape
+                .bs
+                .map_or("?".into(), |b| phrase!("{}", phrase::size(b))),
+            phrase!("{}x{}", count(p.shape.numjobs), count(p.shape.iodepth)),
+            Phrase::count(p.queue_depth),
+            Phrase::num(p.baseline_mb_s, 0),
+            Phrase::num(p.candidate_mb_s, 0),
+            p.ratio
+                .map_or(Phrase::dash(), |r| phrase!("{}", qty(r, 2, Unit::Ratio))),
             us(p.baseline_p99_us),
             us(p.candidate_p99_us),
         ]);

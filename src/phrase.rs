@@ -1,0 +1,378 @@
+//! What a verdict, limit, observation or deviation shows: words and typed numbers,
+//! formatted only when rendered. A phrase keeps each number with how it is shown (its
+//! decimals, its unit) instead of the formatted text, so the model holds values and the
+//! renderers decide the text; `numbers()` gives the values back to any consumer.
+//!
+//! Words come from three places only: string literals in the template, `name`s (a
+//! variant, a drive, a file: text from the files, not a formatted number) and prose the
+//! procedures' data files hold (`Phrase::text`). Nothing converts a `String` into a
+//! phrase implicitly, so a `format!` result cannot slip in as one.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::{Serialize, Serializer};
+
+use crate::measurement::Unit;
+
+/// One value in a phrase.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Arg {
+    /// A number with a fixed count of decimals, and its unit when the phrase shows one
+    /// right after it.
+    Num {
+        value: f64,
+        decimals: u8,
+        unit: Option<Unit>,
+    },
+    /// A number with its sign always shown: `+1.3`.
+    Signed { value: f64, decimals: u8 },
+    /// A number as Rust writes it by default, shortest form that reads back: `70`, `0.5`
+    /// (a published figure as its data file has it).
+    Plain(f64),
+    /// A whole number: a count, a token total, a size as the files give it.
+    Count(i64),
+    /// A size in bytes, in fio's notation: `8k`, `1m`, `4096`.
+    Size(u64),
+    /// A decimal MB/s figure derived from iostat, shown with its MiB/s beside it:
+    /// `18 MB/s (17 MiB/s)`; the conversion is [`crate::units`]'.
+    Bandwidth(f64),
+    /// Text from the files or the procedures: a variant, a device, a job, a value.
+    Name(String),
+    /// A phrase inside a phrase.
+    Phrase(Phrase),
+}
+
+/// Words with typed numbers in them: `{}` in the template takes the next argument.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Phrase {
+    template: Cow<'static, str>,
+    args: Vec<Arg>,
+}
+
+/// Builds a [`Phrase`] from a template and its arguments:
+/// `phrase!("{}x ({} vs {} MB/s)", fixed(r, 2), fixed(a, 0), fixed(b, 0))`.
+#[macro_export]
+macro_rules! phrase {
+    ($template:literal $(, $arg:expr)* $(,)?) => {
+        $crate::phrase::Phrase::new($template, vec![$($crate::phrase::Arg::from($arg)),*])
+    };
+}
+
+impl Phrase {
+    /// A template with one `{}` per argument. A template whose holes do not match its
+    /// arguments renders what it has: missing arguments as `?`, extra ones dropped; the
+    /// unit tests and `debug_assert` catch both.
+    pub fn new(template: &'static str, args: Vec<Arg>) -> Phrase {
+        debug_assert_eq!(
+            template.matches("{}").count(),
+            args.len(),
+            "phrase `{template}`"
+        );
+        Phrase {
+            template: Cow::Borrowed(template),
+            args,
+        }
+    }
+
+    /// Prose as the procedures' data files hold it (a published figure's wording), or
+    /// text read from the results files. Not for formatted numbers: build those with
+    /// [`phrase!`].
+    pub fn text(text: impl Into<String>) -> Phrase {
+        Phrase {
+            template: Cow::Borrowed("{}"),
+            args: vec![Arg::Name(text.into())],
+        }
+    }
+
+    /// One number with `decimals` decimals: a table cell.
+    pub fn num(value: f64, decimals: u8) -> Phrase {
+        Phrase::new("{}", vec![fixed(value, decimals)])
+    }
+
+    /// One number, or `-` when there is none.
+    pub fn opt(value: Option<f64>, decimals: u8) -> Phrase {
+        value.map_or(Phrase::dash(), |v| Phrase::num(v, decimals))
+    }
+
+    /// One whole number.
+    pub fn count(n: impl TryInto<i64>) -> Phrase {
+        Phrase::new("{}", vec![count(n)])
+    }
+
+    /// `-`: nothing to show.
+    pub fn dash() -> Phrase {
+        Phrase::from("-")
+    }
+
+    /// Phrases joined by a separator: `adp: ... · gpu-only: ...`.
+    pub fn join(parts: impl IntoIterator<Item = Phrase>, separator: &'static str) -> Phrase {
+        let args: Vec<Arg> = parts.into_iter().map(Arg::Phrase).collect();
+        let holes = vec!["{}"; args.len()].join(separator);
+        Phrase {
+            template: Cow::Owned(holes),
+            args,
+        }
+    }
+
+    /// The numbers the phrase shows, in order, nested phrases included.
+    pub fn numbers(&self) -> Vec<f64> {
+        let mut out = Vec::new();
+        for a in &self.args {
+            match a {
+                Arg::Num { value, .. }
+                | Arg::Signed { value, .. }
+                | Arg::Plain(value)
+                | Arg::Bandwidth(value) => out.push(*value),
+                Arg::Count(n) => out.push(*n as f64),
+                Arg::Size(b) => out.push(*b as f64),
+                Arg::Phrase(p) => out.extend(p.numbers()),
+                Arg::Name(_) => {}
+            }
+        }
+        out
+    }
+
+    /// Whether the phrase renders as exactly `text`.
+    pub fn is(&self, text: &str) -> bool {
+        self.to_string() == text
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.to_string().is_empty()
+    }
+}
+
+impl From<&'static str> for Phrase {
+    /// A literal: words only.
+    fn from(text: &'static str) -> Phrase {
+        Phrase {
+            template: Cow::Borrowed(text),
+            args: Vec::new(),
+        }
+    }
+}
+
+impl Default for Phrase {
+    fn default() -> Phrase {
+        Phrase::from("")
+    }
+}
+
+impl fmt::Display for Arg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Arg::Num {
+                value,
+                decimals,
+                unit,
+            } => {
+                let d = *decimals as usize;
+                match unit {
+                    None => write!(f, "{value:.d$}"),
+                    Some(u @ (Unit::Percent | Unit::Ratio)) => {
+                        write!(f, "{value:.d$}{}", u.symbol())
+                    }
+                    Some(u) => write!(f, "{value:.d$} {}", u.symbol()),
+                }
+            }
+            Arg::Signed { value, decimals } => {
+                let d = *decimals as usize;
+                write!(f, "{value:+.d$}")
+            }
+            Arg::Plain(v) => write!(f, "{v}"),
+            Arg::Count(n) => write!(f, "{n}"),
+            Arg::Size(b) => f.write_str(&crate::fio::signature::format_size(*b)),
+            Arg::Bandwidth(mb_s) => {
+                write!(
+                    f,
+                    "{mb_s:.0} MB/s ({:.0} MiB/s)",
+                    crate::units::mb_to_mib(*mb_s)
+                )
+            }
+            Arg::Name(s) => f.write_str(s),
+            Arg::Phrase(p) => write!(f, "{p}"),
+        }
+    }
+}
+
+impl fmt::Display for Phrase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut args = self.args.iter();
+        let mut pieces = self.template.split("{}");
+        if let Some(first) = pieces.next() {
+            f.write_str(first)?;
+        }
+        for piece in pieces {
+            match args.next() {
+                Some(a) => write!(f, "{a}")?,
+                None => f.write_str("?")?,
+            }
+            f.write_str(piece)?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for Phrase {
+    /// A phrase leaves the model as the text it renders to; its numbers travel beside it
+    /// in the typed fields (`measured_value`, `measurements`).
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl From<Phrase> for Arg {
+    fn from(p: Phrase) -> Arg {
+        Arg::Phrase(p)
+    }
+}
+
+impl From<&'static str> for Arg {
+    fn from(s: &'static str) -> Arg {
+        Arg::Name(s.to_string())
+    }
+}
+
+/// A number with `decimals` decimals: `{:.2}`.
+pub fn fixed(value: f64, decimals: u8) -> Arg {
+    Arg::Num {
+        value,
+        decimals,
+        unit: None,
+    }
+}
+
+/// A number with its unit after it: `2.12 s`, `28.6 GB/s`, `0.96x`, `100.0%`.
+pub fn qty(value: f64, decimals: u8, unit: Unit) -> Arg {
+    Arg::Num {
+        value,
+        decimals,
+        unit: Some(unit),
+    }
+}
+
+/// A number as its data file has it: `{}`.
+pub fn plain(value: f64) -> Arg {
+    Arg::Plain(value)
+}
+
+/// A number with its sign: `{:+.1}`.
+pub fn signed(value: f64, decimals: u8) -> Arg {
+    Arg::Signed { value, decimals }
+}
+
+/// A whole number.
+pub fn count(n: impl TryInto<i64>) -> Arg {
+    Arg::Count(n.try_into().unwrap_or(i64::MAX))
+}
+
+/// A size in bytes, as fio writes it: `8k`.
+pub fn size(bytes: u64) -> Arg {
+    Arg::Size(bytes)
+}
+
+/// An iostat-derived bandwidth in decimal MB/s, shown with its MiB/s.
+pub fn bandwidth(mb_s: f64) -> Arg {
+    Arg::Bandwidth(mb_s)
+}
+
+/// Text from the files: a variant, a drive, a job name, an option's value.
+pub fn name(text: impl Into<String>) -> Arg {
+    Arg::Name(text.into())
+}
+
+/// The unit of a verdict's or limit's numbers, and what they count: `x (the lower of
+/// output and gen)`, `% of theoretical`, `result files` (a count has no [`Unit`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UnitOf {
+    pub unit: Option<Unit>,
+    /// What the number is of, after the unit; empty when the unit says it all.
+    pub of: Cow<'static, str>,
+}
+
+impl UnitOf {
+    pub fn new(unit: Unit, of: &'static str) -> UnitOf {
+        UnitOf {
+            unit: Some(unit),
+            of: Cow::Borrowed(of),
+        }
+    }
+
+    pub fn of(unit: Unit) -> UnitOf {
+        UnitOf {
+            unit: Some(unit),
+            of: Cow::Borrowed(""),
+        }
+    }
+
+    /// A count of things: `result files`, `levels with failures`.
+    pub fn count(of: impl Into<Cow<'static, str>>) -> UnitOf {
+        UnitOf {
+            unit: None,
+            of: of.into(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.unit.is_none() && self.of.is_empty()
+    }
+}
+
+impl fmt::Display for UnitOf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.unit, self.of.is_empty()) {
+            (Some(u), true) => f.write_str(u.symbol()),
+            (Some(u), false) => write!(f, "{} {}", u.symbol(), self.of),
+            (None, _) => f.write_str(&self.of),
+        }
+    }
+}
+
+impl Serialize for UnitOf {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_like_format() {
+        let (r, a, b) = (0.9566757727054938, 3963.2, 4142.7);
+        let p = phrase!("{}x ({} vs {} MB/s)", fixed(r, 2), fixed(a, 0), fixed(b, 0));
+        assert_eq!(p.to_string(), format!("{r:.2}x ({a:.0} vs {b:.0} MB/s)"));
+        assert_eq!(p.numbers(), vec![r, a, b]);
+        assert_eq!(
+            phrase!("{}", qty(2.121904, 2, Unit::Seconds)).to_string(),
+            "2.12 s"
+        );
+        assert_eq!(
+            phrase!("{}", qty(100.0, 1, Unit::Percent)).to_string(),
+            "100.0%"
+        );
+        assert_eq!(phrase!("({})", signed(1.306, 1)).to_string(), "(+1.3)");
+        assert_eq!(
+            phrase!("{}", bandwidth(crate::units::mib_to_mb(100.0))).to_string(),
+            "105 MB/s (100 MiB/s)"
+        );
+        let j = Phrase::join([phrase!("a {}", count(1u32)), Phrase::from("b")], " · ");
+        assert_eq!(j.to_string(), "a 1 · b");
+        assert_eq!(j.numbers(), vec![1.0]);
+        assert_eq!(
+            serde_json::to_value(&p).ok(),
+            Some(serde_json::json!("0.96x (3963 vs 4143 MB/s)"))
+        );
+    }
+
+    #[test]
+    fn units_of_render_as_before() {
+        let u = UnitOf::new(Unit::Ratio, "(the lower of output and gen)");
+        assert_eq!(u.to_string(), "x (the lower of output and gen)");
+        assert_eq!(UnitOf::of(Unit::Seconds).to_string(), "s");
+        assert_eq!(UnitOf::count("result files").to_string(), "result files");
+        assert!(UnitOf::default().is_empty());
+    }
+}
