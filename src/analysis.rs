@@ -255,6 +255,8 @@ fn judge(
     for built in [
         frame_verdicts::verdicts(&reports),
         frame_verdicts::deviations(&reports),
+        crate::frames::measurements::measurements(&reports),
+        crate::frames::measurements::parameters(&reports),
     ] {
         match built {
             Ok(f) => frames.push(f),

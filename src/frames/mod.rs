@@ -3,6 +3,7 @@
 //! (`verdicts`). Every column is documented in `schema` (units included), and the export
 //! writes that as `schema.md` beside the frames.
 
+pub mod measurements;
 pub mod records;
 pub mod schema;
 pub mod verdicts;

@@ -292,6 +292,37 @@ pub const FRAMES: &[FrameDoc] = &[
         ],
     },
     FrameDoc {
+        name: "measurements",
+        rows: "number the files give, as a suite measured it (what compare and --trend read)",
+        columns: &[
+            INPUT,
+            ("suite", "", "suite"),
+            ("subject", "", "what was measured: an array and job shape, a variant and level"),
+            ("metric", "", "which number of the subject"),
+            ("value", "unit", "the number"),
+            ("unit", "", "MB/s (decimal), MiB/s, GB/s, IO/s, µs, ms, s, tok/s, tokens, %, x, KiB"),
+            ("better", "", "higher or lower"),
+            ("noise", "", "how much the value would move on a rerun, relative (0.05 = 5 %); empty when the files do not say"),
+            ("noise_source", "", "what the noise figure is"),
+            ("files", "", "files it came from, ;-separated"),
+        ],
+    },
+    FrameDoc {
+        name: "parameters",
+        rows: "parameter a run or a server ran with, as its files record it",
+        columns: &[
+            INPUT,
+            ("suite", "", "suite"),
+            ("subject", "", "what ran with it: a run, a server's variant"),
+            ("name", "", "the parameter (runtime, max_model_len, ...)"),
+            ("number", "unit", "its value when it is a number"),
+            ("text", "", "its value when it is text"),
+            ("unit", "", "unit of the number; empty for text"),
+            ("scope", "", "run or server"),
+            ("file", "", "file it came from"),
+        ],
+    },
+    FrameDoc {
         name: "trend",
         rows: "criterion and input of `analyze --trend` (written only with --trend)",
         columns: &[
