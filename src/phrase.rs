@@ -36,7 +36,7 @@ pub enum Arg {
     Size(u64),
     /// A decimal MB/s figure derived from iostat, shown with its MiB/s beside it:
     /// `18 MB/s (17 MiB/s)`; the conversion is [`crate::units`]'.
-    Bandwidth(f64),
+    Bandwidth(crate::units::MBps),
     /// Text from the files or the procedures: a variant, a device, a job, a value.
     Name(String),
     /// A phrase inside a phrase.
@@ -120,10 +120,10 @@ impl Phrase {
         let mut out = Vec::new();
         for a in &self.args {
             match a {
-                Arg::Num { value, .. }
-                | Arg::Signed { value, .. }
-                | Arg::Plain(value)
-                | Arg::Bandwidth(value) => out.push(*value),
+                Arg::Num { value, .. } | Arg::Signed { value, .. } | Arg::Plain(value) => {
+                    out.push(*value)
+                }
+                Arg::Bandwidth(b) => out.push(b.0),
                 Arg::Count(n) => out.push(*n as f64),
                 Arg::Size(b) => out.push(*b as f64),
                 Arg::Phrase(p) => out.extend(p.numbers()),
@@ -183,7 +183,7 @@ impl fmt::Display for Arg {
             Arg::Plain(v) => write!(f, "{v}"),
             Arg::Count(n) => write!(f, "{n}"),
             Arg::Size(b) => f.write_str(&crate::fio::signature::format_size(*b)),
-            Arg::Bandwidth(mb_s) => {
+            Arg::Bandwidth(crate::units::MBps(mb_s)) => {
                 write!(
                     f,
                     "{mb_s:.0} MB/s ({:.0} MiB/s)",
@@ -273,7 +273,7 @@ pub fn size(bytes: u64) -> Arg {
 }
 
 /// An iostat-derived bandwidth in decimal MB/s, shown with its MiB/s.
-pub fn bandwidth(mb_s: f64) -> Arg {
+pub fn bandwidth(mb_s: crate::units::MBps) -> Arg {
     Arg::Bandwidth(mb_s)
 }
 
@@ -355,7 +355,7 @@ mod tests {
         );
         assert_eq!(phrase!("({})", signed(1.306, 1)).to_string(), "(+1.3)");
         assert_eq!(
-            phrase!("{}", bandwidth(crate::units::mib_to_mb(100.0))).to_string(),
+            phrase!("{}", bandwidth(crate::units::MiBps(100.0).into())).to_string(),
             "105 MB/s (100 MiB/s)"
         );
         let j = Phrase::join([phrase!("a {}", count(1u32)), Phrase::from("b")], " · ");

@@ -8,6 +8,53 @@ pub const MIB: f64 = 1_048_576.0;
 /// Bytes in a (decimal) MB.
 pub const MB: f64 = 1_000_000.0;
 
+/// A bandwidth in decimal MB/s (fio's, the procedures' tables).
+///
+/// The two bandwidth types do not mix: comparing or adding a MiB/s figure to an MB/s
+/// one does not compile, it has to be converted first.
+///
+/// ```compile_fail
+/// use reprobench::units::{MBps, MiBps};
+/// let _ = MBps(100.0) < MiBps(100.0);
+/// ```
+///
+/// ```
+/// use reprobench::units::{MBps, MiBps};
+/// assert!(MBps(100.0) < MBps::from(MiBps(100.0)));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, serde::Serialize)]
+#[serde(transparent)]
+pub struct MBps(pub f64);
+
+/// A bandwidth in MiB/s (2^20 bytes per second): what iostat calls MB/s.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, serde::Serialize)]
+#[serde(transparent)]
+pub struct MiBps(pub f64);
+
+impl From<MiBps> for MBps {
+    fn from(x: MiBps) -> MBps {
+        MBps(mib_to_mb(x.0))
+    }
+}
+
+impl From<MBps> for MiBps {
+    fn from(x: MBps) -> MiBps {
+        MiBps(mb_to_mib(x.0))
+    }
+}
+
+impl std::iter::Sum for MiBps {
+    fn sum<I: Iterator<Item = MiBps>>(it: I) -> MiBps {
+        MiBps(it.map(|x| x.0).sum())
+    }
+}
+
+impl std::iter::Sum for MBps {
+    fn sum<I: Iterator<Item = MBps>>(it: I) -> MBps {
+        MBps(it.map(|x| x.0).sum())
+    }
+}
+
 /// MiB/s (iostat's "MB/s") as decimal MB/s.
 pub fn mib_to_mb(mib_s: f64) -> f64 {
     mib_s * MIB / MB

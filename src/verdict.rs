@@ -64,6 +64,8 @@ pub struct Verdict {
     /// For a fail, inconclusive or not-comparable verdict: what to check next, each with
     /// the procedure text it is drawn from.
     pub check_next: Vec<crate::why::NextStep>,
+    /// The measurements the verdict judged, by key (see `measurements` on the suites).
+    pub measurements: Vec<crate::measurement::Key>,
 }
 
 impl Verdict {
@@ -80,6 +82,24 @@ impl Verdict {
         self.published_value = published.filter(|v| v.is_finite());
         self.unit = unit;
         self
+    }
+
+    /// Records the measurements the verdict judged: those of `metrics` that came from
+    /// one of its files, in the order measured, each once. A verdict that measured
+    /// nothing judged none.
+    pub fn judging(&mut self, measurements: &[crate::measurement::Measurement], metrics: &[&str]) {
+        self.measurements.clear();
+        if self.measured_value.is_none() {
+            return;
+        }
+        for m in measurements {
+            if metrics.contains(&m.key.metric.as_str())
+                && m.files.iter().any(|f| self.files.contains(f))
+                && !self.measurements.contains(&m.key)
+            {
+                self.measurements.push(m.key.clone());
+            }
+        }
     }
 
     /// Sets the measured number (in the unit already set).
@@ -108,6 +128,7 @@ impl Verdict {
             published_value: None,
             unit: UnitOf::default(),
             check_next: Vec::new(),
+            measurements: Vec::new(),
         }
     }
 }
@@ -151,6 +172,7 @@ mod tests {
             published_value: None,
             unit: UnitOf::default(),
             check_next: Vec::new(),
+            measurements: Vec::new(),
         }
     }
 

@@ -175,3 +175,53 @@ fn removing_an_input_changes_only_what_named_it_and_never_to_another_number() {
         }
     }
 }
+
+/// Every measurement a verdict says it judged is one the analysis measured, from one of
+/// the verdict's own files; a verdict that measured nothing names none.
+#[test]
+fn verdicts_refer_to_measurements_the_analysis_made() {
+    let mut linked = 0;
+    for f in FOLDERS {
+        let (_, v) = analyze_json(&root().join(f), &[]);
+        let suites = v["suites"].as_array().cloned().unwrap_or_default();
+        let measured: Vec<&serde_json::Value> = suites
+            .iter()
+            .flat_map(|s| s["measurements"].as_array().into_iter().flatten())
+            .collect();
+        for verdict in suites
+            .iter()
+            .flat_map(|s| s["verdicts"].as_array().into_iter().flatten())
+        {
+            let files = files_of(verdict);
+            for key in verdict["measurements"].as_array().into_iter().flatten() {
+                linked += 1;
+                let hit = measured.iter().find(|m| {
+                    ["suite", "subject", "metric"]
+                        .iter()
+                        .all(|k| m[*k] == key[*k])
+                });
+                let Some(m) = hit else {
+                    panic!(
+                        "{f}: {} judged {key}, which nothing measured",
+                        verdict["id"]
+                    );
+                };
+                assert!(
+                    files_of(m).iter().any(|x| files.contains(x)),
+                    "{f}: {} judged {key}, measured from none of its files",
+                    verdict["id"]
+                );
+            }
+            if verdict["measured_value"].is_null() {
+                assert!(
+                    verdict["measurements"]
+                        .as_array()
+                        .is_none_or(|a| a.is_empty()),
+                    "{f}: {} measured nothing but names measurements",
+                    verdict["id"]
+                );
+            }
+        }
+    }
+    assert!(linked > 50, "verdicts name measurements: {linked}");
+}

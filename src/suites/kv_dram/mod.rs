@@ -116,10 +116,12 @@ impl Suite for KvDram {
                 .map(|(_, v)| v.clone())
         };
         let max_spread = opts.max_spread.unwrap_or(reference.ladder.max_spread);
+        // The levels' rates are the ladder suite's measurements (it measures every level).
+        let rates = kv_common::measurements::ladder(&levels, crate::suites::kv_ladder::NAME);
         for &n in &d.levels {
-            report
-                .verdicts
-                .push(gen_verdict(&agg, n, d.max_gen_gap, max_spread));
+            let mut v = gen_verdict(&agg, n, d.max_gen_gap, max_spread);
+            v.judging(&rates, &["generation rate"]);
+            report.verdicts.push(v);
         }
         let all: Vec<(String, (String, Vec<Attempt>))> = [ADP, LMCACHE]
             .iter()
@@ -299,6 +301,7 @@ fn hits_verdict(all: &[(String, (String, Vec<Attempt>))], share: f64) -> Verdict
         published_value: None,
         unit: UnitOf::default(),
         check_next: Vec::new(),
+        measurements: Vec::new(),
     }
     .with_numbers(
         None,

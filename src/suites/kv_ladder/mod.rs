@@ -154,6 +154,20 @@ impl Suite for KvLadder {
         for &n in &r.large_levels {
             report.verdicts.push(advantage_verdict(&agg, n, max_spread));
         }
+        // Parity judges both variants' rates; the advantage their TTFT and card hits too.
+        for v in report.verdicts.iter_mut() {
+            let metrics: &[&str] = if v.id.ends_with("-parity") {
+                &["output throughput", "generation rate"]
+            } else {
+                &[
+                    "output throughput",
+                    "generation rate",
+                    "TTFT p50",
+                    "card hit rate",
+                ]
+            };
+            v.judging(&report.measurements, metrics);
+        }
         report.verdicts.push(failures_verdict(&levels));
         report.verdicts.push(turned_off_verdict(&logs));
         let devs = kv_common::deviations::ladder(&levels, &[ADP, PLAIN], r, |n| {

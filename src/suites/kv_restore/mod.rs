@@ -151,12 +151,12 @@ impl Suite for KvRestore {
         report
             .verdicts
             .push(cached_verdict(adp.as_ref(), &reference));
-        report.verdicts.push(time_verdict(
-            recompute.as_ref(),
-            restore.as_ref(),
-            &reference,
-            published,
-        ));
+        let mut time = time_verdict(recompute.as_ref(), restore.as_ref(), &reference, published);
+        time.judging(
+            &report.measurements,
+            &["restore time (median)", "recompute time (median)"],
+        );
+        report.verdicts.push(time);
         if let (Some(transcript), Some(restore)) = (adp.as_ref(), restore.as_ref()) {
             report
                 .limits

@@ -237,6 +237,7 @@ fn share_verdict(
         published_value: None,
         unit: UnitOf::default(),
         check_next: Vec::new(),
+        measurements: Vec::new(),
     }
     .with_numbers(
         None,
@@ -448,6 +449,7 @@ fn consistency(a: &ArrayDir, name: &str, out: &mut Judged) {
             published_value: None,
             unit: UnitOf::default(),
             check_next: Vec::new(),
+            measurements: Vec::new(),
         });
     }
 }

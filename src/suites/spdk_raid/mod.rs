@@ -139,6 +139,26 @@ impl Suite for SpdkRaid {
         report.deviations = crate::deviation::merge(devs);
         report.commands_ran = deviations::commands_ran(&arrays);
         report.verdicts = judged.verdicts;
+        // A share verdict judges the array's best run and the raw drives' best, in IOPS
+        // for random I/O and bandwidth for full stripes.
+        for v in report.verdicts.iter_mut() {
+            let metric = [
+                theory::Op::RandomRead,
+                theory::Op::StripeRead,
+                theory::Op::StripeWrite,
+            ]
+            .into_iter()
+            .find(|op| {
+                v.id.ends_with(&format!(".{}", op.label().replace(' ', "-")))
+            })
+            .map(|op| match op {
+                theory::Op::RandomRead | theory::Op::RandomWrite => "IOPS",
+                theory::Op::StripeRead | theory::Op::StripeWrite => "bandwidth",
+            });
+            if let Some(metric) = metric {
+                v.judging(&report.measurements, &[metric]);
+            }
+        }
         report.observations = judged.observations;
         report.notes = judged.notes;
         report.tables = tables::tables(&arrays, &reference, &judged.shares);

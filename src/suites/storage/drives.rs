@@ -9,7 +9,7 @@ use crate::parse::iostat::IostatLog;
 pub struct DriveMean {
     pub device: String,
     /// Mean rMB/s + wMB/s over the samples, as iostat prints them: MiB/s.
-    pub mib_s: f64,
+    pub mib_s: crate::units::MiBps,
     pub iops: f64,
     /// Mean w_await (ms) over samples in which the drive wrote.
     pub w_await_ms: Option<f64>,
@@ -69,7 +69,7 @@ pub fn drive_means(log: &IostatLog, members: &[String]) -> Vec<DriveMean> {
         .into_iter()
         .map(|x| DriveMean {
             device: x.device.to_string(),
-            mib_s: x.mib / n,
+            mib_s: crate::units::MiBps(x.mib / n),
             iops: x.iops / n,
             w_await_ms: mean(x.waits),
             util: mean(x.utils),
@@ -84,8 +84,8 @@ pub fn balance(drives: &[DriveMean]) -> Option<f64> {
     if drives.len() < 2 {
         return None;
     }
-    let max = drives.iter().map(|d| d.mib_s).fold(f64::MIN, f64::max);
-    let min = drives.iter().map(|d| d.mib_s).fold(f64::MAX, f64::min);
+    let max = drives.iter().map(|d| d.mib_s.0).fold(f64::MIN, f64::max);
+    let min = drives.iter().map(|d| d.mib_s.0).fold(f64::MAX, f64::min);
     (max > 0.0).then(|| min / max)
 }
 

@@ -116,6 +116,7 @@ pub fn headline_verdict(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Ver
         published_value: None,
         unit: UnitOf::default(),
         check_next: Vec::new(),
+        measurements: Vec::new(),
     }
     .with_numbers(
         None,
@@ -319,6 +320,7 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
         published_value: None,
         unit: UnitOf::default(),
         check_next: Vec::new(),
+        measurements: Vec::new(),
     }
     .with_numbers(
         (total > 0).then_some(clean as f64),

@@ -10,7 +10,7 @@ use crate::why::Limit;
 
 use super::drives::drive_means;
 use super::load::{Loaded, RunGroup};
-use crate::units::mib_to_mb;
+use crate::units::{MBps, MiBps};
 
 /// Mean member %util at or above which the drives were the ceiling.
 const BUSY: f64 = 90.0;
@@ -38,12 +38,12 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
             .as_ref()
             .map(|m| drive_means(f.log, &m.drives))
             .unwrap_or_default();
-        let fio_mb = (g.group.read.bw_bytes + g.group.write.bw_bytes) / 1e6;
+        let fio_mb = MBps((g.group.read.bw_bytes + g.group.write.bw_bytes) / 1e6);
         let mut limit = Limit {
             suite: "storage".into(),
             subject: g.label.clone(),
             measured: phrase!("fio {}", bandwidth(fio_mb)),
-            measured_value: Some(fio_mb),
+            measured_value: Some(fio_mb.0),
             bound: Phrase::default(),
             bound_value: None,
             unit: UnitOf::of(Unit::MegabytesPerSecond),
@@ -83,7 +83,7 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
             out.push(limit);
             continue;
         }
-        let total = mib_to_mb(drives.iter().map(|d| d.mib_s).sum::<f64>());
+        let total = MBps::from(drives.iter().map(|d| d.mib_s).sum::<MiBps>());
         let utils: Vec<f64> = drives.iter().filter_map(|d| d.util).collect();
         let util = (!utils.is_empty()).then(|| utils.iter().sum::<f64>() / utils.len() as f64);
         let missing: Vec<&str> = members
@@ -107,7 +107,7 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
                 phrase!("; not in the iostat log: {}", name(missing.join(", ")))
             }
         );
-        limit.bound_value = Some(total);
+        limit.bound_value = Some(total.0);
         limit.reading = match util {
             Some(u) if u >= BUSY => format!("the drives were the ceiling: busy {u:.0}% of the time"),
             Some(u) if u < HEADROOM => format!(

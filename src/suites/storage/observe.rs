@@ -322,13 +322,9 @@ fn drive_balance(
             if let Some(b) = balance(&drives) {
                 if worst.as_ref().is_none_or(|(x, ..)| b < *x) {
                     let names = Phrase::join(
-                        drives.iter().map(|d| {
-                            phrase!(
-                                "{} {}",
-                                name(&d.device),
-                                bandwidth(crate::units::mib_to_mb(d.mib_s))
-                            )
-                        }),
+                        drives
+                            .iter()
+                            .map(|d| phrase!("{} {}", name(&d.device), bandwidth(d.mib_s.into()))),
                         ", ",
                     );
                     worst = Some((b, w.name.clone(), drives.len(), names));
