@@ -27,10 +27,31 @@ LADDER = {
 REQ_PER_CLIENT = 17
 OUT_TOKENS = 400
 AVG_INPUT = 33000
+COMMON_PREFIX = 12000
+TURNS = 6  # user turns per conversation (num_turns 12-16 messages)
 
 
 def ansi(s, code="96"):
     return f"{ESC}[{code}m{s}{ESC}[0m"
+
+
+def conversations(variant, run, p, c):
+    """Client c's requests in the order the multi-turn client sends them: three
+    conversations, two active at a time, round robin between the active ones (its
+    ROUND_ROBIN sampling); a finished conversation's slot goes to the next one. Yields
+    (conversation index, turn) for each of REQ_PER_CLIENT requests."""
+    turns = [0, 0, 0]
+    active, waiting, at = [0, 1], [2], 0
+    for _ in range(REQ_PER_CLIENT):
+        conv = active[at]
+        yield conv, turns[conv]
+        turns[conv] += 1
+        if turns[conv] == TURNS and waiting:
+            active[at] = waiting.pop(0)
+        elif turns[conv] == TURNS:
+            active.pop(at)
+            at -= 1
+        at = (at + 1) % len(active)
 
 
 def records(variant, run, p, rng):
@@ -41,18 +62,26 @@ def records(variant, run, p, rng):
     t0 = 100000.0 + 50000.0 * run
     for c in range(p):
         t = t0 + 37.0 * c
-        for k in range(REQ_PER_CLIENT):
+        # The procedure's workload: a 12,000-token common prefix, 12,000-20,000 tokens
+        # of unique context per conversation, 1,000-2,000 new tokens per user turn and
+        # 400-token replies; each request sends the whole history so far.
+        ctx = random.Random(f"{variant}-{run}-{p}-{c}")
+        history = {i: COMMON_PREFIX + ctx.randint(12000, 20000) for i in range(3)}
+        for conv, turn in conversations(variant, run, p, c):
             tt = ttft * 1000 * rng.uniform(0.9, 1.1)
             tp = tpot_ms * rng.uniform(0.97, 1.03)
             lat = tt + tp * (OUT_TOKENS - 1)
+            new = int(1000 + 1000 * (rng.uniform(0.9, 1.35) - 0.9) / 0.45)
+            history[conv] += new
             out.append({
                 "ttft_ms": round(tt, 6), "tpot_ms": tp, "latency_ms": round(lat, 6),
-                "start_time_ms": round(t, 6), "input_num_turns": 1 + 2 * (k % 8),
-                "input_num_tokens": int(AVG_INPUT * rng.uniform(0.9, 1.35)),
+                "start_time_ms": round(t, 6), "input_num_turns": 1 + 2 * turn,
+                "input_num_tokens": history[conv],
                 "output_num_tokens": OUT_TOKENS, "output_num_chunks": OUT_TOKENS - 1,
                 "output_num_first_chunk_tokens": 1, "approx_cached_percent": round(rng.uniform(60, 95), 2),
-                "conversation_id": f"CONV_ID_{c * 3 + k // 6}", "client_id": c,
+                "conversation_id": f"CONV_ID_{c * 3 + conv}", "client_id": c,
             })
+            history[conv] += OUT_TOKENS
             t += lat + rng.uniform(1, 5)
     out.sort(key=lambda r: r["start_time_ms"] + r["latency_ms"])
     return out

@@ -23,6 +23,7 @@ mod kv;
 mod no_panic;
 mod provenance;
 mod redaction;
+mod regime;
 mod report;
 mod safety;
 mod signals;

@@ -20,11 +20,11 @@ const SAMPLES: [(&str, &str); 5] = [
     ),
     (
         "samples/kv-cache-published",
-        "16 pass, 0 fail, 0 not measured, 0 inconclusive, 0 not comparable",
+        "17 pass, 0 fail, 0 not measured, 0 inconclusive, 0 not comparable",
     ),
     (
         "samples/kv-cache-failing",
-        "8 pass, 8 fail, 0 not measured, 0 inconclusive, 0 not comparable",
+        "9 pass, 8 fail, 0 not measured, 0 inconclusive, 0 not comparable",
     ),
 ];
 

@@ -62,6 +62,11 @@ pub struct Level {
     pub card_hit_pct: Option<f64>,
     /// Card hits (tokens) during the level.
     pub card_hits: Option<f64>,
+    /// Preemptions during the level (`vllm:num_preemptions_total` between the
+    /// snapshots): requests the engine stopped because the KV cache ran out.
+    pub preemptions: Option<f64>,
+    /// How much conversation history the client kept active (see [`super::regime`]).
+    pub history: Option<super::regime::History>,
     /// Summed num_failures over the clients, from the .log.
     pub failures: Option<u64>,
     pub runtime_sec: Option<f64>,
@@ -168,6 +173,8 @@ fn read_level(
         gpu_hit_pct: None,
         card_hit_pct: None,
         card_hits: None,
+        preemptions: None,
+        history: None,
         failures: None,
         runtime_sec: None,
         args: BTreeMap::new(),
@@ -273,6 +280,7 @@ fn read_records(
     };
     let mut script_error = None;
     level.requests = Some(r.len());
+    level.history = super::regime::active_history(r);
     let t0 = r
         .iter()
         .map(|x| x.start_time_ms)
@@ -327,6 +335,11 @@ fn read_hits(
         }
     }
     level.gpu_hit_pct = gpu.ok().flatten().map(|(p, _)| p);
+    let preempted = |s: &prom::Snapshot| s.sum("vllm:num_preemptions_total");
+    level.preemptions = match (preempted(a), preempted(b)) {
+        (Some(x), Some(y)) if y >= x => Some(y - x),
+        _ => None,
+    };
     if let Ok(Some((p, hits))) = card {
         level.card_hit_pct = Some(p);
         level.card_hits = Some(hits);

@@ -8,6 +8,7 @@ pub mod deviations;
 pub mod ladder;
 pub mod measurements;
 pub mod reference;
+pub mod regime;
 pub mod restore;
 pub mod stats;
 

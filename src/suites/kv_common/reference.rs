@@ -65,6 +65,27 @@ pub struct LadderRef {
     pub source: String,
     pub procedure: LadderProcedure,
     pub param: Vec<ParamRef>,
+    pub regime: RegimeRef,
+}
+
+/// The regime each level is meant to run in: its active histories as a multiple of the
+/// KV cache, as the procedure states it for the reference setup.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RegimeRef {
+    pub levels: Vec<u32>,
+    pub multiples: Vec<f64>,
+    /// Under this share of its stated multiple a level ran a milder regime.
+    pub min_share: f64,
+    pub reference_cache_tokens: u64,
+    pub source: String,
+}
+
+impl RegimeRef {
+    /// The multiple the procedure states for `clients`, if it states one.
+    pub fn multiple(&self, clients: u32) -> Option<f64> {
+        let i = self.levels.iter().position(|l| *l == clients)?;
+        self.multiples.get(i).copied()
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]

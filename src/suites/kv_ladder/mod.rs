@@ -17,6 +17,7 @@ use crate::suites::kv_common::{self, ADP, PLAIN};
 use crate::suites::{Options, Preformatted, Suite, SuiteInfo, SuiteReport, Table};
 use crate::verdict::{Observation, Status, Verdict};
 mod observations;
+mod regime;
 mod tables;
 mod verdicts;
 use observations::*;
@@ -170,12 +171,15 @@ impl Suite for KvLadder {
         }
         report.verdicts.push(failures_verdict(&levels));
         report.verdicts.push(turned_off_verdict(&logs));
-        let devs = kv_common::deviations::ladder(&levels, &[ADP, PLAIN], r, |n| {
+        let regimes = regime::regimes(&agg, &logs);
+        report.verdicts.push(regime::engaged_verdict(&regimes, r));
+        let mut devs = kv_common::deviations::ladder(&levels, &[ADP, PLAIN], r, |n| {
             vec![
                 format!("kv-ladder.L{n}-parity"),
                 format!("kv-ladder.L{n}-advantage"),
             ]
         });
+        devs.extend(regime::deviations(&regimes, r));
         crate::deviation::apply(&mut report.verdicts, &devs);
         report.deviations = crate::deviation::merge(devs);
         report.commands_ran = kv_common::deviations::commands_ran(&levels, &[ADP, PLAIN]);
@@ -187,6 +191,7 @@ impl Suite for KvLadder {
         report.preformatted.push(script_table(&levels));
         report.tables.push(runs_table(&levels));
         report.tables.push(median_table(&agg, max_spread));
+        report.tables.extend(regime::table(&regimes, r));
         report.charts = charts(&agg, sla);
         report.facts = kv_common::facts(&logs, kv_common::model_name(catalog, &logs).as_ref());
         report

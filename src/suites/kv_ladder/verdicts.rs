@@ -89,6 +89,12 @@ pub(super) fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Ver
     v.threshold = "all four".into();
     v = v.with_numbers(None, Some(4.0), None, UnitOf::count("of 4 conditions met"));
     v.files = agg.files(&[ADP, PLAIN], n);
+    // The card hits come from the ADP runs' snapshots.
+    v.files.extend(
+        agg.runs(ADP, n)
+            .iter()
+            .flat_map(|l| l.files.iter().filter(|f| f.ends_with(".prom")).cloned()),
+    );
     let m = |var, f| agg.metric(var, n, f).0;
     let (Some(ao), Some(po), Some(ag), Some(pg), Some(at), Some(pt)) = (
         m(ADP, OUTPUT),

@@ -1,0 +1,152 @@
+//! Whether the run reached the regime its verdicts are about, measured: the KV ladder's
+//! active histories against the server's KV cache, and the connector engaged only by its
+//! card hits where the GPU cache could not hold the histories.
+
+use std::fs;
+use std::path::Path;
+
+use crate::common::*;
+
+fn regime_rows(v: &serde_json::Value) -> Vec<Vec<String>> {
+    v["suites"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s["tables"].as_array().into_iter().flatten())
+        .find(|t| {
+            t["title"]
+                .as_str()
+                .is_some_and(|x| x.starts_with("Active histories"))
+        })
+        .and_then(|t| t["rows"].as_array())
+        .map(|rows| {
+            rows.iter()
+                .map(|r| {
+                    r.as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|c| c.as_str().unwrap_or_default().to_string())
+                        .collect()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn times(cell: &str) -> f64 {
+    cell.trim_end_matches('x').parse().unwrap_or(f64::NAN)
+}
+
+/// A copy of the published KV sample, changed by `edit`.
+fn copy_of_sample(edit: impl FnOnce(&Path)) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().expect("tmp");
+    copy_dir(&root().join("samples/kv-cache-published"), tmp.path());
+    edit(tmp.path());
+    tmp
+}
+
+#[test]
+fn the_kv_sample_reaches_the_procedures_regime() {
+    let (_, v) = analyze_json(&root().join("samples/kv-cache-published"), &[]);
+    let rows = regime_rows(&v);
+    assert!(rows.len() >= 12, "a row per level and variant: {rows:?}");
+    // "active histories fill the GPU KV cache at 8 clients, and reach 2x and 4x the GPU
+    // cache size at 16 and 32 clients"
+    for (clients, stated) in [("8", 1.0), ("16", 2.0), ("32", 4.0)] {
+        for variant in ["adp", "gpu-only"] {
+            let row = rows
+                .iter()
+                .find(|r| r[0] == clients && r[1] == variant)
+                .unwrap_or_else(|| panic!("no row for {variant} at {clients}: {rows:?}"));
+            assert_eq!(row[5], "545536 (GPU)", "{row:?}");
+            let peak = times(&row[6]);
+            assert!(
+                peak > 0.8 * stated && peak < 1.4 * stated,
+                "{variant} at {clients} clients: peak {peak}x, stated about {stated}x"
+            );
+        }
+    }
+    for id in [
+        "kv-ladder.L16-advantage",
+        "kv-ladder.L32-advantage",
+        "kv-ladder.engaged",
+    ] {
+        assert_eq!(verdict(&v, id)["status"], "pass", "{id}");
+    }
+}
+
+#[test]
+fn a_kv_cache_four_times_larger_leaves_the_large_levels_not_comparable() {
+    let tmp = copy_of_sample(|dir| {
+        for variant in ["adp", "gpu-only", "lmcache"] {
+            let log = dir.join(format!("logs/{variant}-vllm.log"));
+            let text = fs::read_to_string(&log).expect("log");
+            assert!(text.contains("GPU KV cache size: 545,536 tokens"));
+            fs::write(&log, text.replace("545,536 tokens", "2,182,144 tokens")).expect("write");
+        }
+    });
+    let (code, v) = analyze_json(tmp.path(), &[]);
+    assert_eq!(code, 1);
+    for n in [16, 32] {
+        let x = verdict(&v, &format!("kv-ladder.L{n}-advantage"));
+        assert_eq!(x["status"], "not-comparable", "L{n}: {x}");
+        assert!(
+            note(&x).contains("fit in the KV cache"),
+            "L{n} says why: {}",
+            note(&x)
+        );
+    }
+    let rows = regime_rows(&v);
+    let at32 = rows
+        .iter()
+        .find(|r| r[0] == "32" && r[1] == "gpu-only")
+        .expect("row");
+    assert!(
+        times(&at32[7]) < 1.0,
+        "mean under the larger cache: {at32:?}"
+    );
+    let devs: Vec<String> = v["suites"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s["deviations"].as_array().into_iter().flatten())
+        .map(|d| format!("{} = {}", d["parameter"], d["ran"]))
+        .collect();
+    assert!(
+        devs.iter()
+            .any(|d| d.contains("active histories (16 clients)") && d.contains("2182144")),
+        "the numbers are in the deviation: {devs:?}"
+    );
+    // The parity levels do not depend on the regime.
+    assert_eq!(verdict(&v, "kv-ladder.L4-parity")["status"], "pass");
+    assert_eq!(verdict(&v, "kv-ladder.engaged")["status"], "not-comparable");
+}
+
+#[test]
+fn a_connector_with_no_card_hits_past_the_cache_fails_engaged() {
+    let tmp = copy_of_sample(|dir| {
+        for run in [1, 2] {
+            for n in [16, 32] {
+                let stem = dir.join(format!("results/adp-{run}-L{n}"));
+                let pre = fs::read_to_string(stem.with_extension("pre.prom")).expect("pre");
+                let post = fs::read_to_string(stem.with_extension("post.prom")).expect("post");
+                let hits = |text: &str| {
+                    text.lines()
+                        .find(|l| l.starts_with("vllm:external_prefix_cache_hits_total{"))
+                        .map(str::to_string)
+                        .expect("hits line")
+                };
+                fs::write(
+                    stem.with_extension("post.prom"),
+                    post.replace(&hits(&post), &hits(&pre)),
+                )
+                .expect("write");
+            }
+        }
+    });
+    let (_, v) = analyze_json(tmp.path(), &[]);
+    let e = verdict(&v, "kv-ladder.engaged");
+    assert_eq!(e["status"], "fail", "{e}");
+    assert_eq!(e["measured_value"], 0.0);
+    assert!(note(&e).contains("16, 32"), "{}", note(&e));
+}
