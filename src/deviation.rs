@@ -21,6 +21,9 @@ pub struct Deviation {
     pub subjects: Vec<String>,
     /// The files that show it.
     pub files: Vec<String>,
+    /// Files its effect was judged from beyond those (a short job's iostat series): the
+    /// verdicts it feeds stand on them too, and name them.
+    pub evidence: Vec<String>,
     /// What the difference does to the comparison.
     pub effect: String,
     /// Whether the difference changes the comparison (then the criteria it feeds are not
@@ -45,6 +48,7 @@ impl Deviation {
             unit: UnitOf::default(),
             subjects: Vec::new(),
             files: Vec::new(),
+            evidence: Vec::new(),
             effect: String::new(),
             changes_comparison: false,
             source: String::new(),
@@ -64,6 +68,11 @@ impl Deviation {
 
     pub fn file(mut self, file: impl Into<String>) -> Self {
         self.files.push(file.into());
+        self
+    }
+
+    pub fn evidence(mut self, file: impl Into<String>) -> Self {
+        self.evidence.push(file.into());
         self
     }
 
@@ -129,6 +138,11 @@ pub fn merge(devs: Vec<Deviation>) -> Vec<Deviation> {
                         o.files.push(f);
                     }
                 }
+                for f in d.evidence {
+                    if !o.evidence.contains(&f) {
+                        o.evidence.push(f);
+                    }
+                }
                 for v in d.verdicts {
                     if !o.verdicts.contains(&v) {
                         o.verdicts.push(v);
@@ -148,6 +162,16 @@ pub fn merge(devs: Vec<Deviation>) -> Vec<Deviation> {
 /// it with the deviations before [`merge`], so each verdict names only its own runs.
 pub fn apply(verdicts: &mut [Verdict], devs: &[Deviation]) {
     for v in verdicts.iter_mut() {
+        // Whatever a deviation was judged from, the verdicts it feeds stand on it.
+        for f in devs
+            .iter()
+            .filter(|d| d.verdicts.contains(&v.id))
+            .flat_map(|d| &d.evidence)
+        {
+            if !v.files.contains(f) {
+                v.files.push(f.clone());
+            }
+        }
         let mine: Vec<&Deviation> = devs
             .iter()
             .filter(|d| d.changes_comparison && d.verdicts.contains(&v.id))

@@ -286,6 +286,7 @@ pub const FRAMES: &[FrameDoc] = &[
             ("changes_comparison", "", "whether the criteria it feeds are not comparable"),
             ("subjects", "", "runs or levels, ;-separated"),
             ("files", "", "files that show it, ;-separated"),
+            ("evidence", "", "files its effect was judged from beyond those (a job's iostat series), ;-separated"),
             ("verdicts", "", "criteria it feeds, ;-separated"),
             ("effect", "", "what it does to the comparison"),
             ("source", "", "where the procedure sets the value"),

@@ -50,6 +50,7 @@ pub fn deviations(suites: &[SuiteReport]) -> anyhow::Result<Frame> {
         )
         .str("subjects", rows.iter().map(|r| r.1.subjects.join(";")))
         .str("files", rows.iter().map(|r| r.1.files.join(";")))
+        .str("evidence", rows.iter().map(|r| r.1.evidence.join(";")))
         .str("verdicts", rows.iter().map(|r| r.1.verdicts.join(";")))
         .str("effect", rows.iter().map(|r| r.1.effect.as_str()))
         .str("source", rows.iter().map(|r| r.1.source.as_str()))

@@ -114,7 +114,15 @@ fn ours(dir: &Path) -> (Numbers, Numbers, Vec<String>) {
         .filter(|s| s["name"] == "storage")
     {
         for verdict in x["verdicts"].as_array().into_iter().flatten() {
-            let files = verdict["files"].as_array().cloned().unwrap_or_default();
+            // The two fio results (a short run's verdict also names the iostat series
+            // its runtime was judged by).
+            let files: Vec<serde_json::Value> = verdict["files"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|f| f.as_str().is_some_and(|f| f.ends_with(".json")))
+                .cloned()
+                .collect();
             let (Some(ratio), [b, c]) = (verdict["measured_value"].as_f64(), files.as_slice())
             else {
                 continue;

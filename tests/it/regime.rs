@@ -150,3 +150,94 @@ fn a_connector_with_no_card_hits_past_the_cache_fails_engaged() {
     assert_eq!(e["measured_value"], 0.0);
     assert!(note(&e).contains("16, 32"), "{}", note(&e));
 }
+
+fn steady_rows(v: &serde_json::Value) -> Vec<Vec<String>> {
+    v["suites"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s["tables"].as_array().into_iter().flatten())
+        .find(|t| {
+            t["title"]
+                .as_str()
+                .is_some_and(|x| x.starts_with("Steady state"))
+        })
+        .and_then(|t| t["rows"].as_array())
+        .map(|rows| {
+            rows.iter()
+                .map(|r| {
+                    r.as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|c| c.as_str().unwrap_or_default().to_string())
+                        .collect()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_loopback_sample_is_too_short_for_a_steady_state_and_says_so() {
+    let (_, v) = analyze_json(&root().join("samples/storage-loopback"), &[]);
+    let rows = steady_rows(&v);
+    let row = rows
+        .iter()
+        .find(|r| r[0] == "adp/randwrite-8k-j8-d8")
+        .unwrap_or_else(|| panic!("a row per job: {rows:?}"));
+    assert_eq!(row[6], "too few samples", "{row:?}");
+    let x = verdict(&v, "storage.randwrite-8k-qd64");
+    assert_eq!(x["status"], "not-comparable");
+    assert!(
+        note(&x).contains("too few for a steady-state window"),
+        "the short run is judged by its series: {}",
+        note(&x)
+    );
+}
+
+/// A real fio job of 30 s on a loop device, with the collector's iostat beside it: the
+/// steady-state row is computed from that series (steady or not, never too few).
+#[test]
+fn a_real_30_second_fio_run_gets_a_steady_state_row_from_its_iostat_series() {
+    if !need("fio") || !need("iostat") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    let Some(dev) = Loop::new(&tmp.path().join("dev.img"), 64) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI runs as root with loop devices"
+        );
+        skipped("no loop devices here");
+        return;
+    };
+    let out = tmp.path().join("results");
+    let r = collect_storage(
+        dev.0.to_str().unwrap_or(""),
+        &out,
+        &[
+            "--size",
+            "32m",
+            "--runtime",
+            "30",
+            "--time-based",
+            "--only",
+            "randwrite-8k-j8-d8",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (_, v) = analyze_json(&out, &[]);
+    let rows = steady_rows(&v);
+    let row = rows
+        .iter()
+        .find(|r| r[0] == "raid10/randwrite-8k-j8-d8")
+        .unwrap_or_else(|| panic!("a row for the job: {rows:?}"));
+    let active: usize = row[1].parse().unwrap_or(0);
+    assert!(active >= 25, "about 30 active seconds: {row:?}");
+    assert!(row[2].contains('-'), "a window: {row:?}");
+    assert!(
+        row[6] == "steady" || row[6] == "not steady",
+        "judged from the series: {row:?}"
+    );
+    assert_eq!(row[7], "raid10/iostat/randwrite-8k-j8-d8.iostat");
+}

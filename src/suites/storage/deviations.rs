@@ -7,12 +7,13 @@ use crate::fio::params::{self, parse_seconds};
 use crate::fio::signature::{parse_size, Signature};
 use crate::measurement::Unit;
 use crate::phrase;
-use crate::phrase::{count, fixed, name, Phrase};
+use crate::phrase::{count, fixed, name, qty, Phrase};
 use crate::suites::RanCommand;
 
 use super::judge::{find_workload, workload_signature, Sides};
 use super::load::RunGroup;
 use super::reference::{Reference, Workload};
+use super::steady::{self, Steady};
 
 fn on_side(g: &RunGroup, sides: &Sides) -> bool {
     g.run.array.eq_ignore_ascii_case(&sides.baseline)
@@ -20,7 +21,12 @@ fn on_side(g: &RunGroup, sides: &Sides) -> bool {
 }
 
 /// Every deviation of the runs in the two compared arrays.
-pub fn deviations(groups: &[RunGroup], sides: &Sides, reference: &Reference) -> Vec<Deviation> {
+pub fn deviations(
+    groups: &[RunGroup],
+    sides: &Sides,
+    reference: &Reference,
+    steadies: &[Option<(Steady, String)>],
+) -> Vec<Deviation> {
     let mut out = Vec::new();
     // Which headline verdicts each run feeds, found once.
     let mut matched: Vec<(&RunGroup, &Workload)> = Vec::new();
@@ -38,7 +44,11 @@ pub fn deviations(groups: &[RunGroup], sides: &Sides, reference: &Reference) -> 
             .map(|(_, w)| *w)
             .collect()
     };
-    for g in groups.iter().filter(|g| on_side(g, sides)) {
+    for (g, steady) in groups
+        .iter()
+        .zip(steadies)
+        .filter(|(g, _)| on_side(g, sides))
+    {
         let workloads = feeds(g);
         let base = |d: Deviation| {
             let mut d = d.subject(g.label.clone()).file(g.run.file.clone());
@@ -97,7 +107,10 @@ pub fn deviations(groups: &[RunGroup], sides: &Sides, reference: &Reference) -> 
         }
         let headline = !workloads.is_empty();
         let compared = headline || super::observe::beside_published(g);
-        out.extend(runtime(g, reference, compared).map(base));
+        out.extend(runtime(g, reference, compared, steady.as_ref()).map(base));
+        if headline {
+            out.extend(not_steady(g, reference, steady.as_ref()).map(base));
+        }
         if headline {
             out.extend(size(g, reference).map(base));
         }
@@ -195,18 +208,42 @@ pub fn signature_from_name(stem: &str) -> Option<Signature> {
 }
 
 /// The configured runtime, and fio's own account of how long the job ran.
-fn runtime(g: &RunGroup, reference: &Reference, headline: bool) -> Option<Deviation> {
+fn runtime(
+    g: &RunGroup,
+    reference: &Reference,
+    headline: bool,
+    steady: Option<&(Steady, String)>,
+) -> Option<Deviation> {
     let p = &reference.procedure;
     let configured = params::get(&g.group.options, "runtime");
     let actual_ms = g.group.read.runtime_ms.max(g.group.write.runtime_ms);
     let actual_s = actual_ms as f64 / 1000.0;
     let short = actual_s < p.runtime_floor_s;
+    // Where the job has a per-second series, a short run is judged by it: steady over
+    // its window, the numbers stand; too few samples or not steady, they are not
+    // comparable. Without a series, most SSDs do not reach steady state that fast.
+    // A series longer than the job (idle seconds aside) is not this job's: it says
+    // nothing about it.
+    let steady = steady.filter(|(s, _)| s.active as f64 <= actual_s.ceil() + 2.0);
+    let steady_enough = steady.is_some_and(|(s, _)| s.outcome == steady::Outcome::Reached);
+    let changes = short && headline && !steady_enough;
+    let evidence = steady.map(|(s, f)| (s.describe(&reference.steady_state), f.clone()));
     let effect = |why: &str| {
         if short && headline {
-            format!(
-                "{why}: fio ran {actual_s:.1} s, under the procedure's {} s; no steady state on most SSDs, so the numbers are not comparable to the published ones",
-                p.runtime_s
-            )
+            match &evidence {
+                Some((seen, file)) if steady_enough => format!(
+                    "{why}: fio ran {actual_s:.1} s, under the procedure's {} s, but `{file}` shows it {seen}: the numbers stand",
+                    p.runtime_s
+                ),
+                Some((seen, file)) => format!(
+                    "{why}: fio ran {actual_s:.1} s, under the procedure's {} s, and `{file}` shows {seen}: the numbers are not comparable to the published ones",
+                    p.runtime_s
+                ),
+                None => format!(
+                    "{why}: fio ran {actual_s:.1} s, under the procedure's {} s; no steady state on most SSDs, so the numbers are not comparable to the published ones",
+                    p.runtime_s
+                ),
+            }
         } else if short {
             format!("{why}: fio ran {actual_s:.1} s")
         } else {
@@ -223,28 +260,79 @@ fn runtime(g: &RunGroup, reference: &Reference, headline: bool) -> Option<Deviat
         } else {
             "no --runtime: the run lasts until its --size is done"
         };
-        return Some(
-            Deviation::new("runtime", phrase!("{}", count(p.runtime_s)), ran)
-                .unit(Unit::Seconds)
-                .effect(effect(why), short && headline)
-                .source(p.size_source.clone()),
-        );
+        let d = Deviation::new("runtime", phrase!("{}", count(p.runtime_s)), ran)
+            .unit(Unit::Seconds)
+            .effect(effect(why), changes)
+            .source(p.size_source.clone());
+        return Some(with_series(d, steady, short && headline));
     }
     (short && headline).then(|| {
-        Deviation::new(
+        let d = Deviation::new(
             "runtime (fio's account)",
             phrase!("{}", count(p.runtime_s)),
             phrase!("{}", fixed(actual_s, 1)),
         )
         .unit(Unit::Seconds)
         .effect(
-            format!(
-                "the job stopped after {actual_s:.1} s (its --size was reached?): no steady state, not comparable to the published numbers"
-            ),
-            true,
+            match &evidence {
+                Some((seen, file)) if steady_enough => format!(
+                    "the job stopped after {actual_s:.1} s (its --size was reached?), but `{file}` shows it {seen}: the numbers stand"
+                ),
+                Some((seen, file)) => format!(
+                    "the job stopped after {actual_s:.1} s (its --size was reached?) and `{file}` shows {seen}: not comparable to the published numbers"
+                ),
+                None => format!(
+                    "the job stopped after {actual_s:.1} s (its --size was reached?): no steady state, not comparable to the published numbers"
+                ),
+            },
+            changes,
         )
-        .source(p.size_source.clone())
+        .source(p.size_source.clone());
+        with_series(d, steady, true)
     })
+}
+
+/// Names the iostat series a runtime deviation was judged by.
+fn with_series(d: Deviation, steady: Option<&(Steady, String)>, judged: bool) -> Deviation {
+    match steady {
+        Some((_, file)) if judged => d.evidence(file.clone()),
+        _ => d,
+    }
+}
+
+/// A headline job of the procedure's length whose series is not steady: listed (the
+/// procedure does not judge steady state; the published runs are 60 s after a
+/// precondition too).
+fn not_steady(
+    g: &RunGroup,
+    reference: &Reference,
+    steady: Option<&(Steady, String)>,
+) -> Option<Deviation> {
+    let (s, file) = steady?;
+    let actual_s = g.group.read.runtime_ms.max(g.group.write.runtime_ms) as f64 / 1000.0;
+    if s.outcome != steady::Outcome::NotReached || actual_s < reference.procedure.runtime_floor_s {
+        return None;
+    }
+    Some(
+        Deviation::new(
+            "steady state",
+            "reached (60 s after a precondition)",
+            phrase!(
+                "not reached: range {}, line {}",
+                qty(s.range.unwrap_or(f64::NAN) * 100.0, 0, Unit::Percent),
+                qty(s.excursion.unwrap_or(f64::NAN) * 100.0, 0, Unit::Percent)
+            ),
+        )
+        .evidence(file.clone())
+        .effect(
+            format!(
+                "`{file}` shows the job {}: its number may still be moving; a longer precondition or runtime settles it",
+                s.describe(&reference.steady_state)
+            ),
+            false,
+        )
+        .source(reference.steady_state.source.clone()),
+    )
 }
 
 fn trim_s(raw: &str) -> String {

@@ -15,6 +15,7 @@ mod members;
 mod observe;
 pub mod reference;
 mod script_table;
+mod steady;
 mod tables;
 
 use crate::ingest::walk::Skipped;
@@ -142,7 +143,15 @@ impl Suite for Storage {
             .map(|w| judge::headline_verdict(&groups, &sides, w))
             .collect();
         verdicts.push(judge::clean_exit_verdict(&loaded, &groups, &sides));
-        let devs = deviations::deviations(&groups, &sides, &reference);
+        // Each group's steady state, from its iostat series where it has one.
+        let steadies: Vec<Option<(steady::Steady, String)>> = groups
+            .iter()
+            .map(|g| {
+                steady::series(&loaded, g)
+                    .map(|(s, f)| (steady::judge(&s, &reference.steady_state), f))
+            })
+            .collect();
+        let devs = deviations::deviations(&groups, &sides, &reference, &steadies);
         crate::deviation::apply(&mut verdicts, &devs);
 
         let mut report = SuiteReport::for_suite(self);
@@ -164,6 +173,11 @@ impl Suite for Storage {
         report.commands_ran = deviations::commands_ran(&groups, &sides);
         report.preformatted.push(tables::script_output(&loaded));
         report.tables.push(tables::results_table(&groups));
+        report.tables.extend(tables::steady_table(
+            &groups,
+            &steadies,
+            &reference.steady_state,
+        ));
         let pairs = frames::pairs(&groups, &sides);
         report.tables.extend(tables::matched_table(&pairs, &sides));
         match frames::frame(&pairs, &sides) {

@@ -13,6 +13,7 @@ pub struct Reference {
     pub procedure: Procedure,
     pub workload: Vec<Workload>,
     pub observations: BTreeMap<String, ObservationRef>,
+    pub steady_state: super::steady::Rule,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -163,3 +163,68 @@ pub fn matched_table(pairs: &[Pair], sides: &Sides) -> Option<Table> {
         notes: vec!["p99 is of writes where the run wrote, else of reads.".into()],
     })
 }
+
+/// Each job's steady state from its iostat series: the window, its mean, range and
+/// fitted line, and what the SNIA rule says.
+pub fn steady_table(
+    groups: &[RunGroup],
+    steadies: &[Option<(super::steady::Steady, String)>],
+    rule: &super::steady::Rule,
+) -> Option<Table> {
+    use super::steady::Outcome;
+    let pct = |x: Option<f64>| {
+        x.map_or(Phrase::dash(), |v| {
+            phrase!("{}", qty(v * 100.0, 0, Unit::Percent))
+        })
+    };
+    let rows: Vec<Vec<Phrase>> = groups
+        .iter()
+        .zip(steadies)
+        .filter_map(|(g, s)| s.as_ref().map(|(s, file)| (g, s, file)))
+        .map(|(g, s, file)| {
+            vec![
+                Phrase::text(&g.label),
+                Phrase::count(s.active),
+                s.window.map_or(Phrase::dash(), |(a, b)| {
+                    phrase!("{}-{}", count(a), count(b))
+                }),
+                s.mean.map_or(Phrase::dash(), |m| Phrase::num(m.0, 0)),
+                pct(s.range),
+                pct(s.excursion),
+                match s.outcome {
+                    Outcome::Reached => "steady".into(),
+                    Outcome::NotReached => "not steady".into(),
+                    Outcome::TooFew => "too few samples".into(),
+                },
+                Phrase::text(file),
+            ]
+        })
+        .collect();
+    if rows.is_empty() {
+        return None;
+    }
+    Some(Table {
+        title: "Steady state, from each job's iostat series".into(),
+        columns: [
+            "array/job",
+            "active samples",
+            "window",
+            "mean MB/s",
+            "range",
+            "line",
+            "steady state",
+            "series",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+        notes: vec![format!(
+            "The member drives' read + write MB/s (decimal; iostat's MiB/s converted) per iostat sample. Window: the last {:.0}% of the job's active samples (idle ones before fio started and after it ended dropped), at least {}. Steady when the window's range is within {:.0}% of its mean and the least-squares line's excursion over it (slope × length) within {:.0}% ({}).",
+            rule.window_share * 100.0,
+            rule.min_window,
+            rule.max_range * 100.0,
+            rule.max_excursion * 100.0,
+            rule.source
+        )],
+    })
+}
