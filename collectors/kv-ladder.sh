@@ -15,6 +15,16 @@ else
 fi
 run_to level.json jq ".num_conversations = $((3 * p))" agents.json
 run_to "$base.pre.prom" curl -s "$URL/metrics"
+# Over time, on the same axis: /metrics every SCRAPE_S seconds during the level, and the
+# GPUs once a second where nvidia-smi exists.
+run_bg_to "$base.series.prom" scrape_metrics "$URL" "${SCRAPE_S:-5}"
+scraper=$BG
+gpus=
+if command -v nvidia-smi >/dev/null 2>&1; then
+  run_bg_to "$base.gpu.csv" nvidia-smi \
+    --query-gpu=timestamp,index,utilization.gpu,memory.used,memory.total --format=csv -l 1
+  gpus=$BG
+fi
 client=(docker run --rm --network host -v "$PWD":/work -w /work -v /models:/models:ro adp-bench-client
   --model "$MODEL" --served-model-name "$SERVED" --url "$URL"
   --input-file level.json --seed 520052
@@ -29,6 +39,8 @@ else
   "${client[@]}" 2>&1 | tee "$base.log"
   status=${PIPESTATUS[0]}
 fi
+stop_bg "$scraper"
+[ -n "$gpus" ] && stop_bg "$gpus"
 run_to "$base.post.prom" curl -s "$URL/metrics"
 [ "$pause" -gt 0 ] && run sleep "$pause"
 exit $status

@@ -39,3 +39,12 @@ stop_bg() {             # stop_bg PID
   if [ -n "${DRY_RUN:-}" ]; then printf 'kill %s\n' '$!'; return 0; fi
   kill "$1" 2>/dev/null; wait "$1" 2>/dev/null; return 0
 }
+scrape_metrics() {      # scrape_metrics URL EVERY   (until killed: a /metrics time series)
+  # Every EVERY seconds a `# scrape <unix seconds>` line and the server's /metrics text.
+  trap 'exit 0' TERM INT
+  while :; do
+    printf '# scrape %s\n' "$(date +%s.%N)"
+    curl -s --max-time "$2" "$1/metrics"
+    sleep "$2" & wait $!
+  done
+}

@@ -128,6 +128,41 @@ def client_log(path_json, p, recs, failures, fatal):
     return "\n".join(lines) + "\n"
 
 
+def series(recs, pre, post, every=10.0, cache=545536, t_unix=1764460000.0):
+    """The collector's /metrics series for a level, derived from the records (nothing
+    measured): every `every` seconds the KV cache usage (the active histories against
+    the 545,536-token cache, capped at full), the requests in flight, and the prefix
+    cache counters moved from their .pre.prom to their .post.prom values in step with
+    the prompt tokens sent so far."""
+    t0 = min(r["start_time_ms"] for r in recs) / 1000
+    t1 = max(r["start_time_ms"] + r["latency_ms"] for r in recs) / 1000
+    convs = {}
+    for r in recs:
+        convs.setdefault(r["conversation_id"], []).append(r)
+    total = sum(r["input_num_tokens"] for r in recs) or 1
+    out, t = [], t0
+    while t <= t1 + every:
+        ms = t * 1000
+        held = 0
+        for rs in convs.values():
+            first = min(r["start_time_ms"] for r in rs)
+            last = max(r["start_time_ms"] + r["latency_ms"] for r in rs)
+            if not (first <= ms <= last):
+                continue
+            started = [r for r in rs if r["start_time_ms"] <= ms]
+            r = max(started, key=lambda r: r["start_time_ms"])
+            held += r["input_num_tokens"] + (r["output_num_tokens"] if r["start_time_ms"] + r["latency_ms"] <= ms else 0)
+        running = sum(1 for r in recs if r["start_time_ms"] <= ms < r["start_time_ms"] + r["latency_ms"])
+        share = sum(r["input_num_tokens"] for r in recs if r["start_time_ms"] <= ms) / total
+        counters = {k: pre[k] + (post[k] - pre[k]) * share for k in pre}
+        gauges = [f'vllm:kv_cache_usage_perc{{engine="0",model_name="{MODEL}"}} {min(1.0, held / cache):.4f}',
+                  f'vllm:num_requests_running{{engine="0",model_name="{MODEL}"}} {running:.1f}',
+                  f'vllm:num_requests_waiting{{engine="0",model_name="{MODEL}"}} 0.0']
+        out.append(f"# scrape {t_unix + t - t0:.3f}\n" + "\n".join(gauges) + "\n" + prom(counters))
+        t += every
+    return "".join(out)
+
+
 def ladder(variant, runs, levels, rng, counters):
     os.makedirs(os.path.join(OUT, "results"), exist_ok=True)
     for run in runs:
@@ -156,6 +191,8 @@ def ladder(variant, runs, levels, rng, counters):
                     f.write(json.dumps(recs, indent=2))
                 with open(base + ".post.prom", "w") as f:
                     f.write(prom(post))
+                with open(base + ".series.prom", "w") as f:
+                    f.write(series(recs, pre, post))
 
 
 def ask_lines(times, prompt, cached):

@@ -51,7 +51,7 @@ pub fn digests() -> std::collections::BTreeMap<String, String> {
 }
 
 /// The variables the scripts read that change what they do, when set.
-pub const ENVIRONMENT: [&str; 2] = ["SPDK_RPC_SOCK", "READY_POLL"];
+pub const ENVIRONMENT: [&str; 3] = ["SPDK_RPC_SOCK", "READY_POLL", "SCRAPE_S"];
 
 pub fn environment() -> std::collections::BTreeMap<String, String> {
     ENVIRONMENT

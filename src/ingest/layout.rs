@@ -61,6 +61,8 @@ pub enum LadderPart {
     Log,
     Pre,
     Post,
+    /// The collector's `/metrics` time series during the level.
+    Series,
 }
 
 /// `name-L8` -> (`name`, 8)
@@ -84,6 +86,7 @@ pub fn split_run(name: &str) -> (String, String) {
 pub fn ladder_file(rel: &str) -> Option<(&str, u32, LadderPart)> {
     for (suffix, part) in [
         (".pre.prom", LadderPart::Pre),
+        (".series.prom", LadderPart::Series),
         (".post.prom", LadderPart::Post),
         (".json", LadderPart::Records),
         (".log", LadderPart::Log),
@@ -91,7 +94,9 @@ pub fn ladder_file(rel: &str) -> Option<(&str, u32, LadderPart)> {
         let Some(base) = rel.strip_suffix(suffix) else {
             continue;
         };
-        if part == LadderPart::Records && (base.ends_with(".pre") || base.ends_with(".post")) {
+        if part == LadderPart::Records
+            && (base.ends_with(".pre") || base.ends_with(".post") || base.ends_with(".series"))
+        {
             return None;
         }
         return split_level(base).map(|(prefix, n)| (prefix, n, part));

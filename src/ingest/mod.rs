@@ -38,7 +38,9 @@ pub enum Record {
     Json(serde_json::Value),
     ClientRecords(Vec<mt_records::Record>),
     Prometheus(Snapshot),
+    PromSeries(parse::prom_series::PromSeries),
     Iostat(IostatLog),
+    FioLog(parse::fio_log::FioLog),
     ServerLog(Box<ServerLog>),
     ClientLog(ClientLog),
     Ask(Vec<Attempt>),
@@ -278,7 +280,9 @@ fn parse_as(kind: Kind, rel: &str, bytes: &[u8]) -> Result<Record, Problem> {
         Kind::SpdkConfig | Kind::RaidState | Kind::Manifest => Record::Json(json_value(bytes)?),
         Kind::ClientRecords => Record::ClientRecords(mt_records::parse_bytes(bytes)?),
         Kind::Prometheus => Record::Prometheus(parse::prom::parse_bytes(bytes)?),
+        Kind::PromSeries => Record::PromSeries(parse::prom_series::parse_bytes(bytes)?),
         Kind::Iostat => Record::Iostat(parse::iostat::parse_bytes(bytes)?),
+        Kind::FioLog => Record::FioLog(parse::fio_log::parse_bytes(bytes)?),
         Kind::ServerLog => {
             Record::ServerLog(Box::new(parse::vllm_log::parse_text(&text_of(bytes)?)))
         }

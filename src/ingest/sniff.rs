@@ -24,8 +24,13 @@ pub enum Kind {
     ClientRecords,
     /// Prometheus text (vLLM's `/metrics`).
     Prometheus,
+    /// A `/metrics` time series (`# scrape <time>` blocks), as the ladder collector
+    /// keeps it during each level.
+    PromSeries,
     /// `iostat -x` output, text or sysstat's JSON.
     Iostat,
+    /// fio's bandwidth log (`--write_bw_log`): `<job>_bw.log`, `<job>_bw.<N>.log`.
+    FioLog,
     /// A vLLM server's log.
     ServerLog,
     /// The ADP gateway's log.
@@ -54,7 +59,9 @@ impl Kind {
             Kind::RaidState => "bdev_raid_get_bdevs output",
             Kind::ClientRecords => "the multi-turn client's request records",
             Kind::Prometheus => "a Prometheus /metrics snapshot",
+            Kind::PromSeries => "a /metrics time series",
             Kind::Iostat => "an iostat log",
+            Kind::FioLog => "a fio bandwidth log",
             Kind::ServerLog => "a vLLM server log",
             Kind::GatewayLog => "a gateway log",
             Kind::ClientLog => "the multi-turn client's log",
@@ -167,6 +174,12 @@ fn by_content(rel: &str, bytes: &[u8]) -> Option<Kind> {
     if line1.starts_with(b"Linux") && (has(head, "avg-cpu") || has(head, "Device")) {
         return Some(Kind::Iostat);
     }
+    if crate::parse::fio_log::job_of(&name).is_some() && is_fio_log_line(line1) {
+        return Some(Kind::FioLog);
+    }
+    if line1.starts_with(crate::parse::prom_series::MARKER.as_bytes()) {
+        return Some(Kind::PromSeries);
+    }
     if is_prometheus(head) {
         return Some(Kind::Prometheus);
     }
@@ -257,6 +270,15 @@ fn is_vllm_log(head: &[u8]) -> bool {
 }
 
 /// `# HELP`/`# TYPE` lines or vLLM's `vllm:` samples.
+/// `1000, 181656, 1, 0, 0`: four to six whole numbers.
+fn is_fio_log_line(line: &[u8]) -> bool {
+    let fields: Vec<&[u8]> = line.split(|&c| c == b',').map(|f| f.trim_ascii()).collect();
+    (4..=6).contains(&fields.len())
+        && fields
+            .iter()
+            .all(|f| !f.is_empty() && f.iter().all(u8::is_ascii_digit))
+}
+
 fn is_prometheus(head: &[u8]) -> bool {
     head.split(|&c| c == b'\n')
         .map(|l| l.trim_ascii())
@@ -286,10 +308,14 @@ fn by_path(rel: &str) -> Kind {
             layout::LadderPart::Records => Kind::ClientRecords,
             layout::LadderPart::Log => Kind::ClientLog,
             layout::LadderPart::Pre | layout::LadderPart::Post => Kind::Prometheus,
+            layout::LadderPart::Series => Kind::PromSeries,
         };
     }
     if name.ends_with(".iostat") {
         return Kind::Iostat;
+    }
+    if crate::parse::fio_log::job_of(&name).is_some() {
+        return Kind::FioLog;
     }
     if name.ends_with(".prom") {
         return Kind::Prometheus;

@@ -86,7 +86,7 @@ fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == ':'
 }
 
-fn parse_line(line: &str) -> Result<Sample, String> {
+pub(crate) fn parse_line(line: &str) -> Result<Sample, String> {
     let name_end = line.find(|c: char| !is_name_char(c)).unwrap_or(line.len());
     let name = &line[..name_end];
     if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {

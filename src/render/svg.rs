@@ -178,7 +178,12 @@ fn axes(s: &mut String, chart: &Chart, g: &Geometry) {
         TOP + g.plot_h / 2.0,
         esc(&chart.y_label)
     );
+    // Many categories (a series over time): every k-th label, so they do not overlap.
+    let every = chart.categories.len().div_ceil(12).max(1);
     for (i, c) in chart.categories.iter().enumerate() {
+        if i % every != 0 {
+            continue;
+        }
         let _ = write!(
             s,
             r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,

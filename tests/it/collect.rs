@@ -307,6 +307,7 @@ fn kv_ladder_collector_against_a_stand_in_server_and_a_fake_docker() {
     let url = format!("http://127.0.0.1:{}", server.port);
     let out = bin()
         .env("PATH", &path)
+        .env("SCRAPE_S", "1")
         .args([
             "collect",
             "kv-ladder",
@@ -365,6 +366,25 @@ fn kv_ladder_collector_against_a_stand_in_server_and_a_fake_docker() {
         "failure counts come from stderr, kept by 2>&1"
     );
     assert!(work.join("manifests/kv-ladder-adp-1.json").is_file());
+    // Over time: the collector kept a /metrics series beside each level, beside the
+    // procedure's snapshots, and analyze reads it into the level's charts.
+    for n in [1, 2] {
+        let series = fs::read_to_string(work.join(format!("results/adp-1-L{n}.series.prom")))
+            .expect("the series file");
+        assert!(series.starts_with("# scrape "), "{series}");
+        assert!(series.contains("vllm:kv_cache_usage_perc"), "{series}");
+        assert!(work.join(format!("results/adp-1-L{n}.pre.prom")).is_file());
+    }
+    let charts: Vec<&str> = ladder["charts"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["id"].as_str())
+        .collect();
+    assert!(
+        charts.contains(&"kv-ladder-L2-usage"),
+        "a chart over time per level: {charts:?}"
+    );
 }
 
 #[test]

@@ -109,6 +109,7 @@ fn collect(b: &Bench, what: &str, model: &str, extra: &[&str]) -> Run {
         .env("PATH", path)
         .env("REPROBENCH_ENGINE_PYTHON", &b.python)
         .env("READY_POLL", "2")
+        .env("SCRAPE_S", "1")
         .output()
         .expect("runs");
     Run {
@@ -312,6 +313,25 @@ fn test_2_ladder_with_the_real_client_against_the_real_engine() {
     assert!(
         text.contains("vllm:prefix_cache_queries_total"),
         "real metric names"
+    );
+    // Over time: the real engine's /metrics scraped during every level, read into the
+    // level's charts.
+    for variant in ["adp", "gpu-only"] {
+        for n in [1, 2, 4] {
+            let f = b.load.join(format!("results/{variant}-1-L{n}.series.prom"));
+            let series = fs::read_to_string(&f).expect("series");
+            assert!(series.starts_with("# scrape "), "{}", f.display());
+            assert!(
+                series.contains("vllm:num_requests_running"),
+                "{}",
+                f.display()
+            );
+        }
+    }
+    let charts = v.to_string();
+    assert!(
+        charts.contains("\"kv-ladder-L4-requests\""),
+        "the requests over time at 4 clients"
     );
 }
 

@@ -241,3 +241,67 @@ fn a_real_30_second_fio_run_gets_a_steady_state_row_from_its_iostat_series() {
     );
     assert_eq!(row[7], "raid10/iostat/randwrite-8k-j8-d8.iostat");
 }
+
+/// fio's own bandwidth logs (`--write_bw_log --log_avg_msec=1000`) stand in for the
+/// iostat series when a run has none: a real fio job of 12 s with two per-job logs.
+#[test]
+fn fio_bandwidth_logs_give_the_series_when_there_is_no_iostat() {
+    if !need("fio") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("results/raid10");
+    fs::create_dir_all(&dir).expect("mkdir");
+    let name = "randwrite-8k-j8-d8";
+    let out = std::process::Command::new("fio")
+        .current_dir(&dir)
+        .args([
+            &format!("--name={name}"),
+            &format!("--filename={}", tmp.path().join("dev.img").display()),
+            "--size=16m",
+            "--rw=randwrite",
+            "--bs=8k",
+            "--numjobs=2",
+            "--iodepth=4",
+            "--ioengine=psync",
+            "--runtime=12",
+            "--time_based",
+            "--group_reporting=1",
+            &format!("--write_bw_log={name}"),
+            "--log_avg_msec=1000",
+            "--output-format=json",
+            &format!("--output={name}.json"),
+        ])
+        .output()
+        .expect("fio runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(dir.join(format!("{name}_bw.1.log")).is_file());
+    let (_, v) = analyze_json(&tmp.path().join("results"), &[]);
+    let rows = steady_rows(&v);
+    let row = rows
+        .iter()
+        .find(|r| r[0] == format!("raid10/{name}"))
+        .unwrap_or_else(|| panic!("a row from fio's logs: {rows:?}"));
+    let active: usize = row[1].parse().unwrap_or(0);
+    assert!(active >= 10, "{row:?}");
+    assert!(row[6] == "steady" || row[6] == "not steady", "{row:?}");
+    assert!(
+        row[7].contains(&format!("{name}_bw.1.log"))
+            && row[7].contains(&format!("{name}_bw.2.log")),
+        "both jobs' logs: {row:?}"
+    );
+    let read = v["suites"].to_string();
+    assert!(
+        read.contains(&format!("raid10/{name}_bw.2.log")),
+        "the logs are among the files read"
+    );
+    assert!(
+        !v["skipped"].to_string().contains("_bw."),
+        "none skipped: {}",
+        v["skipped"]
+    );
+}

@@ -37,7 +37,7 @@ def card_add(key):
         with open(args.card, "w") as f:
             json.dump(sorted(keys), f)
 lock = threading.Lock()
-c = {"q": 0.0, "h": 0.0, "eq": 0.0, "eh": 0.0, "prompt": 0.0, "gen": 0.0, "ok": 0.0}
+c = {"q": 0.0, "h": 0.0, "eq": 0.0, "eh": 0.0, "prompt": 0.0, "gen": 0.0, "ok": 0.0, "running": 0.0}
 
 
 class H(BaseHTTPRequestHandler):
@@ -69,6 +69,10 @@ class H(BaseHTTPRequestHandler):
                     f'vllm:prompt_tokens_total{{engine="0",model_name="{m}"}} {c["prompt"]:.1f}',
                     f'vllm:generation_tokens_total{{engine="0",model_name="{m}"}} {c["gen"]:.1f}',
                     f'vllm:request_success_total{{engine="0",finished_reason="length",model_name="{m}"}} {c["ok"]:.1f}',
+                    "# TYPE vllm:kv_cache_usage_perc gauge",
+                    f'vllm:kv_cache_usage_perc{{engine="0",model_name="{m}"}} {min(1.0, len(gpu) / 64.0):.4f}',
+                    f'vllm:num_requests_running{{engine="0",model_name="{m}"}} {c["running"]:.1f}',
+                    f'vllm:num_requests_waiting{{engine="0",model_name="{m}"}} 0.0',
                 ]
             return self.send(200, "\n".join(lines) + "\n", "text/plain")
         self.send(404, "{}")
@@ -106,8 +110,11 @@ class H(BaseHTTPRequestHandler):
                                               "choices": [{"index": 0, "text": " x", "finish_reason": "length"}],
                                               "usage": {"prompt_tokens": prompt, "completion_tokens": 1,
                                                         "prompt_tokens_details": {"cached_tokens": cached}}}))
+        with lock:
+            c["running"] += 1
         time.sleep(0.002 * out)
         with lock:
+            c["running"] -= 1
             hit = prompt * 0.75
             c["q"] += prompt
             c["h"] += hit

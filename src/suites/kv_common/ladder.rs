@@ -37,6 +37,14 @@ fn as_records(item: &Item) -> Result<&[mt_records::Record], Problem> {
     }
 }
 
+fn as_series(item: &Item) -> Result<&crate::parse::prom_series::PromSeries, Problem> {
+    match &item.record {
+        Ok(Record::PromSeries(s)) => Ok(s),
+        Ok(_) => Err(wrong_kind(item, Kind::PromSeries)),
+        Err(p) => Err(p.clone()),
+    }
+}
+
 fn as_snapshot(item: &Item) -> Result<&prom::Snapshot, Problem> {
     match &item.record {
         Ok(Record::Prometheus(s)) => Ok(s),
@@ -67,6 +75,9 @@ pub struct Level {
     pub preemptions: Option<f64>,
     /// How much conversation history the client kept active (see [`super::regime`]).
     pub history: Option<super::regime::History>,
+    /// The level over time, from the collector's `/metrics` series (see
+    /// [`super::timeline`]); empty without one.
+    pub timeline: Vec<super::timeline::Point>,
     /// Summed num_failures over the clients, from the .log.
     pub failures: Option<u64>,
     pub runtime_sec: Option<f64>,
@@ -107,8 +118,8 @@ pub use crate::ingest::layout::{split_level, split_run};
 
 /// Every level in the folder, in the script's order (by path prefix, then clients).
 pub fn load(catalog: &Catalog, skipped: &mut Vec<Skipped>) -> Vec<Level> {
-    // Key: (prefix, clients) -> the four files.
-    let mut sets: BTreeMap<(String, u32), [Option<&Item>; 4]> = BTreeMap::new();
+    // Key: (prefix, clients) -> the four files of the procedure, and the series.
+    let mut sets: BTreeMap<(String, u32), [Option<&Item>; 5]> = BTreeMap::new();
     for item in &catalog.items {
         let Some((prefix, clients, part)) = layout::ladder_file(&item.rel) else {
             continue;
@@ -118,11 +129,16 @@ pub fn load(catalog: &Catalog, skipped: &mut Vec<Skipped>) -> Vec<Level> {
             LadderPart::Log => 1,
             LadderPart::Pre => 2,
             LadderPart::Post => 3,
+            LadderPart::Series => 4,
         };
         sets.entry((prefix.to_string(), clients)).or_default()[slot] = Some(item);
     }
     let mut levels = Vec::new();
     for ((prefix, clients), files) in sets {
+        // A series alone is not a level.
+        if files[..4].iter().all(Option::is_none) {
+            continue;
+        }
         levels.push(read_level(&prefix, clients, files, skipped));
     }
     levels
@@ -156,11 +172,11 @@ fn snapshot<'a>(
 fn read_level(
     prefix: &str,
     clients: u32,
-    files: [Option<&Item>; 4],
+    files: [Option<&Item>; 5],
     skipped: &mut Vec<Skipped>,
 ) -> Level {
     let (variant, run) = split_run(prefix);
-    let [json, log, pre, post] = files;
+    let [json, log, pre, post, series] = files;
     let mut level = Level {
         prefix: prefix.to_string(),
         variant,
@@ -175,6 +191,7 @@ fn read_level(
         card_hits: None,
         preemptions: None,
         history: None,
+        timeline: Vec::new(),
         failures: None,
         runtime_sec: None,
         args: BTreeMap::new(),
@@ -186,6 +203,15 @@ fn read_level(
         script_line: Err(String::new()),
     };
     read_log(&mut level, log, skipped);
+    if let Some(e) = series {
+        match as_series(e) {
+            Ok(s) => level.timeline = super::timeline::points(s),
+            Err(err) => {
+                level.problems.push(Item::error_text(&err, &e.rel));
+                skipped.push(e.skipped(&err));
+            }
+        }
+    }
     let mut script_error = read_records(&mut level, json, skipped);
     let script_hits = read_hits(&mut level, pre, post, skipped);
     if script_hits.is_none() {

@@ -11,6 +11,7 @@ pub mod reference;
 pub mod regime;
 pub mod restore;
 pub mod stats;
+pub mod timeline;
 
 use std::collections::BTreeMap;
 

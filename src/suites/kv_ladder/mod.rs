@@ -19,6 +19,7 @@ use crate::verdict::{Observation, Status, Verdict};
 mod observations;
 mod regime;
 mod tables;
+mod timeline;
 mod verdicts;
 use observations::*;
 use tables::*;
@@ -193,6 +194,7 @@ impl Suite for KvLadder {
         report.tables.push(median_table(&agg, max_spread));
         report.tables.extend(regime::table(&regimes, r));
         report.charts = charts(&agg, sla);
+        report.charts.extend(timeline::charts(&levels));
         report.facts = kv_common::facts(&logs, kv_common::model_name(catalog, &logs).as_ref());
         report
     }

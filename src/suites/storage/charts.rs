@@ -105,3 +105,76 @@ fn latency_vs_depth(groups: &[RunGroup], sides: &Sides) -> Vec<Chart> {
         })
         .collect()
 }
+
+/// One array's run of a workload: its name, MB/s and mean %util per second.
+type ArraySeries<'a> = (&'a str, Vec<f64>, Vec<Option<f64>>);
+
+/// Each headline workload over time: the member drives' MB/s in every iostat sample of
+/// both arrays' runs, on one axis (seconds since the job's first sample), with %util.
+pub fn over_time(
+    loaded: &super::load::Loaded,
+    groups: &[RunGroup],
+    sides: &Sides,
+    reference: &Reference,
+) -> Vec<Chart> {
+    let mut out = Vec::new();
+    for w in &reference.workload {
+        let runs: Vec<ArraySeries> = [&sides.baseline, &sides.candidate]
+            .into_iter()
+            .filter_map(|array| {
+                let g = find_workload(groups, array, w).0?;
+                let (mb, _) = super::steady::series(loaded, g)?;
+                let util = super::steady::util_series(loaded, g).unwrap_or_default();
+                Some((array.as_str(), mb, util))
+            })
+            .collect();
+        let n = runs.iter().map(|r| r.1.len()).max().unwrap_or(0);
+        if n < 2 {
+            continue;
+        }
+        let categories: Vec<String> = (1..=n).map(|s| s.to_string()).collect();
+        let pad = |v: Vec<Option<f64>>| {
+            let mut v = v;
+            v.resize(n, None);
+            v
+        };
+        let bw = Chart {
+            id: format!("storage-{}-per-second", w.id),
+            title: format!("{} over time: the member drives' MB/s per second", w.title),
+            kind: Kind::Line,
+            x_label: "iostat sample (s)".into(),
+            y_label: "MB/s".into(),
+            categories: categories.clone(),
+            series: runs
+                .iter()
+                .map(|(array, mb, _)| Series {
+                    name: array.to_string(),
+                    values: pad(mb.iter().map(|v| Some(*v)).collect()),
+                    published: false,
+                })
+                .collect(),
+            lines: Vec::new(),
+        };
+        let util = Chart {
+            id: format!("storage-{}-util", w.id),
+            title: format!("{} over time: the member drives' mean %util", w.title),
+            kind: Kind::Line,
+            x_label: "iostat sample (s)".into(),
+            y_label: "%util".into(),
+            categories,
+            series: runs
+                .iter()
+                .map(|(array, _, util)| Series {
+                    name: array.to_string(),
+                    values: pad(util.clone()),
+                    published: false,
+                })
+                .collect(),
+            lines: Vec::new(),
+        };
+        out.push(bw);
+        out.push(util);
+    }
+    out.retain(Chart::has_data);
+    out
+}

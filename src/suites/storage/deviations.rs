@@ -295,7 +295,8 @@ fn runtime(
 /// Names the iostat series a runtime deviation was judged by.
 fn with_series(d: Deviation, steady: Option<&(Steady, String)>, judged: bool) -> Deviation {
     match steady {
-        Some((_, file)) if judged => d.evidence(file.clone()),
+        // A series from fio's own logs names each job's log.
+        Some((_, files)) if judged => files.split(';').fold(d, |d, f| d.evidence(f)),
         _ => d,
     }
 }
@@ -323,7 +324,6 @@ fn not_steady(
                 qty(s.excursion.unwrap_or(f64::NAN) * 100.0, 0, Unit::Percent)
             ),
         )
-        .evidence(file.clone())
         .effect(
             format!(
                 "`{file}` shows the job {}: its number may still be moving; a longer precondition or runtime settles it",
@@ -333,6 +333,7 @@ fn not_steady(
         )
         .source(reference.steady_state.source.clone()),
     )
+    .map(|d| file.split(';').fold(d, |d, f| d.evidence(f)))
 }
 
 fn trim_s(raw: &str) -> String {

@@ -58,6 +58,9 @@ pub struct Loaded<'c> {
     pub runs: Vec<Run<'c>>,
     /// Keyed by (array_dir, job stem).
     pub iostat: BTreeMap<(String, String), IostatFile<'c>>,
+    /// fio's own bandwidth logs (`--write_bw_log`), keyed by (array_dir, job): one per
+    /// job with per-job logs, else one.
+    pub bw_logs: BTreeMap<(String, String), Vec<(String, &'c crate::parse::fio_log::FioLog)>>,
     pub no_result: Vec<NoResult>,
     /// What the folder says about the arrays' member drives.
     pub evidence: super::members::Evidence<'c>,
@@ -105,7 +108,7 @@ fn storage_fio(item: &Item) -> bool {
 pub fn claims(item: &Item) -> bool {
     match item.kind {
         Kind::Fio => storage_fio(item),
-        Kind::Iostat => !layout::in_spdk_tree(&item.rel),
+        Kind::Iostat | Kind::FioLog => !layout::in_spdk_tree(&item.rel),
         _ => false,
     }
 }
@@ -189,6 +192,23 @@ pub fn load<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Loaded<'c> 
             });
         }
         skipped.push(skip);
+    }
+    for item in catalog
+        .of(Kind::FioLog)
+        .filter(|i| !layout::in_spdk_tree(&i.rel))
+    {
+        let Some(job) = crate::parse::fio_log::job_of(layout::file_name(&item.rel)) else {
+            continue;
+        };
+        match &item.record {
+            Ok(Record::FioLog(log)) => loaded
+                .bw_logs
+                .entry((iostat_dir(&item.rel), job.to_string()))
+                .or_default()
+                .push((item.rel.clone(), log)),
+            Ok(_) => {}
+            Err(p) => skipped.push(item.skipped(p)),
+        }
     }
     for item in iostat_items {
         let key = (iostat_dir(&item.rel), item.stem().to_string());

@@ -160,6 +160,12 @@ impl Suite for Storage {
             .iter()
             .map(|r| r.file.clone())
             .chain(loaded.iostat.values().map(|f| f.file.clone()))
+            .chain(
+                loaded
+                    .bw_logs
+                    .values()
+                    .flat_map(|logs| logs.iter().map(|(f, _)| f.clone())),
+            )
             .chain(loaded.evidence.files())
             .collect();
         report.files_read.dedup();
@@ -186,6 +192,9 @@ impl Suite for Storage {
         }
         report.notes.extend(arrays_note(&loaded, &sides));
         report.charts = charts::charts(&groups, &sides, &reference);
+        report
+            .charts
+            .extend(charts::over_time(&loaded, &groups, &sides, &reference));
         report.facts = facts(&loaded);
         report.measurements = measurements::measurements(&groups, INFO.name);
         report.parameters = measurements::parameters(&groups);

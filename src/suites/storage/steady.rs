@@ -146,9 +146,25 @@ impl Steady {
     }
 }
 
-/// A job's per-second series from its iostat log: the members' read + write MB/s in
-/// each sample, and the file. None without an iostat log or known members.
+/// A job's per-second series: the members' read + write MB/s in each iostat sample
+/// (the procedure's record), else fio's own bandwidth log summed over its jobs; and the
+/// file(s). None without either, or when the iostat log's members are unknown and fio
+/// kept no log.
 pub fn series(loaded: &Loaded, g: &RunGroup) -> Option<(Vec<f64>, String)> {
+    iostat_series(loaded, g).or_else(|| fio_series(loaded, g))
+}
+
+fn fio_series(loaded: &Loaded, g: &RunGroup) -> Option<(Vec<f64>, String)> {
+    let logs = loaded
+        .bw_logs
+        .get(&(g.run.array_dir.clone(), g.run.stem.clone()))?;
+    let s = crate::parse::fio_log::per_second(&logs.iter().map(|(_, l)| *l).collect::<Vec<_>>())
+        .ok()?;
+    let files: Vec<&str> = logs.iter().map(|(f, _)| f.as_str()).collect();
+    (!s.is_empty()).then(|| (s, files.join(";")))
+}
+
+fn iostat_series(loaded: &Loaded, g: &RunGroup) -> Option<(Vec<f64>, String)> {
     let f = loaded.iostat_for(g.run)?;
     let m = super::members::of(loaded, g).ok()?;
     let s: Vec<f64> = f
@@ -166,6 +182,27 @@ pub fn series(loaded: &Loaded, g: &RunGroup) -> Option<(Vec<f64>, String)> {
         })
         .collect();
     (!s.is_empty()).then(|| (s, f.file.clone()))
+}
+
+/// The members' mean %util in each sample of a job's iostat log.
+pub fn util_series(loaded: &Loaded, g: &RunGroup) -> Option<Vec<Option<f64>>> {
+    let f = loaded.iostat_for(g.run)?;
+    let m = super::members::of(loaded, g).ok()?;
+    Some(
+        f.log
+            .samples
+            .iter()
+            .map(|s| {
+                let u: Vec<f64> = s
+                    .devices
+                    .iter()
+                    .filter(|d| m.drives.iter().any(|n| **n == *d.device))
+                    .filter_map(|d| d.util)
+                    .collect();
+                (!u.is_empty()).then(|| u.iter().sum::<f64>() / u.len() as f64)
+            })
+            .collect(),
+    )
 }
 
 #[cfg(test)]

@@ -1,0 +1,150 @@
+//! Test 2 over time: per level, the collector's `/metrics` series of every variant's
+//! first run on one axis (seconds since the level's first scrape): the KV cache usage
+//! with the hit rates, and the requests waiting.
+
+use super::*;
+use crate::suites::kv_common::timeline::Point;
+
+/// The levels' first run per variant, with a series.
+fn firsts(levels: &[Level], clients: u32) -> Vec<&Level> {
+    let mut out: Vec<&Level> = Vec::new();
+    for l in levels
+        .iter()
+        .filter(|l| l.clients == clients && !l.timeline.is_empty())
+    {
+        if !out.iter().any(|o| o.variant == l.variant) {
+            out.push(l);
+        }
+    }
+    out
+}
+
+/// Seconds between scrapes: the median gap over the levels given.
+fn interval(levels: &[&Level]) -> f64 {
+    let gaps: Vec<f64> = levels
+        .iter()
+        .flat_map(|l| l.timeline.windows(2).map(|w| w[1].t_s - w[0].t_s))
+        .filter(|g| *g > 0.0)
+        .collect();
+    median(&gaps).unwrap_or(1.0).max(0.001)
+}
+
+fn line(
+    levels: &[&Level],
+    step: f64,
+    buckets: usize,
+    name: impl Fn(&Level) -> String,
+    value: fn(&Point) -> Option<f64>,
+) -> Vec<Series> {
+    levels
+        .iter()
+        .map(|l| {
+            let mut values = vec![None; buckets];
+            for p in &l.timeline {
+                let b = (p.t_s / step).round() as usize;
+                if b < buckets {
+                    values[b] = value(p).or(values[b]);
+                }
+            }
+            Series {
+                name: name(l),
+                values,
+                published: false,
+            }
+        })
+        .filter(|s| s.values.iter().any(Option::is_some))
+        .collect()
+}
+
+pub(super) fn charts(levels: &[Level]) -> Vec<Chart> {
+    let mut clients: Vec<u32> = levels
+        .iter()
+        .filter(|l| !l.timeline.is_empty())
+        .map(|l| l.clients)
+        .collect();
+    clients.dedup();
+    clients.sort_unstable();
+    clients.dedup();
+    let mut out = Vec::new();
+    for n in clients {
+        let here = firsts(levels, n);
+        let step = interval(&here);
+        let end = here
+            .iter()
+            .flat_map(|l| l.timeline.iter().map(|p| p.t_s))
+            .fold(0.0f64, f64::max);
+        let buckets = (end / step).round() as usize + 1;
+        if buckets > 2000 {
+            continue;
+        }
+        let categories: Vec<String> = (0..buckets)
+            .map(|b| format!("{:.0}", b as f64 * step))
+            .collect();
+        let mut usage = line(
+            &here,
+            step,
+            buckets,
+            |l| format!("{} KV cache usage", l.variant),
+            |p| p.kv_usage_pct,
+        );
+        usage.extend(line(
+            &here,
+            step,
+            buckets,
+            |l| {
+                if l.variant == PLAIN {
+                    format!("{} GPU hit", l.variant)
+                } else {
+                    format!("{} card hit", l.variant)
+                }
+            },
+            |p| p.card_hit_pct.or(p.gpu_hit_pct),
+        ));
+        let chart = |id: &str, title: String, y: &str, series: Vec<Series>| Chart {
+            id: format!("kv-ladder-L{n}-{id}"),
+            title,
+            kind: Kind::Line,
+            x_label: "seconds into the level".into(),
+            y_label: y.into(),
+            categories: categories.clone(),
+            series,
+            lines: Vec::new(),
+        };
+        out.extend(
+            chart(
+                "usage",
+                format!("{n} clients over time: KV cache usage and hit rates (first run of each variant)"),
+                "%",
+                usage,
+            )
+            .split(),
+        );
+        let queue = line(
+            &here,
+            step,
+            buckets,
+            |l| format!("{} waiting", l.variant),
+            |p| p.waiting,
+        )
+        .into_iter()
+        .chain(line(
+            &here,
+            step,
+            buckets,
+            |l| format!("{} running", l.variant),
+            |p| p.running,
+        ))
+        .collect();
+        out.extend(
+            chart(
+                "requests",
+                format!("{n} clients over time: requests running and waiting"),
+                "requests",
+                queue,
+            )
+            .split(),
+        );
+    }
+    out.retain(Chart::has_data);
+    out
+}
