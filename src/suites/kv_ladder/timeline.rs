@@ -5,13 +5,14 @@
 use super::*;
 use crate::suites::kv_common::timeline::Point;
 
-/// The levels' first run per variant, with a series.
+/// The levels' first run of each of test 2's variants, with a series.
 fn firsts(levels: &[Level], clients: u32) -> Vec<&Level> {
     let mut out: Vec<&Level> = Vec::new();
-    for l in levels
-        .iter()
-        .filter(|l| l.clients == clients && !l.timeline.is_empty())
-    {
+    for l in levels.iter().filter(|l| {
+        l.clients == clients
+            && !l.timeline.is_empty()
+            && (l.variant == ADP || l.variant == PLAIN)
+    }) {
         if !out.iter().any(|o| o.variant == l.variant) {
             out.push(l);
         }
