@@ -21,6 +21,7 @@ pub mod output;
 pub mod parse;
 pub mod phrase;
 pub mod process;
+pub mod qualifier;
 pub mod render;
 pub mod signals;
 pub mod spdk;

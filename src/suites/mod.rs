@@ -74,6 +74,9 @@ pub struct SuiteReport {
     pub measurements: Vec<crate::measurement::Measurement>,
     /// What each run ran with, as its files record it.
     pub parameters: Vec<crate::measurement::Parameter>,
+    /// Whether the runs reached the conditions the verdicts are about (regime, steady
+    /// state), typed.
+    pub qualifiers: Vec<crate::qualifier::Qualifier>,
 }
 
 /// One fact about the environment, and the file it was read from.
@@ -119,6 +122,7 @@ impl SuiteReport {
             limits: Vec::new(),
             measurements: Vec::new(),
             parameters: Vec::new(),
+            qualifiers: Vec::new(),
         }
     }
 }

@@ -117,6 +117,20 @@ fn a_kv_cache_four_times_larger_leaves_the_large_levels_not_comparable() {
             .any(|d| d.contains("active histories (16 clients)") && d.contains("2182144")),
         "the numbers are in the deviation: {devs:?}"
     );
+    // The same, typed on the model: the qualifier beside the verdict it qualifies.
+    let q = v["suites"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s["qualifiers"].as_array().into_iter().flatten())
+        .find(|q| q["subject"] == "gpu-only · 16 clients")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(q["what"], "regime", "{q}");
+    assert_eq!(q["outcome"], "not-met", "{q}");
+    assert_eq!(q["expected"], 2.0, "{q}");
+    assert!(q["value"].as_f64().is_some_and(|m| m < 1.0), "{q}");
+    assert_eq!(q["verdicts"][0], "kv-ladder.L16-advantage", "{q}");
     // The parity levels do not depend on the regime.
     assert_eq!(verdict(&v, "kv-ladder.L4-parity")["status"], "pass");
     assert_eq!(verdict(&v, "kv-ladder.engaged")["status"], "not-comparable");
@@ -240,6 +254,17 @@ fn a_real_30_second_fio_run_gets_a_steady_state_row_from_its_iostat_series() {
         "judged from the series: {row:?}"
     );
     assert_eq!(row[7], "raid10/iostat/randwrite-8k-j8-d8.iostat");
+    let q = v["suites"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s["qualifiers"].as_array().into_iter().flatten())
+        .find(|q| q["subject"] == "raid10/randwrite-8k-j8-d8")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(q["what"], "steady-state", "{q}");
+    assert!(q["value"].as_f64().is_some(), "the range, typed: {q}");
+    assert_ne!(q["outcome"], "unknown", "{q}");
 }
 
 /// fio's own bandwidth logs (`--write_bw_log --log_avg_msec=1000`) stand in for the

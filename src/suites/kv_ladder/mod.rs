@@ -193,6 +193,7 @@ impl Suite for KvLadder {
         report.tables.push(runs_table(&levels));
         report.tables.push(median_table(&agg, max_spread));
         report.tables.extend(regime::table(&regimes, r));
+        report.qualifiers = regime::qualifiers(&regimes, r);
         report.charts = charts(&agg, sla);
         report.charts.extend(timeline::charts(&levels));
         report.facts = kv_common::facts(&logs, kv_common::model_name(catalog, &logs).as_ref());

@@ -298,6 +298,18 @@ pub(super) fn engaged_verdict(rows: &[LevelRegime], r: &LadderRef) -> Verdict {
             levels(&unknown)
         ));
     }
+    // The negative control: where the histories fit, the card has little to add.
+    let control: Vec<String> = adp
+        .iter()
+        .filter(|x| r.small_levels.contains(&x.clients))
+        .filter_map(|x| x.card_hit_pct.map(|p| format!("{p:.0}% at {}", x.clients)))
+        .collect();
+    if !control.is_empty() {
+        note.push(format!(
+            "where the histories fit the cache, card hits are {} of the GPU cache's misses (the parity verdicts judge the rates there)",
+            control.join(", ")
+        ));
+    }
     v.status = if !without.is_empty() || plain_hits > 0.0 {
         Status::Fail
     } else if !unknown.is_empty() {
@@ -307,4 +319,42 @@ pub(super) fn engaged_verdict(rows: &[LevelRegime], r: &LadderRef) -> Verdict {
     };
     v.note = note.join("; ");
     v
+}
+
+/// The regime rows, typed: per level the procedure states a multiple for and variant,
+/// the mean and peak multiples against what it states.
+pub(super) fn qualifiers(rows: &[LevelRegime], r: &LadderRef) -> Vec<crate::qualifier::Qualifier> {
+    use crate::qualifier::{Outcome, Qualifier, What};
+    rows.iter()
+        .filter(|x| x.variant == ADP || x.variant == PLAIN)
+        .filter_map(|x| {
+            let want = r.regime.multiple(x.clients)?;
+            let m = x.multiples();
+            let outcome = match m {
+                None => Outcome::Unknown,
+                Some((mean, _))
+                    if mean >= want * r.regime.min_share && (want <= 1.0 || mean > 1.0) =>
+                {
+                    Outcome::Met
+                }
+                Some(_) => Outcome::NotMet,
+            };
+            let verdicts = if r.large_levels.contains(&x.clients) {
+                vec![format!("{}.L{}-advantage", INFO.name, x.clients)]
+            } else {
+                Vec::new()
+            };
+            Some(Qualifier {
+                what: What::Regime,
+                subject: format!("{} · {} clients", x.variant, x.clients),
+                value: m.map(|m| m.0),
+                second: m.map(|m| m.1),
+                unit: Unit::Ratio,
+                expected: Some(want),
+                outcome,
+                verdicts,
+                files: x.files(),
+            })
+        })
+        .collect()
 }

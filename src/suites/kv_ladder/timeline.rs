@@ -9,9 +9,7 @@ use crate::suites::kv_common::timeline::Point;
 fn firsts(levels: &[Level], clients: u32) -> Vec<&Level> {
     let mut out: Vec<&Level> = Vec::new();
     for l in levels.iter().filter(|l| {
-        l.clients == clients
-            && !l.timeline.is_empty()
-            && (l.variant == ADP || l.variant == PLAIN)
+        l.clients == clients && !l.timeline.is_empty() && (l.variant == ADP || l.variant == PLAIN)
     }) {
         if !out.iter().any(|o| o.variant == l.variant) {
             out.push(l);

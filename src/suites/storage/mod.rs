@@ -170,6 +170,8 @@ impl Suite for Storage {
             .collect();
         report.files_read.dedup();
         report.files_read.sort();
+        report.qualifiers =
+            steady::qualifiers(&groups, &steadies, &verdicts, &reference.steady_state);
         report.verdicts = verdicts;
         report.observations = observe::observations(&loaded, &groups, &sides, &reference);
         crate::deviation::annotate(&mut report.observations, &devs);

@@ -205,6 +205,43 @@ pub fn util_series(loaded: &Loaded, g: &RunGroup) -> Option<Vec<Option<f64>>> {
     )
 }
 
+/// Each job's steady state, typed, beside the verdicts that judge its run.
+pub fn qualifiers(
+    groups: &[RunGroup],
+    steadies: &[Option<(Steady, String)>],
+    verdicts: &[crate::verdict::Verdict],
+    rule: &Rule,
+) -> Vec<crate::qualifier::Qualifier> {
+    use crate::qualifier::{Outcome as Q, Qualifier, What};
+    groups
+        .iter()
+        .zip(steadies)
+        .filter_map(|(g, s)| {
+            let (s, files) = s.as_ref()?;
+            Some(Qualifier {
+                what: What::SteadyState,
+                subject: g.label.clone(),
+                value: s.range.map(|r| r * 100.0),
+                second: s.excursion.map(|e| e * 100.0),
+                unit: crate::measurement::Unit::Percent,
+                expected: Some(rule.max_range * 100.0),
+                outcome: match s.outcome {
+                    Outcome::Reached => Q::Met,
+                    Outcome::NotReached => Q::NotMet,
+                    Outcome::TooFew => Q::Unknown,
+                },
+                verdicts: verdicts
+                    .iter()
+                    .filter(|v| v.files.contains(&g.run.file))
+                    .map(|v| v.id.clone())
+                    .filter(|id| !id.ends_with(".exit-status"))
+                    .collect(),
+                files: files.split(';').map(str::to_string).collect(),
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
