@@ -203,6 +203,48 @@ pub(super) fn deviations(rows: &[LevelRegime], r: &LadderRef) -> Vec<Deviation> 
     out
 }
 
+/// ADP's levels past the KV cache (by the files where they say; else the procedure's
+/// large levels), and whether the files gave the cache at all.
+fn past_the_cache<'r, 'a>(
+    adp: &[&'r LevelRegime<'a>],
+    r: &LadderRef,
+) -> (Vec<&'r LevelRegime<'a>>, bool) {
+    let known = adp.iter().any(|x| x.multiples().is_some());
+    let past = adp
+        .iter()
+        .copied()
+        .filter(|x| match x.multiples() {
+            Some((mean, _)) => mean > 1.0,
+            None => !known && r.large_levels.contains(&x.clients),
+        })
+        .collect();
+    (past, known)
+}
+
+/// The levels past the cache by what their runs' card counters say: (with card hits in
+/// every run, without in some run, no counters).
+fn card_hits_at(past: &[&LevelRegime]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let (mut with, mut without, mut unknown) = (Vec::new(), Vec::new(), Vec::new());
+    for x in past {
+        let hits: Vec<Option<f64>> = x.runs.iter().map(|l| l.card_hits).collect();
+        if hits.iter().any(Option::is_none) {
+            unknown.push(x.clients);
+        } else if hits.iter().all(|h| h.is_some_and(|h| h > 0.0)) {
+            with.push(x.clients);
+        } else {
+            without.push(x.clients);
+        }
+    }
+    (with, without, unknown)
+}
+
+fn levels(l: &[u32]) -> String {
+    l.iter()
+        .map(|n| n.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The connector engaged: card hits at every level past the KV cache with the
 /// connector, none claimed without it.
 pub(super) fn engaged_verdict(rows: &[LevelRegime], r: &LadderRef) -> Verdict {
@@ -218,15 +260,7 @@ pub(super) fn engaged_verdict(rows: &[LevelRegime], r: &LadderRef) -> Verdict {
         UnitOf::count("levels past the KV cache with card hits"),
     );
     let adp: Vec<&LevelRegime> = rows.iter().filter(|x| x.variant == ADP).collect();
-    let known = adp.iter().any(|x| x.multiples().is_some());
-    // Past the cache by the files where they say; else the procedure's large levels.
-    let past: Vec<&&LevelRegime> = adp
-        .iter()
-        .filter(|x| match x.multiples() {
-            Some((mean, _)) => mean > 1.0,
-            None => !known && r.large_levels.contains(&x.clients),
-        })
-        .collect();
+    let (past, known) = past_the_cache(&adp, r);
     for x in rows
         .iter()
         .filter(|x| x.variant == ADP || x.variant == PLAIN)
@@ -248,25 +282,7 @@ pub(super) fn engaged_verdict(rows: &[LevelRegime], r: &LadderRef) -> Verdict {
         };
         return v;
     }
-    let mut with = Vec::new();
-    let mut without = Vec::new();
-    let mut unknown = Vec::new();
-    for x in &past {
-        let hits: Vec<Option<f64>> = x.runs.iter().map(|l| l.card_hits).collect();
-        if hits.iter().any(Option::is_none) {
-            unknown.push(x.clients);
-        } else if hits.iter().all(|h| h.is_some_and(|h| h > 0.0)) {
-            with.push(x.clients);
-        } else {
-            without.push(x.clients);
-        }
-    }
-    let levels = |l: &[u32]| {
-        l.iter()
-            .map(|n| n.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let (with, without, unknown) = card_hits_at(&past);
     v.threshold_value = Some(past.len() as f64);
     if unknown.len() < past.len() {
         v.set_measured(Some(with.len() as f64));
@@ -277,6 +293,25 @@ pub(super) fn engaged_verdict(rows: &[LevelRegime], r: &LadderRef) -> Verdict {
         count(past.len()),
         fixed(plain_hits, 0)
     );
+    v.status = if !without.is_empty() || plain_hits > 0.0 {
+        Status::Fail
+    } else if !unknown.is_empty() {
+        Status::NotMeasured
+    } else {
+        Status::Pass
+    };
+    v.note = engaged_note(&adp, r, known, &without, &unknown, plain_hits);
+    v
+}
+
+fn engaged_note(
+    adp: &[&LevelRegime],
+    r: &LadderRef,
+    known: bool,
+    without: &[u32],
+    unknown: &[u32],
+    plain_hits: f64,
+) -> String {
     let mut note = Vec::new();
     if !known {
         note.push("no KV cache size in the server log: the levels past it are the procedure's (16 and 32 clients)".to_string());
@@ -284,7 +319,7 @@ pub(super) fn engaged_verdict(rows: &[LevelRegime], r: &LadderRef) -> Verdict {
     if !without.is_empty() {
         note.push(format!(
             "no card hits in a run at {} clients: the connector did not restore where the GPU cache could not hold the histories",
-            levels(&without)
+            levels(without)
         ));
     }
     if plain_hits > 0.0 {
@@ -295,7 +330,7 @@ pub(super) fn engaged_verdict(rows: &[LevelRegime], r: &LadderRef) -> Verdict {
     if !unknown.is_empty() {
         note.push(format!(
             "no .pre.prom/.post.prom card counters at {} clients",
-            levels(&unknown)
+            levels(unknown)
         ));
     }
     // The negative control: where the histories fit, the card has little to add.
@@ -310,15 +345,7 @@ pub(super) fn engaged_verdict(rows: &[LevelRegime], r: &LadderRef) -> Verdict {
             control.join(", ")
         ));
     }
-    v.status = if !without.is_empty() || plain_hits > 0.0 {
-        Status::Fail
-    } else if !unknown.is_empty() {
-        Status::NotMeasured
-    } else {
-        Status::Pass
-    };
-    v.note = note.join("; ");
-    v
+    note.join("; ")
 }
 
 /// The regime rows, typed: per level the procedure states a multiple for and variant,

@@ -61,89 +61,91 @@ pub(super) fn charts(levels: &[Level]) -> Vec<Chart> {
         .filter(|l| !l.timeline.is_empty())
         .map(|l| l.clients)
         .collect();
-    clients.dedup();
     clients.sort_unstable();
     clients.dedup();
-    let mut out = Vec::new();
-    for n in clients {
-        let here = firsts(levels, n);
-        let step = interval(&here);
-        let end = here
-            .iter()
-            .flat_map(|l| l.timeline.iter().map(|p| p.t_s))
-            .fold(0.0f64, f64::max);
-        let buckets = (end / step).round() as usize + 1;
-        if buckets > 2000 {
-            continue;
-        }
-        let categories: Vec<String> = (0..buckets)
-            .map(|b| format!("{:.0}", b as f64 * step))
-            .collect();
-        let mut usage = line(
-            &here,
-            step,
-            buckets,
-            |l| format!("{} KV cache usage", l.variant),
-            |p| p.kv_usage_pct,
-        );
-        usage.extend(line(
-            &here,
-            step,
-            buckets,
-            |l| {
-                if l.variant == PLAIN {
-                    format!("{} GPU hit", l.variant)
-                } else {
-                    format!("{} card hit", l.variant)
-                }
-            },
-            |p| p.card_hit_pct.or(p.gpu_hit_pct),
-        ));
-        let chart = |id: &str, title: String, y: &str, series: Vec<Series>| Chart {
-            id: format!("kv-ladder-L{n}-{id}"),
-            title,
-            kind: Kind::Line,
-            x_label: "seconds into the level".into(),
-            y_label: y.into(),
-            categories: categories.clone(),
-            series,
-            lines: Vec::new(),
-        };
-        out.extend(
-            chart(
-                "usage",
-                format!("{n} clients over time: KV cache usage and hit rates (first run of each variant)"),
-                "%",
-                usage,
-            )
-            .split(),
-        );
-        let queue = line(
-            &here,
-            step,
-            buckets,
-            |l| format!("{} waiting", l.variant),
-            |p| p.waiting,
-        )
+    let mut out: Vec<Chart> = clients
         .into_iter()
-        .chain(line(
-            &here,
-            step,
-            buckets,
-            |l| format!("{} running", l.variant),
-            |p| p.running,
-        ))
+        .flat_map(|n| level_charts(&firsts(levels, n), n))
         .collect();
-        out.extend(
-            chart(
-                "requests",
-                format!("{n} clients over time: requests running and waiting"),
-                "requests",
-                queue,
-            )
-            .split(),
-        );
-    }
     out.retain(Chart::has_data);
+    out
+}
+
+/// One level's two charts: usage with the hit rates, and the requests.
+fn level_charts(here: &[&Level], n: u32) -> Vec<Chart> {
+    let step = interval(here);
+    let end = here
+        .iter()
+        .flat_map(|l| l.timeline.iter().map(|p| p.t_s))
+        .fold(0.0f64, f64::max);
+    let buckets = (end / step).round() as usize + 1;
+    if buckets > 2000 {
+        return Vec::new();
+    }
+    let categories: Vec<String> = (0..buckets)
+        .map(|b| format!("{:.0}", b as f64 * step))
+        .collect();
+    let mut usage = line(
+        here,
+        step,
+        buckets,
+        |l| format!("{} KV cache usage", l.variant),
+        |p| p.kv_usage_pct,
+    );
+    usage.extend(line(
+        here,
+        step,
+        buckets,
+        |l| {
+            if l.variant == PLAIN {
+                format!("{} GPU hit", l.variant)
+            } else {
+                format!("{} card hit", l.variant)
+            }
+        },
+        |p| p.card_hit_pct.or(p.gpu_hit_pct),
+    ));
+    let queue: Vec<Series> = line(
+        here,
+        step,
+        buckets,
+        |l| format!("{} waiting", l.variant),
+        |p| p.waiting,
+    )
+    .into_iter()
+    .chain(line(
+        here,
+        step,
+        buckets,
+        |l| format!("{} running", l.variant),
+        |p| p.running,
+    ))
+    .collect();
+    let chart = |id: &str, title: String, y: &str, series: Vec<Series>| Chart {
+        id: format!("kv-ladder-L{n}-{id}"),
+        title,
+        kind: Kind::Line,
+        x_label: "seconds into the level".into(),
+        y_label: y.into(),
+        categories: categories.clone(),
+        series,
+        lines: Vec::new(),
+    };
+    let mut out = chart(
+        "usage",
+        format!("{n} clients over time: KV cache usage and hit rates (first run of each variant)"),
+        "%",
+        usage,
+    )
+    .split();
+    out.extend(
+        chart(
+            "requests",
+            format!("{n} clients over time: requests running and waiting"),
+            "requests",
+            queue,
+        )
+        .split(),
+    );
     out
 }

@@ -230,20 +230,11 @@ fn runtime(
     let evidence = steady.map(|(s, f)| (s.describe(&reference.steady_state), f.clone()));
     let effect = |why: &str| {
         if short && headline {
-            match &evidence {
-                Some((seen, file)) if steady_enough => format!(
-                    "{why}: fio ran {actual_s:.1} s, under the procedure's {} s, but `{file}` shows it {seen}: the numbers stand",
-                    p.runtime_s
-                ),
-                Some((seen, file)) => format!(
-                    "{why}: fio ran {actual_s:.1} s, under the procedure's {} s, and `{file}` shows {seen}: the numbers are not comparable to the published ones",
-                    p.runtime_s
-                ),
-                None => format!(
-                    "{why}: fio ran {actual_s:.1} s, under the procedure's {} s; no steady state on most SSDs, so the numbers are not comparable to the published ones",
-                    p.runtime_s
-                ),
-            }
+            let ran = format!(
+                "{why}: fio ran {actual_s:.1} s, under the procedure's {} s",
+                p.runtime_s
+            );
+            judged_by_series(&ran, evidence.as_ref(), steady_enough)
         } else if short {
             format!("{why}: fio ran {actual_s:.1} s")
         } else {
@@ -274,22 +265,31 @@ fn runtime(
         )
         .unit(Unit::Seconds)
         .effect(
-            match &evidence {
-                Some((seen, file)) if steady_enough => format!(
-                    "the job stopped after {actual_s:.1} s (its --size was reached?), but `{file}` shows it {seen}: the numbers stand"
-                ),
-                Some((seen, file)) => format!(
-                    "the job stopped after {actual_s:.1} s (its --size was reached?) and `{file}` shows {seen}: not comparable to the published numbers"
-                ),
-                None => format!(
-                    "the job stopped after {actual_s:.1} s (its --size was reached?): no steady state, not comparable to the published numbers"
-                ),
-            },
+            judged_by_series(
+                &format!("the job stopped after {actual_s:.1} s (its --size was reached?)"),
+                evidence.as_ref(),
+                steady_enough,
+            ),
             changes,
         )
         .source(p.size_source.clone());
         with_series(d, steady, true)
     })
+}
+
+/// What a short run's series says of it: `ran` and the evidence.
+fn judged_by_series(ran: &str, evidence: Option<&(String, String)>, steady: bool) -> String {
+    match evidence {
+        Some((seen, file)) if steady => {
+            format!("{ran}, but `{file}` shows it {seen}: the numbers stand")
+        }
+        Some((seen, file)) => format!(
+            "{ran}, and `{file}` shows {seen}: the numbers are not comparable to the published ones"
+        ),
+        None => format!(
+            "{ran}; no steady state on most SSDs, so the numbers are not comparable to the published ones"
+        ),
+    }
 }
 
 /// Names the iostat series a runtime deviation was judged by.
