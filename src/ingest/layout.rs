@@ -63,6 +63,8 @@ pub enum LadderPart {
     Post,
     /// The collector's `/metrics` time series during the level.
     Series,
+    /// The collector's `nvidia-smi` series during the level.
+    Gpus,
 }
 
 /// `name-L8` -> (`name`, 8)
@@ -87,6 +89,7 @@ pub fn ladder_file(rel: &str) -> Option<(&str, u32, LadderPart)> {
     for (suffix, part) in [
         (".pre.prom", LadderPart::Pre),
         (".series.prom", LadderPart::Series),
+        (".gpu.csv", LadderPart::Gpus),
         (".post.prom", LadderPart::Post),
         (".json", LadderPart::Records),
         (".log", LadderPart::Log),

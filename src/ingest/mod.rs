@@ -41,6 +41,7 @@ pub enum Record {
     PromSeries(parse::prom_series::PromSeries),
     Iostat(IostatLog),
     FioLog(parse::fio_log::FioLog),
+    GpuSeries(parse::gpu_csv::GpuSeries),
     ServerLog(Box<ServerLog>),
     ClientLog(ClientLog),
     Ask(Vec<Attempt>),
@@ -283,6 +284,7 @@ fn parse_as(kind: Kind, rel: &str, bytes: &[u8]) -> Result<Record, Problem> {
         Kind::PromSeries => Record::PromSeries(parse::prom_series::parse_bytes(bytes)?),
         Kind::Iostat => Record::Iostat(parse::iostat::parse_bytes(bytes)?),
         Kind::FioLog => Record::FioLog(parse::fio_log::parse_bytes(bytes)?),
+        Kind::GpuSeries => Record::GpuSeries(parse::gpu_csv::parse_bytes(bytes)?),
         Kind::ServerLog => {
             Record::ServerLog(Box::new(parse::vllm_log::parse_text(&text_of(bytes)?)))
         }

@@ -29,6 +29,8 @@ pub enum Kind {
     PromSeries,
     /// `iostat -x` output, text or sysstat's JSON.
     Iostat,
+    /// `nvidia-smi --query-gpu=... --format=csv -l 1`, as the ladder collector keeps it.
+    GpuSeries,
     /// fio's bandwidth log (`--write_bw_log`): `<job>_bw.log`, `<job>_bw.<N>.log`.
     FioLog,
     /// A vLLM server's log.
@@ -62,6 +64,7 @@ impl Kind {
             Kind::PromSeries => "a /metrics time series",
             Kind::Iostat => "an iostat log",
             Kind::FioLog => "a fio bandwidth log",
+            Kind::GpuSeries => "an nvidia-smi time series",
             Kind::ServerLog => "a vLLM server log",
             Kind::GatewayLog => "a gateway log",
             Kind::ClientLog => "the multi-turn client's log",
@@ -173,6 +176,9 @@ fn by_content(rel: &str, bytes: &[u8]) -> Option<Kind> {
     let line1 = first_line(head);
     if line1.starts_with(b"Linux") && (has(head, "avg-cpu") || has(head, "Device")) {
         return Some(Kind::Iostat);
+    }
+    if crate::parse::gpu_csv::is_header(&String::from_utf8_lossy(line1)) {
+        return Some(Kind::GpuSeries);
     }
     if crate::parse::fio_log::job_of(&name).is_some() && is_fio_log_line(line1) {
         return Some(Kind::FioLog);
@@ -309,6 +315,7 @@ fn by_path(rel: &str) -> Kind {
             layout::LadderPart::Log => Kind::ClientLog,
             layout::LadderPart::Pre | layout::LadderPart::Post => Kind::Prometheus,
             layout::LadderPart::Series => Kind::PromSeries,
+            layout::LadderPart::Gpus => Kind::GpuSeries,
         };
     }
     if name.ends_with(".iostat") {

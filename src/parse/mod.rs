@@ -7,6 +7,7 @@ pub mod fio;
 pub mod fio_log;
 pub mod fio_typed;
 pub mod gateway_log;
+pub mod gpu_csv;
 pub mod host;
 pub mod iostat;
 pub mod iostat_json;

@@ -330,3 +330,42 @@ fn fio_bandwidth_logs_give_the_series_when_there_is_no_iostat() {
         v["skipped"]
     );
 }
+
+/// The collector's nvidia-smi series beside a level is read and plotted. No GPU here:
+/// the file is written in the format nvidia-smi's `--format=csv -l 1` prints.
+#[test]
+fn an_nvidia_smi_series_beside_a_level_is_plotted() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    copy_dir(
+        &root().join("tests/fixtures/real-engine/kv-ladder"),
+        tmp.path(),
+    );
+    let mut csv = "timestamp, index, utilization.gpu [%], memory.used [MiB], memory.total [MiB]\n"
+        .to_string();
+    for s in 0..5 {
+        for gpu in 0..2 {
+            csv += &format!(
+                "2026/12/01 10:00:0{s}.250, {gpu}, {} %, {} MiB, 143771 MiB\n",
+                60 + 5 * s,
+                70000 + 100 * s
+            );
+        }
+    }
+    fs::write(tmp.path().join("results/adp-1-L4.gpu.csv"), csv).expect("write");
+    let (_, v) = analyze_json(tmp.path(), &[]);
+    let chart = v["suites"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s["charts"].as_array().into_iter().flatten())
+        .find(|c| c["id"] == "kv-ladder-L4-gpus")
+        .cloned()
+        .unwrap_or_else(|| panic!("a GPU chart at 4 clients"));
+    assert_eq!(chart["series"][0]["name"], "adp GPU util");
+    assert_eq!(chart["series"][0]["values"][4], 80.0, "{chart}");
+    assert!(
+        !v["skipped"].to_string().contains("gpu.csv"),
+        "{}",
+        v["skipped"]
+    );
+}

@@ -78,6 +78,8 @@ pub struct Level {
     /// The level over time, from the collector's `/metrics` series (see
     /// [`super::timeline`]); empty without one.
     pub timeline: Vec<super::timeline::Point>,
+    /// The GPUs over time, from the collector's `nvidia-smi` series; empty without one.
+    pub gpus: Vec<super::timeline::GpuPoint>,
     /// Summed num_failures over the clients, from the .log.
     pub failures: Option<u64>,
     pub runtime_sec: Option<f64>,
@@ -119,7 +121,7 @@ pub use crate::ingest::layout::{split_level, split_run};
 /// Every level in the folder, in the script's order (by path prefix, then clients).
 pub fn load(catalog: &Catalog, skipped: &mut Vec<Skipped>) -> Vec<Level> {
     // Key: (prefix, clients) -> the four files of the procedure, and the series.
-    let mut sets: BTreeMap<(String, u32), [Option<&Item>; 5]> = BTreeMap::new();
+    let mut sets: BTreeMap<(String, u32), [Option<&Item>; 6]> = BTreeMap::new();
     for item in &catalog.items {
         let Some((prefix, clients, part)) = layout::ladder_file(&item.rel) else {
             continue;
@@ -130,6 +132,7 @@ pub fn load(catalog: &Catalog, skipped: &mut Vec<Skipped>) -> Vec<Level> {
             LadderPart::Pre => 2,
             LadderPart::Post => 3,
             LadderPart::Series => 4,
+            LadderPart::Gpus => 5,
         };
         sets.entry((prefix.to_string(), clients)).or_default()[slot] = Some(item);
     }
@@ -172,11 +175,11 @@ fn snapshot<'a>(
 fn read_level(
     prefix: &str,
     clients: u32,
-    files: [Option<&Item>; 5],
+    files: [Option<&Item>; 6],
     skipped: &mut Vec<Skipped>,
 ) -> Level {
     let (variant, run) = split_run(prefix);
-    let [json, log, pre, post, series] = files;
+    let [json, log, pre, post, series, gpus] = files;
     let mut level = Level {
         prefix: prefix.to_string(),
         variant,
@@ -192,6 +195,7 @@ fn read_level(
         preemptions: None,
         history: None,
         timeline: Vec::new(),
+        gpus: Vec::new(),
         failures: None,
         runtime_sec: None,
         args: BTreeMap::new(),
@@ -203,6 +207,16 @@ fn read_level(
         script_line: Err(String::new()),
     };
     read_log(&mut level, log, skipped);
+    if let Some(e) = gpus {
+        match &e.record {
+            Ok(Record::GpuSeries(s)) => level.gpus = super::timeline::gpu_points(s),
+            Ok(_) => {}
+            Err(err) => {
+                level.problems.push(Item::error_text(err, &e.rel));
+                skipped.push(e.skipped(err));
+            }
+        }
+    }
     if let Some(e) = series {
         match as_series(e) {
             Ok(s) => level.timeline = super::timeline::points(s),

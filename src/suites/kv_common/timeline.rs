@@ -74,6 +74,37 @@ pub fn points(series: &PromSeries) -> Vec<Point> {
     out
 }
 
+/// The GPUs at one moment: mean utilization and memory in use, over the GPUs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GpuPoint {
+    pub t_s: f64,
+    pub util_pct: Option<f64>,
+    pub memory_pct: Option<f64>,
+}
+
+/// One point per sampling moment (nvidia-smi writes every GPU's line with one time).
+pub fn gpu_points(s: &crate::parse::gpu_csv::GpuSeries) -> Vec<GpuPoint> {
+    let mut out: Vec<GpuPoint> = Vec::new();
+    let mut at = 0;
+    while at < s.samples.len() {
+        let t = s.samples[at].t_s;
+        let same: Vec<&crate::parse::gpu_csv::Sample> = s.samples[at..]
+            .iter()
+            .take_while(|x| (x.t_s - t).abs() < 0.5)
+            .collect();
+        at += same.len();
+        let util: Vec<f64> = same.iter().filter_map(|x| x.util_pct).collect();
+        let used: f64 = same.iter().filter_map(|x| x.memory_used_mib).sum();
+        let total: f64 = same.iter().filter_map(|x| x.memory_total_mib).sum();
+        out.push(GpuPoint {
+            t_s: t,
+            util_pct: (!util.is_empty()).then(|| util.iter().sum::<f64>() / util.len() as f64),
+            memory_pct: (total > 0.0).then(|| 100.0 * used / total),
+        });
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

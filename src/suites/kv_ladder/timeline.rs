@@ -6,11 +6,12 @@ use super::*;
 use crate::suites::kv_common::timeline::Point;
 
 /// The levels' first run of each of test 2's variants, with a series.
-fn firsts(levels: &[Level], clients: u32) -> Vec<&Level> {
+fn firsts(levels: &[Level], clients: u32, has: fn(&Level) -> bool) -> Vec<&Level> {
     let mut out: Vec<&Level> = Vec::new();
-    for l in levels.iter().filter(|l| {
-        l.clients == clients && !l.timeline.is_empty() && (l.variant == ADP || l.variant == PLAIN)
-    }) {
+    for l in levels
+        .iter()
+        .filter(|l| l.clients == clients && has(l) && (l.variant == ADP || l.variant == PLAIN))
+    {
         if !out.iter().any(|o| o.variant == l.variant) {
             out.push(l);
         }
@@ -58,17 +59,69 @@ fn line(
 pub(super) fn charts(levels: &[Level]) -> Vec<Chart> {
     let mut clients: Vec<u32> = levels
         .iter()
-        .filter(|l| !l.timeline.is_empty())
+        .filter(|l| !l.timeline.is_empty() || !l.gpus.is_empty())
         .map(|l| l.clients)
         .collect();
     clients.sort_unstable();
     clients.dedup();
-    let mut out: Vec<Chart> = clients
-        .into_iter()
-        .flat_map(|n| level_charts(&firsts(levels, n), n))
-        .collect();
+    let mut out: Vec<Chart> = Vec::new();
+    for n in clients {
+        out.extend(level_charts(
+            &firsts(levels, n, |l| !l.timeline.is_empty()),
+            n,
+        ));
+        out.extend(gpu_chart(&firsts(levels, n, |l| !l.gpus.is_empty()), n));
+    }
     out.retain(Chart::has_data);
     out
+}
+
+type GpuValue = fn(&crate::suites::kv_common::timeline::GpuPoint) -> Option<f64>;
+
+/// One series per level: `what` of its GPU points, per second.
+fn gpu_series(here: &[&Level], buckets: usize, what: &str, f: GpuValue) -> Vec<Series> {
+    here.iter()
+        .map(|l| {
+            let mut values = vec![None; buckets];
+            for p in &l.gpus {
+                if let Some(v) = values.get_mut(p.t_s.round() as usize) {
+                    *v = f(p).or(*v);
+                }
+            }
+            Series {
+                name: format!("{} {what}", l.variant),
+                values,
+                published: false,
+            }
+        })
+        .collect()
+}
+
+/// The GPUs during one level, from the nvidia-smi series: utilization and memory in
+/// use, each variant's first run, per second.
+fn gpu_chart(here: &[&Level], n: u32) -> Option<Chart> {
+    let end = here
+        .iter()
+        .flat_map(|l| l.gpus.iter().map(|p| p.t_s))
+        .fold(0.0f64, f64::max);
+    let buckets = end.round() as usize + 1;
+    if here.is_empty() || buckets > 20_000 {
+        return None;
+    }
+    let series = |what: &str, f: GpuValue| gpu_series(here, buckets, what, f);
+    Some(Chart {
+        id: format!("kv-ladder-L{n}-gpus"),
+        title: format!("{n} clients over time: GPU utilization and memory (nvidia-smi, first run of each variant)"),
+        kind: Kind::Line,
+        x_label: "seconds into the level".into(),
+        y_label: "%".into(),
+        categories: (0..buckets).map(|b| b.to_string()).collect(),
+        series: series("GPU util", |p| p.util_pct)
+            .into_iter()
+            .chain(series("GPU memory", |p| p.memory_pct))
+            .collect(),
+        lines: Vec::new(),
+    })
 }
 
 /// One level's two charts: usage with the hit rates, and the requests.
