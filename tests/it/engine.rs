@@ -109,7 +109,6 @@ fn collect(b: &Bench, what: &str, model: &str, extra: &[&str]) -> Run {
         .env("PATH", path)
         .env("REPROBENCH_ENGINE_PYTHON", &b.python)
         .env("READY_POLL", "2")
-        .env("SCRAPE_S", "1")
         .output()
         .expect("runs");
     Run {
