@@ -7,17 +7,14 @@ use std::path::Path;
 
 use crate::common::*;
 
-fn regime_rows(v: &serde_json::Value) -> Vec<Vec<String>> {
+/// The rows of the first table whose title starts with `title`, as text.
+fn table_rows(v: &serde_json::Value, title: &str) -> Vec<Vec<String>> {
     v["suites"]
         .as_array()
         .into_iter()
         .flatten()
         .flat_map(|s| s["tables"].as_array().into_iter().flatten())
-        .find(|t| {
-            t["title"]
-                .as_str()
-                .is_some_and(|x| x.starts_with("Active histories"))
-        })
+        .find(|t| t["title"].as_str().is_some_and(|x| x.starts_with(title)))
         .and_then(|t| t["rows"].as_array())
         .map(|rows| {
             rows.iter()
@@ -31,6 +28,10 @@ fn regime_rows(v: &serde_json::Value) -> Vec<Vec<String>> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+fn regime_rows(v: &serde_json::Value) -> Vec<Vec<String>> {
+    table_rows(v, "Active histories")
 }
 
 fn times(cell: &str) -> f64 {
@@ -166,29 +167,7 @@ fn a_connector_with_no_card_hits_past_the_cache_fails_engaged() {
 }
 
 fn steady_rows(v: &serde_json::Value) -> Vec<Vec<String>> {
-    v["suites"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|s| s["tables"].as_array().into_iter().flatten())
-        .find(|t| {
-            t["title"]
-                .as_str()
-                .is_some_and(|x| x.starts_with("Steady state"))
-        })
-        .and_then(|t| t["rows"].as_array())
-        .map(|rows| {
-            rows.iter()
-                .map(|r| {
-                    r.as_array()
-                        .into_iter()
-                        .flatten()
-                        .map(|c| c.as_str().unwrap_or_default().to_string())
-                        .collect()
-                })
-                .collect()
-        })
-        .unwrap_or_default()
+    table_rows(v, "Steady state")
 }
 
 #[test]
