@@ -27,6 +27,10 @@ pub enum Command {
     Compare(CompareArgs),
     /// Make a support bundle: report, raw results, checklist, checksums; secrets redacted.
     Bundle(BundleArgs),
+    /// Accumulate campaigns' results in a Parquet dataset (for DuckDB, Spark, Trino,
+    /// compare and --trend).
+    #[command(subcommand)]
+    Dataset(DatasetCommand),
     /// Run a procedure on the hardware through the collectors (checks the device first).
     #[command(subcommand)]
     Collect(CollectCommand),
@@ -62,7 +66,8 @@ pub enum Format {
 
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
-    /// Results folders (the procedure's layout) or single files.
+    /// Results folders (the procedure's layout) or single files; with --trend also
+    /// datasets (`DATASET` or `DATASET:SELECTOR`: names, id prefixes, since=, until=).
     #[arg(required = true, value_name = "FOLDER")]
     pub inputs: Vec<PathBuf>,
     /// Output format.
@@ -84,12 +89,52 @@ pub struct AnalyzeArgs {
     pub judging: Judging,
 }
 
+#[derive(Debug, Subcommand)]
+pub enum DatasetCommand {
+    /// Analyze each input (folder or bundle) and add its results to DATASET, atomically:
+    /// the same campaign again changes nothing; a changed one under the same name
+    /// replaces it. Secrets are always redacted.
+    Add(DatasetAddArgs),
+    /// List the campaigns of a dataset (or those a `DATASET:SELECTOR` selects).
+    List(DatasetListArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DatasetAddArgs {
+    /// The dataset folder (created if missing).
+    #[arg(value_name = "DATASET")]
+    pub dataset: PathBuf,
+    /// Results folders or bundles, one campaign each.
+    #[arg(required = true, value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+    /// The campaign's name (one input; default: the input's file name).
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Replace host names and IPv4 addresses with pseudonyms, from one mapping kept
+    /// beside the dataset (`DATASET.pseudonyms.json`), so campaigns still join.
+    #[arg(long)]
+    pub pseudonymize: bool,
+    /// A host name to replace besides the ones the files name (repeatable).
+    #[arg(long = "host", value_name = "NAME", requires = "pseudonymize")]
+    pub hosts: Vec<String>,
+    #[command(flatten)]
+    pub judging: Judging,
+}
+
+#[derive(Debug, Args)]
+pub struct DatasetListArgs {
+    /// The dataset folder, or `DATASET:SELECTOR` (names, id prefixes, since=, until=).
+    #[arg(value_name = "DATASET")]
+    pub dataset: PathBuf,
+}
+
 #[derive(Debug, Args)]
 pub struct CompareArgs {
-    /// The base run: a results folder or a bundle.
+    /// The base run: a results folder or a bundle, or campaigns of a dataset
+    /// (`DATASET:SELECTOR`: names, id prefixes, since=TIME, until=TIME).
     #[arg(value_name = "BASE", conflicts_with = "base")]
     pub base_input: Option<PathBuf>,
-    /// The new run: a results folder or a bundle.
+    /// The new run: a results folder or a bundle, or campaigns of a dataset.
     #[arg(value_name = "NEW", conflicts_with = "new")]
     pub new_input: Option<PathBuf>,
     /// Several base runs, pooled (the median of the runs; their spread is the noise).

@@ -11,6 +11,7 @@ pub mod cli;
 pub mod collect;
 pub mod commands;
 pub mod compare;
+pub mod dataset;
 pub mod deviation;
 pub mod error;
 pub mod fio;

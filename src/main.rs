@@ -12,6 +12,7 @@ fn main() {
         Command::Report(args) => commands::report::run(args),
         Command::Compare(args) => commands::compare::run(args),
         Command::Bundle(args) => commands::bundle::run(args),
+        Command::Dataset(cmd) => commands::dataset::run(cmd),
         Command::Spdk(cmd) => commands::spdk::run(cmd),
         Command::Collect(cmd) => commands::collect::run(cmd),
         Command::Suites => commands::suites::run(),

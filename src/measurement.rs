@@ -43,6 +43,26 @@ pub enum Unit {
 }
 
 impl Unit {
+    pub const ALL: [Unit; 12] = [
+        Unit::MegabytesPerSecond,
+        Unit::MebibytesPerSecond,
+        Unit::GigabytesPerSecond,
+        Unit::Iops,
+        Unit::Microseconds,
+        Unit::Milliseconds,
+        Unit::Seconds,
+        Unit::TokensPerSecond,
+        Unit::Tokens,
+        Unit::Percent,
+        Unit::Ratio,
+        Unit::Kibibytes,
+    ];
+
+    /// The unit a symbol names (what [`Unit::symbol`] writes), read back from a dataset.
+    pub fn from_symbol(s: &str) -> Option<Unit> {
+        Unit::ALL.into_iter().find(|u| u.symbol() == s)
+    }
+
     /// How the unit is written after a number.
     pub fn symbol(self) -> &'static str {
         match self {

@@ -20,6 +20,23 @@ pub enum Status {
 }
 
 impl Status {
+    pub const ALL: [Status; 5] = [
+        Status::Pass,
+        Status::Fail,
+        Status::NotMeasured,
+        Status::Inconclusive,
+        Status::NotComparable,
+    ];
+
+    /// The status a serialized name (`not-measured`) stands for.
+    pub fn from_name(name: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|s| {
+            serde_json::to_value(s)
+                .ok()
+                .is_some_and(|v| v.as_str() == Some(name))
+        })
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             Status::Pass => "pass",

@@ -36,7 +36,30 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     } else {
         args.inputs.clone()
     };
+    // With --trend, campaigns of a dataset are inputs too, in the order given.
+    let mut campaigns: Vec<crate::compare::Campaign> = Vec::new();
     for input in &inputs {
+        if let Some((root, sel)) = crate::dataset::read::parse(input) {
+            if !args.trend {
+                eprintln!(
+                    "error: `{}` is a dataset: it holds campaigns' results, not files to judge; read it with --trend, compare, or SQL (README, Datasets)",
+                    input.display()
+                );
+                worst = UNUSABLE;
+                continue;
+            }
+            match crate::dataset::read::campaigns(&root, &sel) {
+                Ok(mut c) => {
+                    worst = worst.max(c.iter().map(|c| c.exit_code()).max().unwrap_or(0));
+                    campaigns.append(&mut c);
+                }
+                Err(e) => {
+                    eprintln!("error: {e:#}");
+                    worst = UNUSABLE;
+                }
+            }
+            continue;
+        }
         match run_input(input, &opts) {
             Ok(r) => {
                 // The model is copied only when its run is kept for the export.
@@ -57,6 +80,9 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
                     eprintln!("error: {why}");
                 }
                 worst = worst.max(a.exit_code());
+                if args.trend {
+                    campaigns.push(crate::compare::Campaign::from(&a));
+                }
                 results.push(a);
             }
             Err(e) => {
@@ -66,11 +92,11 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
         }
     }
     let trend = if args.trend {
-        if results.len() < 2 {
+        if campaigns.len() < 2 {
             eprintln!("note: a trend needs two inputs or more; none shown");
             None
         } else {
-            Some(crate::compare::trend::trend(&results, args.by_time))
+            Some(crate::compare::trend::trend(&campaigns, args.by_time))
         }
     } else {
         None

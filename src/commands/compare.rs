@@ -4,9 +4,8 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
-use crate::analysis::Analysis;
 use crate::cli::{CompareArgs, Format};
-use crate::compare::{self, render};
+use crate::compare::{self, render, Campaign};
 use crate::process::System;
 use crate::render::report::PdfChoice;
 
@@ -30,18 +29,23 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<i32> {
     }
     if let Some(dir) = &args.output {
         for input in base.iter().chain(&new) {
-            if let Err(why) = outside_input(input, dir) {
+            let input = crate::dataset::read::parse(input).map_or(input.clone(), |d| d.0);
+            if let Err(why) = outside_input(&input, dir) {
                 eprintln!("error: {why}");
                 return Ok(UNUSABLE);
             }
         }
     }
     let opts = options(&args.judging);
-    let load = |inputs: &[PathBuf]| -> Result<Vec<Analysis>, ()> {
+    let load = |inputs: &[PathBuf]| -> Result<Vec<Campaign>, ()> {
         let mut out = Vec::new();
         for i in inputs {
-            match analyze_input(i, &opts) {
-                Ok(a) => out.push(a),
+            let got = match crate::dataset::read::parse(i) {
+                Some((root, sel)) => crate::dataset::read::campaigns(&root, &sel),
+                None => analyze_input(i, &opts).map(|a| vec![Campaign::from(&a)]),
+            };
+            match got {
+                Ok(mut c) => out.append(&mut c),
                 Err(e) => {
                     eprintln!("error: {e:#}");
                     return Err(());

@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod bundle;
 pub mod collect;
 pub mod compare;
+pub mod dataset;
 pub mod report;
 pub mod spdk;
 pub mod suites;

@@ -2,6 +2,7 @@
 //! criteria of each side, and every measurement matched by its key with base, new, delta
 //! and a noise-aware verdict. Also the trend of each criterion's number across inputs.
 
+pub mod campaign;
 pub mod measure;
 pub mod render;
 pub mod setup_diff;
@@ -11,7 +12,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::analysis::Analysis;
+pub use campaign::Campaign;
 use crate::suites::kv_common::stats::median;
 use measure::{Better, Sample};
 
@@ -259,12 +260,12 @@ fn one_side(side: &str, k: &Key, samples: &[Sample]) -> Unmatched {
 }
 
 /// Compares the pooled analyses of two sides, from their suites' typed measurements.
-pub fn compare(base: &[Analysis], new: &[Analysis], threshold_pct: f64) -> Comparison {
-    let gather = |side: &[Analysis]| -> BTreeMap<Key, Vec<Sample>> {
+pub fn compare(base: &[Campaign], new: &[Campaign], threshold_pct: f64) -> Comparison {
+    let gather = |side: &[Campaign]| -> BTreeMap<Key, Vec<Sample>> {
         let mut m: BTreeMap<Key, Vec<Sample>> = BTreeMap::new();
         for a in side {
-            for s in measure::samples(a) {
-                m.entry(key(&s)).or_default().push(s);
+            for s in &a.samples {
+                m.entry(key(s)).or_default().push(s.clone());
             }
         }
         m
@@ -371,15 +372,15 @@ fn shapes_diff(
 
 /// Each criterion's status on both sides (a pooled side shows each input's status),
 /// changed ones first.
-fn criteria(base: &[Analysis], new: &[Analysis]) -> Vec<CriterionPair> {
-    let statuses = |side: &[Analysis]| -> BTreeMap<String, (String, Vec<String>)> {
+fn criteria(base: &[Campaign], new: &[Campaign]) -> Vec<CriterionPair> {
+    let statuses = |side: &[Campaign]| -> BTreeMap<String, (String, Vec<String>)> {
         let mut m: BTreeMap<String, (String, Vec<String>)> = BTreeMap::new();
         for a in side {
-            for v in a.verdicts() {
+            for v in &a.verdicts {
                 let e = m
                     .entry(v.id.clone())
                     .or_insert_with(|| (v.criterion.clone(), Vec::new()));
-                e.1.push(v.status.label().to_string());
+                e.1.push(v.status.clone());
             }
         }
         m

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::analysis::Analysis;
+use super::Campaign;
 use crate::measurement::{ParamValue, Scope};
 use crate::why::setup;
 
@@ -189,17 +189,16 @@ fn show(v: &[setup::Read]) -> String {
     }
 }
 
-fn setups(side: &[Analysis]) -> Vec<(&setup::Setup, String)> {
+fn setups(side: &[Campaign]) -> Vec<(&setup::Setup, String)> {
     side.iter().map(|a| (&a.setup, a.input.clone())).collect()
 }
 
 /// The median runtime over a side's runs, from the runtimes the suites read (fio's own
 /// account of each job).
-fn fio_runtime(side: &[Analysis]) -> Option<f64> {
+fn fio_runtime(side: &[Campaign]) -> Option<f64> {
     let mut v: Vec<f64> = side
         .iter()
-        .flat_map(|a| &a.suites)
-        .flat_map(|r| &r.parameters)
+        .flat_map(|a| &a.parameters)
         .filter(|p| p.name == "runtime" && p.unit == Some(crate::measurement::Unit::Seconds))
         .filter_map(|p| match p.value {
             crate::measurement::ParamValue::Number(v) => Some(v),
@@ -214,7 +213,7 @@ fn fio_runtime(side: &[Analysis]) -> Option<f64> {
     Some(v[v.len() / 2])
 }
 
-pub fn diff(base: &[Analysis], new: &[Analysis]) -> Vec<SetupDiff> {
+pub fn diff(base: &[Campaign], new: &[Campaign]) -> Vec<SetupDiff> {
     let (b, n) = (setups(base), setups(new));
     let mut out = Vec::new();
     for (key, what, moves, why) in FACTS {
@@ -253,11 +252,11 @@ pub fn diff(base: &[Analysis], new: &[Analysis]) -> Vec<SetupDiff> {
 
 /// Each server's logged arguments (`non-default args`), by variant, over a side: the
 /// first input that records a variant's arguments gives them.
-fn args_of(side: &[Analysis]) -> BTreeMap<String, (BTreeMap<String, String>, String)> {
+fn args_of(side: &[Campaign]) -> BTreeMap<String, (BTreeMap<String, String>, String)> {
     let mut out: BTreeMap<String, (BTreeMap<String, String>, String)> = BTreeMap::new();
     for a in side {
         let mut here: BTreeMap<String, (BTreeMap<String, String>, String)> = BTreeMap::new();
-        for p in a.suites.iter().flat_map(|r| &r.parameters) {
+        for p in &a.parameters {
             let (Scope::Server, ParamValue::Text(v)) = (p.scope, &p.value) else {
                 continue;
             };
@@ -275,7 +274,7 @@ fn args_of(side: &[Analysis]) -> BTreeMap<String, (BTreeMap<String, String>, Str
 
 /// vLLM arguments that differ between the sides, per variant (a server's arguments move
 /// its numbers; which way depends on the argument).
-fn vllm_args(base: &[Analysis], new: &[Analysis]) -> Vec<SetupDiff> {
+fn vllm_args(base: &[Campaign], new: &[Campaign]) -> Vec<SetupDiff> {
     let (b, n) = (args_of(base), args_of(new));
     let mut out = Vec::new();
     for (variant, (ba, bsrc)) in &b {

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::analysis::Analysis;
+use super::Campaign;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TrendInput {
@@ -88,7 +88,7 @@ pub fn sparkline(values: &[Option<f64>]) -> String {
         .collect()
 }
 
-pub fn trend(results: &[Analysis], by_time: bool) -> Trend {
+pub fn trend(results: &[Campaign], by_time: bool) -> Trend {
     let mut idx: Vec<usize> = (0..results.len()).collect();
     let times: Vec<Option<String>> = results.iter().map(|a| a.started.clone()).collect();
     let order = if by_time {
@@ -117,14 +117,14 @@ pub fn trend(results: &[Analysis], by_time: bool) -> Trend {
     };
     let mut rows: Vec<TrendRow> = Vec::new();
     for (pos, &i) in idx.iter().enumerate() {
-        for v in results[i].verdicts() {
+        for v in &results[i].verdicts {
             let row = match rows.iter_mut().find(|r| r.id == v.id) {
                 Some(r) => r,
                 None => {
                     rows.push(TrendRow {
                         id: v.id.clone(),
                         criterion: v.criterion.clone(),
-                        unit: v.unit.to_string(),
+                        unit: v.unit.clone(),
                         values: vec![None; idx.len()],
                         statuses: vec!["-".into(); idx.len()],
                         sparkline: String::new(),
@@ -133,7 +133,7 @@ pub fn trend(results: &[Analysis], by_time: bool) -> Trend {
                 }
             };
             row.values[pos] = v.measured_value;
-            row.statuses[pos] = v.status.label().to_string();
+            row.statuses[pos] = v.status.clone();
         }
     }
     for r in &mut rows {

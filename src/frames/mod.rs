@@ -50,6 +50,12 @@ impl FrameBuilder {
         self.push(Column::new(name.into(), v))
     }
 
+    /// Text that may be missing (null, not empty).
+    pub fn opt_str<'a>(self, name: &str, values: impl IntoIterator<Item = Option<&'a str>>) -> Self {
+        let v: Vec<Option<&str>> = values.into_iter().collect();
+        self.push(Column::new(name.into(), v))
+    }
+
     pub fn f64(self, name: &str, values: impl IntoIterator<Item = Option<f64>>) -> Self {
         let v: Vec<Option<f64>> = values.into_iter().collect();
         self.push(Column::new(name.into(), v))

@@ -39,7 +39,7 @@ impl Read {
 /// Facts by key (`gpu-model`, `link-gbit`, ...); see [`read`] for the keys.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Setup {
-    pub facts: BTreeMap<&'static str, Read>,
+    pub facts: BTreeMap<String, Read>,
 }
 
 impl Setup {
@@ -47,8 +47,13 @@ impl Setup {
         self.facts.get(key)
     }
 
-    fn put(&mut self, key: &'static str, r: Read) {
-        self.facts.entry(key).or_insert(r);
+    fn put(&mut self, key: &str, r: Read) {
+        self.facts.entry(key.to_string()).or_insert(r);
+    }
+
+    /// A fact read back (from a dataset): the first value for a key stays.
+    pub fn insert(&mut self, key: &str, r: Read) {
+        self.put(key, r);
     }
 }
 
@@ -196,7 +201,7 @@ fn host_facts(catalog: &Catalog, s: &mut Setup) {
                     },
                 );
                 s.facts.insert(
-                    "nvlink-sizes",
+                    "nvlink-sizes".into(),
                     Read::text(
                         t.nvlink_domains
                             .iter()
@@ -218,7 +223,7 @@ fn host_facts(catalog: &Catalog, s: &mut Setup) {
             }
             HostFile::NvmeList(l) if !l.devices.is_empty() => {
                 s.facts.insert(
-                    "nvme-devices",
+                    "nvme-devices".into(),
                     Read::text(
                         l.devices
                             .iter()

@@ -291,10 +291,11 @@ fn mutated_samples_never_panic_any_parser_or_suite() {
                 if rounds.is_multiple_of(4) {
                     r.with_record_frames();
                     let a = r.analysis;
-                    let one = std::slice::from_ref(&a);
-                    let c = reprobench::compare::compare(one, one, 5.0);
+                    let one = [reprobench::compare::Campaign::from(&a)];
+                    let c = reprobench::compare::compare(&one, &one, 5.0);
                     assert_eq!(c.summary.worse, 0, "a folder against itself");
-                    let _ = reprobench::compare::trend::trend(&[a.clone(), a.clone()], true);
+                    let two = [one[0].clone(), one[0].clone()];
+                    let _ = reprobench::compare::trend::trend(&two, true);
                 }
             }
         }));

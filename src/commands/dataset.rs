@@ -1,0 +1,92 @@
+//! `reprobench dataset add|list`: campaigns into a Parquet dataset, and what it holds.
+
+use crate::cli::{DatasetAddArgs, DatasetCommand, DatasetListArgs};
+use crate::dataset::{self, AddOptions, Outcome};
+
+use super::{options, UNUSABLE};
+
+pub fn run(cmd: &DatasetCommand) -> anyhow::Result<i32> {
+    match cmd {
+        DatasetCommand::Add(a) => add(a),
+        DatasetCommand::List(a) => list(a),
+    }
+}
+
+fn add(args: &DatasetAddArgs) -> anyhow::Result<i32> {
+    for input in &args.inputs {
+        if let Err(why) = super::outside_input(input, &args.dataset) {
+            eprintln!("error: {why}");
+            return Ok(UNUSABLE);
+        }
+    }
+    let opts = AddOptions {
+        judging: options(&args.judging),
+        pseudonymize: args.pseudonymize,
+        hosts: args.hosts.clone(),
+        name: args.name.clone(),
+    };
+    let added = match dataset::add(&args.dataset, &args.inputs, &opts) {
+        Ok(a) => a,
+        Err(e) => {
+            // Nothing was changed: the add is one atomic change.
+            eprintln!("error: {e:#}");
+            eprintln!(
+                "note: `{}` is as it was before this add",
+                args.dataset.display()
+            );
+            return Ok(UNUSABLE);
+        }
+    };
+    for a in &added {
+        let what = match &a.outcome {
+            Outcome::Added => "added".to_string(),
+            Outcome::Unchanged => "unchanged (already in the dataset)".to_string(),
+            Outcome::Replaced(old) => format!("replaced campaign {}", short(old)),
+        };
+        crate::outln!(
+            "{}: campaign {} `{}` ({}): {what}",
+            a.input.display(),
+            short(&a.id),
+            a.name,
+            a.suites.join(", ")
+        );
+    }
+    Ok(0)
+}
+
+fn short(id: &str) -> &str {
+    id.get(..12).unwrap_or(id)
+}
+
+fn list(args: &DatasetListArgs) -> anyhow::Result<i32> {
+    let Some((root, sel)) = dataset::read::parse(&args.dataset) else {
+        eprintln!(
+            "error: `{}` is not a dataset (no _schema.json)",
+            args.dataset.display()
+        );
+        return Ok(UNUSABLE);
+    };
+    let rows = match dataset::read::select(&root, &sel) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return Ok(UNUSABLE);
+        }
+    };
+    let columns: Vec<String> = ["campaign", "name", "started", "suites"]
+        .map(String::from)
+        .to_vec();
+    let table: Vec<Vec<String>> = rows
+        .iter()
+        .map(|(id, e)| {
+            vec![
+                short(id).to_string(),
+                e.name.clone(),
+                e.started.clone().unwrap_or_else(|| "-".into()),
+                e.suites.join(", "),
+            ]
+        })
+        .collect();
+    crate::out!("{}", crate::render::terminal::aligned(&columns, &table));
+    Ok(0)
+}

@@ -1,0 +1,276 @@
+//! Atomic changes to a dataset. An `add` writes everything new into a private staging
+//! folder (`.pending/<n>/`), then writes its plan (what to remove, what to move where) as
+//! `plan.json` with one rename: that rename is the commit. Before it, the dataset is as
+//! it was and the staging folder is thrown away by the next open; after it, the plan is
+//! carried out, and carried out again by the next open if the process died halfway (every
+//! step can run twice). One writer at a time: the dataset's `.lock` is held throughout.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+
+/// Where a staged file goes.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Target {
+    /// A path inside the dataset.
+    Inside(String),
+    /// The pseudonym mapping, kept beside the dataset (`<dataset>.pseudonyms.json`),
+    /// never inside it: the dataset travels, the mapping stays.
+    Mapping,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Plan {
+    /// Partition folders to remove (a replaced campaign's), relative to the dataset.
+    pub remove: Vec<String>,
+    /// Staged folders or files (relative to the staging folder) and where they go.
+    pub put: Vec<(String, Target)>,
+}
+
+/// The mapping file of a dataset: beside it.
+pub fn mapping_path(root: &Path) -> PathBuf {
+    let name = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "dataset".into());
+    root.with_file_name(format!("{name}.pseudonyms.json"))
+}
+
+/// A dataset opened for one writer, with any interrupted change finished or undone.
+pub struct Locked {
+    pub root: PathBuf,
+    _lock: File,
+}
+
+impl Locked {
+    pub fn open(root: &Path) -> anyhow::Result<Locked> {
+        std::fs::create_dir_all(root)
+            .with_context(|| format!("cannot create the dataset `{}`", root.display()))?;
+        let path = root.join(".lock");
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("cannot open `{}`", path.display()))?;
+        lock.lock()
+            .with_context(|| format!("cannot lock `{}`", path.display()))?;
+        let l = Locked {
+            root: root.to_path_buf(),
+            _lock: lock,
+        };
+        l.recover()?;
+        Ok(l)
+    }
+
+    fn pending(&self) -> PathBuf {
+        self.root.join(".pending")
+    }
+
+    /// Finishes every committed change, throws away every uncommitted one.
+    fn recover(&self) -> anyhow::Result<()> {
+        let pending = self.pending();
+        let Ok(list) = std::fs::read_dir(&pending) else {
+            return Ok(());
+        };
+        let mut dirs: Vec<PathBuf> = list.flatten().map(|e| e.path()).collect();
+        dirs.sort();
+        for d in dirs {
+            let plan = d.join("plan.json");
+            match std::fs::read_to_string(&plan) {
+                Ok(text) => {
+                    let p: Plan = serde_json::from_str(&text).with_context(|| {
+                        format!("`{}` is not a plan this version wrote", plan.display())
+                    })?;
+                    self.apply(&d, &p)?;
+                }
+                Err(_) => {
+                    std::fs::remove_dir_all(&d).with_context(|| {
+                        format!("cannot remove the unfinished change `{}`", d.display())
+                    })?;
+                }
+            }
+        }
+        let _ = std::fs::remove_dir(&pending);
+        Ok(())
+    }
+
+    /// A new staging folder.
+    pub fn stage(&self) -> anyhow::Result<Staged> {
+        let pending = self.pending();
+        std::fs::create_dir_all(&pending)
+            .with_context(|| format!("cannot create `{}`", pending.display()))?;
+        let dir = tempfile::Builder::new()
+            .prefix("add-")
+            .tempdir_in(&pending)
+            .with_context(|| format!("cannot create a staging folder in `{}`", pending.display()))?
+            .keep();
+        Ok(Staged {
+            dir,
+            plan: Plan::default(),
+        })
+    }
+
+    /// Commits a staged change (the plan's rename), then carries it out.
+    pub fn commit(&self, s: Staged) -> anyhow::Result<()> {
+        let text = serde_json::to_string_pretty(&s.plan).context("cannot write the plan")?;
+        let tmp = s.dir.join("plan.json.tmp");
+        write_synced(&tmp, text.as_bytes())?;
+        sync_dir(&s.dir);
+        std::fs::rename(&tmp, s.dir.join("plan.json"))
+            .with_context(|| format!("cannot commit `{}`", s.dir.display()))?;
+        sync_dir(&s.dir);
+        self.apply(&s.dir, &s.plan)
+    }
+
+    /// Throws a staged change away.
+    pub fn abandon(&self, s: Staged) {
+        let _ = std::fs::remove_dir_all(&s.dir);
+    }
+
+    /// Carries out a committed plan; safe to run again after a crash at any step.
+    fn apply(&self, dir: &Path, p: &Plan) -> anyhow::Result<()> {
+        for r in &p.remove {
+            let path = self.root.join(r);
+            if path.exists() {
+                std::fs::remove_dir_all(&path)
+                    .with_context(|| format!("cannot remove `{}`", path.display()))?;
+            }
+            if let Some(parent) = path.parent() {
+                // The suite folder, once its last campaign is gone.
+                let _ = std::fs::remove_dir(parent);
+            }
+        }
+        for (staged, target) in &p.put {
+            let from = dir.join(staged);
+            if !from.exists() {
+                continue; // moved before a crash
+            }
+            let to = match target {
+                Target::Inside(rel) => self.root.join(rel),
+                Target::Mapping => mapping_path(&self.root),
+            };
+            if let Some(parent) = to.parent() {
+                std::fs::create_dir_all(parent)
+                    .with_context(|| format!("cannot create `{}`", parent.display()))?;
+            }
+            if to.is_dir() {
+                std::fs::remove_dir_all(&to)
+                    .with_context(|| format!("cannot replace `{}`", to.display()))?;
+            }
+            std::fs::rename(&from, &to).with_context(|| {
+                format!("cannot move `{}` to `{}`", from.display(), to.display())
+            })?;
+        }
+        sync_dir(&self.root);
+        std::fs::remove_dir_all(dir)
+            .with_context(|| format!("cannot remove `{}`", dir.display()))?;
+        let _ = std::fs::remove_dir(self.pending());
+        Ok(())
+    }
+}
+
+/// A change being staged: write under `dir`, say where it goes in `plan`.
+pub struct Staged {
+    pub dir: PathBuf,
+    pub plan: Plan,
+}
+
+impl Staged {
+    /// Writes a staged file (synced) and plans where it goes.
+    pub fn put_file(&mut self, staged: &str, bytes: &[u8], target: Target) -> anyhow::Result<()> {
+        let path = self.dir.join(staged);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create `{}`", parent.display()))?;
+        }
+        write_synced(&path, bytes)?;
+        self.plan.put.push((staged.to_string(), target));
+        Ok(())
+    }
+}
+
+pub fn write_synced(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut f = File::create(path).with_context(|| format!("cannot create `{}`", path.display()))?;
+    f.write_all(bytes)
+        .and_then(|()| f.sync_all())
+        .with_context(|| format!("cannot write `{}`", path.display()))
+}
+
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(root: &Path) -> Vec<(String, Vec<u8>)> {
+        let mut out = Vec::new();
+        let mut stack = vec![root.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).expect("read_dir").flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if !p.ends_with(".lock") {
+                    let rel = p.strip_prefix(root).expect("inside").display().to_string();
+                    out.push((rel, std::fs::read(&p).expect("read")));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn an_uncommitted_change_is_thrown_away_on_open() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let root = d.path().join("ds");
+        {
+            let l = Locked::open(&root).expect("open");
+            let mut s = l.stage().expect("stage");
+            s.put_file("x/part-0.parquet", b"new", Target::Inside("t/x".into()))
+                .expect("put");
+            // The process dies here: no commit.
+            std::mem::forget(s);
+        }
+        let before = tree(&root);
+        assert!(before.iter().any(|(p, _)| p.starts_with(".pending")));
+        let _l = Locked::open(&root).expect("reopen");
+        assert!(tree(&root).is_empty(), "{:?}", tree(&root));
+    }
+
+    #[test]
+    fn a_committed_change_interrupted_halfway_is_finished_on_open() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let root = d.path().join("ds");
+        std::fs::create_dir_all(root.join("t/old")).expect("mkdir");
+        std::fs::write(root.join("t/old/part-0.parquet"), b"old").expect("write");
+        {
+            let l = Locked::open(&root).expect("open");
+            let mut s = l.stage().expect("stage");
+            s.put_file("a", b"A", Target::Inside("t/a/part-0.parquet".into()))
+                .expect("put");
+            s.put_file("b", b"B", Target::Inside("t/b/part-0.parquet".into()))
+                .expect("put");
+            s.plan.remove.push("t/old".into());
+            // Committed, and the first move done, then the process dies.
+            let text = serde_json::to_string(&s.plan).expect("json");
+            std::fs::write(s.dir.join("plan.json"), text).expect("plan");
+            std::fs::create_dir_all(root.join("t/a")).expect("mkdir");
+            std::fs::rename(s.dir.join("a"), root.join("t/a/part-0.parquet")).expect("mv");
+        }
+        let _l = Locked::open(&root).expect("reopen");
+        let t = tree(&root);
+        let names: Vec<&str> = t.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(names, ["t/a/part-0.parquet", "t/b/part-0.parquet"]);
+        assert_eq!(t[1].1, b"B");
+    }
+}

@@ -1,0 +1,302 @@
+//! A result dataset: campaigns' typed results accumulated as Hive-partitioned Parquet
+//! (`<table>/suite=<suite>/campaign=<sha256>/part-0.parquet`), for DuckDB, Spark or Trino
+//! to query across campaigns and for compare and `--trend` to read back. A campaign is
+//! keyed by the sha256 of its input (`campaign`); adding the same one again changes
+//! nothing, adding a changed one under the same name replaces it; every add is atomic
+//! (`commit`). The schema (`schema`) is written as `_schema.json` and checked on every
+//! file written.
+
+pub mod campaign;
+pub mod commit;
+pub mod read;
+pub mod schema;
+pub mod tables;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use polars_io::prelude::{KeyValueMetadata, ParquetWriter};
+use serde::{Deserialize, Serialize};
+
+use crate::bundle::pseudonym::Pseudonyms;
+use crate::suites::Options;
+
+use campaign::Identity;
+use commit::{Locked, Target};
+
+/// `_index.json`: every campaign by id, with its name and suites (what `add` decides by).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Index {
+    pub campaigns: BTreeMap<String, Entry>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Entry {
+    pub name: String,
+    pub suites: Vec<String>,
+    pub started: Option<String>,
+}
+
+impl Index {
+    pub fn read(root: &Path) -> anyhow::Result<Index> {
+        let path = root.join("_index.json");
+        match std::fs::read_to_string(&path) {
+            Ok(t) => serde_json::from_str(&t)
+                .with_context(|| format!("`{}` is not a dataset index", path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Index::default()),
+            Err(e) => Err(e).with_context(|| format!("cannot read `{}`", path.display())),
+        }
+    }
+
+    fn by_name(&self, name: &str) -> Option<&String> {
+        self.campaigns
+            .iter()
+            .find(|(_, e)| e.name == name)
+            .map(|(id, _)| id)
+    }
+}
+
+pub struct AddOptions {
+    pub judging: Options,
+    /// Replace host names and IPv4 addresses with the dataset's pseudonyms.
+    pub pseudonymize: bool,
+    /// Host names to replace besides the ones the files name.
+    pub hosts: Vec<String>,
+    /// The name of the campaign (one input only).
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Added,
+    Unchanged,
+    /// Replaced the campaign of the same name with this id.
+    Replaced(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct Added {
+    pub input: PathBuf,
+    pub id: String,
+    pub name: String,
+    pub suites: Vec<String>,
+    pub outcome: Outcome,
+    /// The analysis' exit code (0 all pass, 1 not all, 2 nothing judged).
+    pub exit: i32,
+}
+
+/// The tables of a dataset, in the order `_schema.json` lists them.
+pub fn table_names() -> impl Iterator<Item = &'static str> {
+    schema::TABLES.iter().map(|t| t.name)
+}
+
+fn partition(table: &str, suite: &str, id: &str) -> String {
+    format!("{table}/suite={suite}/campaign={id}")
+}
+
+/// Refuses a folder that is not a dataset of this major version (or empty).
+fn check_schema(root: &Path) -> anyhow::Result<()> {
+    let path = root.join("_schema.json");
+    match std::fs::read_to_string(&path) {
+        Ok(t) => match schema::major_of(&t) {
+            Some(m) if m == schema::MAJOR => Ok(()),
+            Some(m) => anyhow::bail!(
+                "`{}` is a dataset of schema major version {m}; this reprobench writes version {}: add to a new dataset",
+                root.display(),
+                schema::VERSION
+            ),
+            None => anyhow::bail!("`{}` is not a dataset schema", path.display()),
+        },
+        Err(_) => {
+            let empty = std::fs::read_dir(root)
+                .map(|mut d| d.all(|e| e.is_ok_and(|e| e.file_name() == ".lock")))
+                .unwrap_or(true);
+            if empty {
+                Ok(())
+            } else {
+                anyhow::bail!(
+                    "`{}` is not empty and holds no _schema.json: not a dataset",
+                    root.display()
+                )
+            }
+        }
+    }
+}
+
+struct Cleaner {
+    pseudonyms: Option<Pseudonyms>,
+}
+
+impl tables::Clean for Cleaner {
+    fn clean(&mut self, text: &str) -> String {
+        let (t, _) = crate::bundle::redact::redact(text);
+        match self.pseudonyms.as_mut() {
+            Some(p) => p.apply(&t),
+            None => t,
+        }
+    }
+}
+
+fn read_mapping(root: &Path) -> anyhow::Result<BTreeMap<String, String>> {
+    let path = commit::mapping_path(root);
+    match std::fs::read_to_string(&path) {
+        Ok(t) => serde_json::from_str(&t)
+            .with_context(|| format!("`{}` is not a pseudonym mapping", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeMap::new()),
+        Err(e) => Err(e).with_context(|| format!("cannot read `{}`", path.display())),
+    }
+}
+
+fn parquet(df: &mut polars_core::prelude::DataFrame) -> anyhow::Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    ParquetWriter::new(&mut buf)
+        .with_key_value_metadata(Some(KeyValueMetadata::from_static(vec![(
+            "reprobench.schema_version".into(),
+            schema::VERSION.into(),
+        )])))
+        .finish(df)
+        .context("cannot write Parquet")?;
+    Ok(buf)
+}
+
+/// Analyzes each input and adds its results to the dataset at `root`, in one atomic
+/// change.
+pub fn add(root: &Path, inputs: &[PathBuf], opts: &AddOptions) -> anyhow::Result<Vec<Added>> {
+    if opts.name.is_some() && inputs.len() != 1 {
+        anyhow::bail!("--name names one campaign: give one input with it");
+    }
+    check_schema(root)?;
+    let lock = Locked::open(root)?;
+    let mut index = Index::read(root)?;
+    let mut mapping = read_mapping(root)?;
+    let mut staged = lock.stage()?;
+    let mut out = Vec::new();
+    let mut names: BTreeMap<String, String> = BTreeMap::new();
+    let result = (|| -> anyhow::Result<()> {
+        for input in inputs {
+            let id = campaign::identify(input)?;
+            let name = opts.name.clone().unwrap_or_else(|| id.name.clone());
+            if let Some(other) = names.insert(name.clone(), id.id.clone()) {
+                if other != id.id {
+                    anyhow::bail!(
+                        "two inputs are named `{name}`: give them different names (add them one at a time with --name)"
+                    );
+                }
+                continue;
+            }
+            if let Some(e) = index.campaigns.get(&id.id) {
+                out.push(Added {
+                    input: input.clone(),
+                    id: id.id.clone(),
+                    name: e.name.clone(),
+                    suites: e.suites.clone(),
+                    outcome: Outcome::Unchanged,
+                    exit: 0,
+                });
+                continue;
+            }
+            let added = stage_one(input, &id, &name, opts, &mut index, &mut mapping, &mut staged)?;
+            out.push(added);
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        lock.abandon(staged);
+        return Err(e);
+    }
+    if out.iter().all(|a| a.outcome == Outcome::Unchanged) {
+        lock.abandon(staged);
+        return Ok(out);
+    }
+    let index_json = serde_json::to_string_pretty(&index).context("cannot write the index")? + "\n";
+    staged.put_file("_index.json", index_json.as_bytes(), Target::Inside("_index.json".into()))?;
+    staged.put_file(
+        "_schema.json",
+        schema::json().as_bytes(),
+        Target::Inside("_schema.json".into()),
+    )?;
+    if opts.pseudonymize {
+        let m = serde_json::to_string_pretty(&mapping).context("cannot write the mapping")? + "\n";
+        staged.put_file("pseudonyms.json", m.as_bytes(), Target::Mapping)?;
+    }
+    lock.commit(staged)?;
+    Ok(out)
+}
+
+fn stage_one(
+    input: &Path,
+    id: &Identity,
+    name: &str,
+    opts: &AddOptions,
+    index: &mut Index,
+    mapping: &mut BTreeMap<String, String>,
+    staged: &mut commit::Staged,
+) -> anyhow::Result<Added> {
+    let run = crate::commands::run_input(input, &opts.judging)?;
+    let a = run.analysis;
+    std::mem::forget(run.catalog);
+    let pseudonyms = opts.pseudonymize.then(|| {
+        let mut hosts = opts.hosts.clone();
+        if crate::ingest::unpack::is_bundle(input) {
+            if let Ok(u) = crate::ingest::unpack::unpack(input) {
+                hosts.extend(campaign::hosts_in(&u.results_dir()));
+            }
+        } else {
+            hosts.extend(campaign::hosts_in(input));
+        }
+        // Hosts seen in earlier campaigns keep their names (addresses are found anyway).
+        hosts.extend(
+            mapping
+                .keys()
+                .filter(|k| !k.chars().all(|c| c.is_ascii_digit() || c == '.'))
+                .cloned(),
+        );
+        let mut p = Pseudonyms::with_hosts(hosts);
+        p.map = mapping.clone();
+        p
+    });
+    let mut cleaner = Cleaner { pseudonyms };
+    let shown = tables::Clean::clean(&mut cleaner, name);
+    let frames = tables::build(&a, id, &shown, opts.pseudonymize, &mut cleaner)?;
+    let mut suites: Vec<String> = Vec::new();
+    for (table, suite, mut df) in frames {
+        if !suites.iter().any(|s| s == suite) {
+            suites.push(suite.to_string());
+        }
+        let part = partition(table, suite, &id.id);
+        let bytes = parquet(&mut df).with_context(|| format!("cannot write `{part}`"))?;
+        staged.put_file(&format!("{part}/part-0.parquet"), &bytes, Target::Inside(format!("{part}/part-0.parquet")))?;
+    }
+    if let Some(p) = cleaner.pseudonyms {
+        *mapping = p.map;
+    }
+    let outcome = match index.by_name(&shown).cloned() {
+        Some(old) => {
+            let e = index.campaigns.remove(&old);
+            for s in e.map(|e| e.suites).unwrap_or_default() {
+                for t in table_names() {
+                    staged.plan.remove.push(partition(t, &s, &old));
+                }
+            }
+            Outcome::Replaced(old)
+        }
+        None => Outcome::Added,
+    };
+    index.campaigns.insert(
+        id.id.clone(),
+        Entry {
+            name: shown.clone(),
+            suites: suites.clone(),
+            started: a.started.clone(),
+        },
+    );
+    Ok(Added {
+        input: input.to_path_buf(),
+        id: id.id.clone(),
+        name: shown,
+        suites,
+        outcome,
+        exit: a.exit_code(),
+    })
+}

@@ -1,0 +1,286 @@
+//! A dataset read back as campaigns for compare and `--trend`: `DATASET` (every
+//! campaign) or `DATASET:SELECTOR`, where the selector is a comma-separated list of
+//! campaign names, id prefixes (8 hex digits or more), `since=TIME` and `until=TIME`
+//! (ISO 8601, compared with each campaign's start time; a campaign without one is left
+//! out by a time bound). Campaigns the selector names come in its order; the others in
+//! start-time order, those without one after, by name.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use polars_core::prelude::DataFrame;
+use polars_io::prelude::ParquetReader;
+use polars_io::SerReader;
+
+use crate::compare::campaign::{Campaign, Judged};
+use crate::compare::measure::{Better, Sample};
+use crate::measurement::{ParamValue, Parameter, Scope, Unit};
+use crate::why::setup::{Read, Setup};
+
+use super::{Entry, Index};
+
+/// Whether `path` is a dataset folder.
+pub fn is_dataset(path: &Path) -> bool {
+    path.join("_schema.json").is_file()
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Selector {
+    pub names_or_ids: Vec<String>,
+    pub since: Option<String>,
+    pub until: Option<String>,
+}
+
+/// A dataset input: its folder and selector; None when `input` names no dataset.
+pub fn parse(input: &Path) -> Option<(PathBuf, Selector)> {
+    if is_dataset(input) {
+        return Some((input.to_path_buf(), Selector::default()));
+    }
+    let s = input.to_str()?;
+    let (root, sel) = s.rsplit_once(':')?;
+    let root = PathBuf::from(root);
+    if !is_dataset(&root) {
+        return None;
+    }
+    let mut out = Selector::default();
+    for term in sel.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+        if let Some(t) = term.strip_prefix("since=") {
+            out.since = Some(t.to_string());
+        } else if let Some(t) = term.strip_prefix("until=") {
+            out.until = Some(t.to_string());
+        } else {
+            out.names_or_ids.push(term.to_string());
+        }
+    }
+    Some((root, out))
+}
+
+fn wanted(id: &str, e: &Entry, sel: &Selector) -> bool {
+    let named = sel.names_or_ids.is_empty()
+        || sel
+            .names_or_ids
+            .iter()
+            .any(|t| e.name == *t || (t.len() >= 8 && id.starts_with(t.as_str())));
+    let after = sel
+        .since
+        .as_ref()
+        .is_none_or(|s| e.started.as_ref().is_some_and(|t| t >= s));
+    let before = sel
+        .until
+        .as_ref()
+        .is_none_or(|u| e.started.as_ref().is_some_and(|t| t < u));
+    named && after && before
+}
+
+/// The selected campaigns' ids and entries, in start-time order.
+pub fn select(root: &Path, sel: &Selector) -> anyhow::Result<Vec<(String, Entry)>> {
+    // An interrupted add is finished (or undone) before anything is read.
+    if root.join(".pending").exists() {
+        drop(super::commit::Locked::open(root)?);
+    }
+    let index = Index::read(root)?;
+    let mut out: Vec<(String, Entry)> = index
+        .campaigns
+        .into_iter()
+        .filter(|(id, e)| wanted(id, e, sel))
+        .collect();
+    // Campaigns the selector names come in its order; the rest by start time.
+    let term = |id: &str, e: &Entry| {
+        sel.names_or_ids
+            .iter()
+            .position(|t| e.name == *t || (t.len() >= 8 && id.starts_with(t.as_str())))
+    };
+    out.sort_by(|a, b| {
+        term(&a.0, &a.1)
+            .cmp(&term(&b.0, &b.1))
+            .then_with(|| match (&a.1.started, &b.1.started) {
+                (Some(x), Some(y)) => x.cmp(y),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            })
+            .then(a.1.name.cmp(&b.1.name))
+    });
+    if out.is_empty() {
+        anyhow::bail!(
+            "the dataset `{}` holds no campaign that matches `{}`",
+            root.display(),
+            describe(sel)
+        );
+    }
+    Ok(out)
+}
+
+fn describe(sel: &Selector) -> String {
+    let mut t = sel.names_or_ids.clone();
+    if let Some(s) = &sel.since {
+        t.push(format!("since={s}"));
+    }
+    if let Some(u) = &sel.until {
+        t.push(format!("until={u}"));
+    }
+    if t.is_empty() {
+        "(every campaign)".into()
+    } else {
+        t.join(",")
+    }
+}
+
+fn frame(root: &Path, table: &str, suite: &str, id: &str) -> anyhow::Result<DataFrame> {
+    let path = root.join(format!("{table}/suite={suite}/campaign={id}/part-0.parquet"));
+    let f = File::open(&path).with_context(|| format!("cannot read `{}`", path.display()))?;
+    ParquetReader::new(f)
+        .finish()
+        .with_context(|| format!("`{}` is not a Parquet file of this dataset", path.display()))
+}
+
+/// One column as text cells (null as None); an error names the file's table.
+fn strs(df: &DataFrame, name: &str) -> anyhow::Result<Vec<Option<String>>> {
+    Ok(df
+        .column(name)?
+        .str()?
+        .iter()
+        .map(|v| v.map(str::to_string))
+        .collect())
+}
+
+fn f64s(df: &DataFrame, name: &str) -> anyhow::Result<Vec<Option<f64>>> {
+    Ok(df.column(name)?.f64()?.iter().collect())
+}
+
+fn text(v: &Option<String>) -> String {
+    v.clone().unwrap_or_default()
+}
+
+/// One campaign of the dataset as compare and trend read it.
+pub fn load(root: &Path, id: &str, e: &Entry) -> anyhow::Result<Campaign> {
+    let input = format!("{}:{}", root.display(), e.name);
+    let mut c = Campaign {
+        input: input.clone(),
+        started: e.started.clone(),
+        samples: Vec::new(),
+        verdicts: Vec::new(),
+        setup: Setup::default(),
+        parameters: Vec::new(),
+    };
+    // The suites in the registry's order, as an analysis lists them.
+    let mut suites: Vec<&String> = e.suites.iter().collect();
+    let pos = |s: &str| {
+        crate::suites::SUITES
+            .iter()
+            .position(|x| x.name() == s)
+            .unwrap_or(usize::MAX)
+    };
+    suites.sort_by_key(|s| pos(s));
+    for suite in suites {
+        let at = |t: &str| format!("{t}/suite={suite}/campaign={id}");
+        let m = frame(root, "measurements", suite, id)?;
+        let (subject, metric, unit, better, files, source) = (
+            strs(&m, "subject")?,
+            strs(&m, "metric")?,
+            strs(&m, "unit")?,
+            strs(&m, "better")?,
+            strs(&m, "files")?,
+            strs(&m, "noise_source")?,
+        );
+        let (value, noise) = (f64s(&m, "value")?, f64s(&m, "noise")?);
+        for i in 0..m.height() {
+            let Some(v) = value[i] else {
+                anyhow::bail!("`{}`: row {} has no value", at("measurements"), i + 1);
+            };
+            c.samples.push(Sample {
+                suite: suite.clone(),
+                subject: text(&subject[i]),
+                metric: text(&metric[i]),
+                unit: text(&unit[i]),
+                better: if better[i].as_deref() == Some("lower") {
+                    Better::Lower
+                } else {
+                    Better::Higher
+                },
+                value: v,
+                noise: noise[i].map(|n| (n, text(&source[i]))),
+                input: input.clone(),
+                file: text(&files[i]).split(';').next().unwrap_or("").to_string(),
+            });
+        }
+        let v = frame(root, "verdicts", suite, id)?;
+        let (vid, crit, vunit, status) = (
+            strs(&v, "id")?,
+            strs(&v, "criterion")?,
+            strs(&v, "unit")?,
+            strs(&v, "status")?,
+        );
+        let measured = f64s(&v, "measured_value")?;
+        for i in 0..v.height() {
+            let st = status[i]
+                .as_deref()
+                .and_then(crate::verdict::Status::from_name)
+                .with_context(|| format!("`{}`: row {} has no known status", at("verdicts"), i + 1))?;
+            c.verdicts.push(Judged {
+                id: text(&vid[i]),
+                criterion: text(&crit[i]),
+                unit: text(&vunit[i]),
+                measured_value: measured[i],
+                status: st.label().to_string(),
+            });
+        }
+        let s = frame(root, "setup", suite, id)?;
+        let (kind, sid, value, source) = (
+            strs(&s, "kind")?,
+            strs(&s, "id")?,
+            strs(&s, "value")?,
+            strs(&s, "source")?,
+        );
+        let number = f64s(&s, "number")?;
+        for i in 0..s.height() {
+            if kind[i].as_deref() == Some("fact") {
+                c.setup.insert(
+                    &text(&sid[i]),
+                    Read {
+                        value: text(&value[i]),
+                        number: number[i],
+                        source: text(&source[i]),
+                    },
+                );
+            }
+        }
+        let p = frame(root, "parameters", suite, id)?;
+        let (psub, pname, ptext, punit, pscope, pfile) = (
+            strs(&p, "subject")?,
+            strs(&p, "name")?,
+            strs(&p, "text")?,
+            strs(&p, "unit")?,
+            strs(&p, "scope")?,
+            strs(&p, "file")?,
+        );
+        let pnum = f64s(&p, "number")?;
+        for i in 0..p.height() {
+            c.parameters.push(Parameter {
+                subject: text(&psub[i]),
+                name: text(&pname[i]),
+                value: match pnum[i] {
+                    Some(n) => ParamValue::Number(n),
+                    None => ParamValue::Text(text(&ptext[i])),
+                },
+                unit: punit[i].as_deref().and_then(Unit::from_symbol),
+                scope: if pscope[i].as_deref() == Some("server") {
+                    Scope::Server
+                } else {
+                    Scope::Run
+                },
+                file: text(&pfile[i]),
+            });
+        }
+    }
+    Ok(c)
+}
+
+/// Every campaign a dataset input selects.
+pub fn campaigns(root: &Path, sel: &Selector) -> anyhow::Result<Vec<Campaign>> {
+    select(root, sel)?
+        .iter()
+        .map(|(id, e)| load(root, id, e))
+        .collect()
+}
