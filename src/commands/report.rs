@@ -24,7 +24,9 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<i32> {
     };
     let written = write_report(&a, &args.output, &choice, &System)?;
     for f in &written.files {
-        if f.extension().is_some_and(|e| e == "md" || e == "pdf") {
+        if f.extension()
+            .is_some_and(|e| e == "md" || e == "pdf" || e == "html")
+        {
             crate::outln!("wrote {}", f.display());
         }
     }

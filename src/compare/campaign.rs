@@ -37,10 +37,18 @@ impl Campaign {
     /// As an analysis exits: 0 every criterion passed, 1 one did not, 2 nothing was
     /// judged (no criterion, or every one not measured).
     pub fn exit_code(&self) -> i32 {
-        if self.verdicts.iter().all(|v| v.status == Status::NotMeasured.label()) {
+        if self
+            .verdicts
+            .iter()
+            .all(|v| v.status == Status::NotMeasured.label())
+        {
             2
         } else {
-            i32::from(self.verdicts.iter().any(|v| v.status != Status::Pass.label()))
+            i32::from(
+                self.verdicts
+                    .iter()
+                    .any(|v| v.status != Status::Pass.label()),
+            )
         }
     }
 }

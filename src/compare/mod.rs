@@ -12,8 +12,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-pub use campaign::Campaign;
 use crate::suites::kv_common::stats::median;
+pub use campaign::Campaign;
 use measure::{Better, Sample};
 
 /// A side's pooled value for one key.

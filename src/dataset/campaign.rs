@@ -79,8 +79,8 @@ fn entries(root: &Path) -> anyhow::Result<Vec<(String, PathBuf, bool)>> {
     let mut out = Vec::new();
     let mut stack = vec![(root.to_path_buf(), String::new())];
     while let Some((dir, prefix)) = stack.pop() {
-        let list = std::fs::read_dir(&dir)
-            .with_context(|| format!("cannot read `{}`", dir.display()))?;
+        let list =
+            std::fs::read_dir(&dir).with_context(|| format!("cannot read `{}`", dir.display()))?;
         for e in list {
             let e = e.with_context(|| format!("cannot read `{}`", dir.display()))?;
             let name = e.file_name().to_string_lossy().into_owned();
@@ -186,13 +186,23 @@ mod tests {
             std::fs::write(d.join("results/adp/x.json"), "{}").expect("write");
             std::fs::write(d.join("manifest.json"), "{\"a\":1}").expect("write");
         }
-        let (ia, ib) = (identify(a.path()).expect("id"), identify(b.path()).expect("id"));
+        let (ia, ib) = (
+            identify(a.path()).expect("id"),
+            identify(b.path()).expect("id"),
+        );
         assert_eq!(ia.id, ib.id);
         assert_eq!((ia.files, ia.bytes), (2, 9));
         std::fs::write(b.path().join("results/adp/x.json"), "{ }").expect("write");
-        assert_ne!(ia.id, identify(b.path()).expect("id").id, "one byte changed");
-        std::fs::rename(b.path().join("results/adp/x.json"), b.path().join("results/adp/y.json"))
-            .expect("rename");
+        assert_ne!(
+            ia.id,
+            identify(b.path()).expect("id").id,
+            "one byte changed"
+        );
+        std::fs::rename(
+            b.path().join("results/adp/x.json"),
+            b.path().join("results/adp/y.json"),
+        )
+        .expect("rename");
         std::fs::write(b.path().join("results/adp/y.json"), "{}").expect("write");
         assert_ne!(ia.id, identify(b.path()).expect("id").id, "a file renamed");
     }

@@ -195,7 +195,8 @@ impl Staged {
 
 pub fn write_synced(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     use std::io::Write;
-    let mut f = File::create(path).with_context(|| format!("cannot create `{}`", path.display()))?;
+    let mut f =
+        File::create(path).with_context(|| format!("cannot create `{}`", path.display()))?;
     f.write_all(bytes)
         .and_then(|()| f.sync_all())
         .with_context(|| format!("cannot write `{}`", path.display()))

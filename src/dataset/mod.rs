@@ -196,7 +196,15 @@ pub fn add(root: &Path, inputs: &[PathBuf], opts: &AddOptions) -> anyhow::Result
                 });
                 continue;
             }
-            let added = stage_one(input, &id, &name, opts, &mut index, &mut mapping, &mut staged)?;
+            let added = stage_one(
+                input,
+                &id,
+                &name,
+                opts,
+                &mut index,
+                &mut mapping,
+                &mut staged,
+            )?;
             out.push(added);
         }
         Ok(())
@@ -210,7 +218,11 @@ pub fn add(root: &Path, inputs: &[PathBuf], opts: &AddOptions) -> anyhow::Result
         return Ok(out);
     }
     let index_json = serde_json::to_string_pretty(&index).context("cannot write the index")? + "\n";
-    staged.put_file("_index.json", index_json.as_bytes(), Target::Inside("_index.json".into()))?;
+    staged.put_file(
+        "_index.json",
+        index_json.as_bytes(),
+        Target::Inside("_index.json".into()),
+    )?;
     staged.put_file(
         "_schema.json",
         schema::json().as_bytes(),
@@ -266,7 +278,11 @@ fn stage_one(
         }
         let part = partition(table, suite, &id.id);
         let bytes = parquet(&mut df).with_context(|| format!("cannot write `{part}`"))?;
-        staged.put_file(&format!("{part}/part-0.parquet"), &bytes, Target::Inside(format!("{part}/part-0.parquet")))?;
+        staged.put_file(
+            &format!("{part}/part-0.parquet"),
+            &bytes,
+            Target::Inside(format!("{part}/part-0.parquet")),
+        )?;
     }
     if let Some(p) = cleaner.pseudonyms {
         *mapping = p.map;

@@ -128,7 +128,9 @@ fn describe(sel: &Selector) -> String {
 }
 
 fn frame(root: &Path, table: &str, suite: &str, id: &str) -> anyhow::Result<DataFrame> {
-    let path = root.join(format!("{table}/suite={suite}/campaign={id}/part-0.parquet"));
+    let path = root.join(format!(
+        "{table}/suite={suite}/campaign={id}/part-0.parquet"
+    ));
     let f = File::open(&path).with_context(|| format!("cannot read `{}`", path.display()))?;
     ParquetReader::new(f)
         .finish()
@@ -217,7 +219,9 @@ pub fn load(root: &Path, id: &str, e: &Entry) -> anyhow::Result<Campaign> {
             let st = status[i]
                 .as_deref()
                 .and_then(crate::verdict::Status::from_name)
-                .with_context(|| format!("`{}`: row {} has no known status", at("verdicts"), i + 1))?;
+                .with_context(|| {
+                    format!("`{}`: row {} has no known status", at("verdicts"), i + 1)
+                })?;
             c.verdicts.push(Judged {
                 id: text(&vid[i]),
                 criterion: text(&crit[i]),

@@ -36,7 +36,13 @@ fn counts(s: &SuiteReport) -> [i64; 5] {
     c
 }
 
-fn campaigns(a: &Analysis, s: &SuiteReport, id: &Identity, name: &str, pseudo: bool) -> anyhow::Result<DataFrame> {
+fn campaigns(
+    a: &Analysis,
+    s: &SuiteReport,
+    id: &Identity,
+    name: &str,
+    pseudo: bool,
+) -> anyhow::Result<DataFrame> {
     let c = counts(s);
     let i64s = |v: i64| vec![v];
     let df = FrameBuilder::new("campaigns")
@@ -135,10 +141,7 @@ fn clean_strings(df: &mut DataFrame, clean: &mut dyn Clean) -> anyhow::Result<()
         .collect();
     for n in names {
         let col = df.column(&n)?.str()?.clone();
-        let cleaned: StringChunked = col
-            .iter()
-            .map(|v| v.map(|t| clean.clean(t)))
-            .collect();
+        let cleaned: StringChunked = col.iter().map(|v| v.map(|t| clean.clean(t))).collect();
         let s = cleaned.with_name(n.as_str().into()).into_series();
         df.replace(&n, s.into_column())?;
     }
@@ -175,12 +178,7 @@ pub fn conforms(table: &str, df: &DataFrame) -> Result<(), String> {
             (c.name, ty)
         })
         .collect();
-    if got.len() != want.len()
-        || got
-            .iter()
-            .zip(&want)
-            .any(|(g, w)| g.0 != w.0 || g.1 != w.1)
-    {
+    if got.len() != want.len() || got.iter().zip(&want).any(|(g, w)| g.0 != w.0 || g.1 != w.1) {
         return Err(format!(
             "the `{table}` rows do not match the schema: written {:?}, described {:?}",
             got, want
@@ -201,7 +199,10 @@ pub fn build(
     for s in &a.suites {
         let frames: [(&'static str, DataFrame); 6] = [
             ("campaigns", campaigns(a, s, id, name, pseudo)?),
-            ("measurements", of_suite(frames::measurements::measurements, s)?),
+            (
+                "measurements",
+                of_suite(frames::measurements::measurements, s)?,
+            ),
             ("verdicts", of_suite(frames::verdicts::verdicts, s)?),
             ("deviations", of_suite(frames::verdicts::deviations, s)?),
             ("setup", setup(a, s)?),

@@ -51,7 +51,11 @@ impl FrameBuilder {
     }
 
     /// Text that may be missing (null, not empty).
-    pub fn opt_str<'a>(self, name: &str, values: impl IntoIterator<Item = Option<&'a str>>) -> Self {
+    pub fn opt_str<'a>(
+        self,
+        name: &str,
+        values: impl IntoIterator<Item = Option<&'a str>>,
+    ) -> Self {
         let v: Vec<Option<&str>> = values.into_iter().collect();
         self.push(Column::new(name.into(), v))
     }

@@ -1,4 +1,4 @@
-//! Writes a report folder: report.md, plots/*.svg, report.typ and report.pdf.
+//! Writes a report folder: report.md, report.html, plots/*.svg, report.typ and report.pdf.
 
 use std::path::{Path, PathBuf};
 
@@ -47,6 +47,14 @@ pub fn write_report(
             .as_bytes(),
     )?;
     files.push(md);
+    let html = dir.join("report.html");
+    write(
+        &html,
+        templates::render_html(a)
+            .context("failed to render report.html")?
+            .as_bytes(),
+    )?;
+    files.push(html);
     if choice.skip {
         return Ok(Written { files, pdf: None });
     }

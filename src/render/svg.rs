@@ -134,11 +134,11 @@ pub fn render(chart: &Chart) -> String {
         esc(&chart.title)
     );
     axes(&mut s, chart, &g);
-    for (k, series) in chart.series.iter().enumerate() {
+    for k in 0..chart.series.len() {
         let color = COLORS[color_index(chart, k) % COLORS.len()];
         match chart.kind {
             Kind::Bar => bars(&mut s, chart, k, color, &g),
-            Kind::Line => line(&mut s, series, color, &g),
+            Kind::Line => line(&mut s, chart, k, color, &g),
         }
     }
     for (label, val) in &chart.lines {
@@ -208,6 +208,18 @@ fn axes(s: &mut String, chart: &Chart, g: &Geometry) {
     );
 }
 
+/// What a point or bar shows on hover (an SVG `<title>`, which browsers show as a
+/// tooltip with or without scripts, and Typst ignores): series, category, value, unit.
+fn hover(chart: &Chart, k: usize, i: usize, val: f64) -> String {
+    format!(
+        "<title>{} · {}: {} {}</title>",
+        esc(&chart.series[k].name),
+        esc(chart.categories.get(i).map_or("", String::as_str)),
+        crate::compare::render::num(val),
+        esc(&chart.y_label)
+    )
+}
+
 /// Series `k`'s bars, side by side with the other series' in each band.
 fn bars(s: &mut String, chart: &Chart, k: usize, color: &str, g: &Geometry) {
     let series = &chart.series[k];
@@ -224,22 +236,26 @@ fn bars(s: &mut String, chart: &Chart, k: usize, color: &str, g: &Geometry) {
         };
         let _ = write!(
             s,
-            r#"<rect x="{x0:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>"#,
+            r#"<rect x="{x0:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{fill}" stroke="{stroke}" stroke-width="1.5">{}</rect>"#,
             g.y(val),
             (bw - 2.0).max(1.0),
-            (g.y(0.0) - g.y(val)).max(0.0)
+            (g.y(0.0) - g.y(val)).max(0.0),
+            hover(chart, k, i, val)
         );
     }
 }
 
 /// One series as a line with its points; a missing value lifts the pen.
-fn line(s: &mut String, series: &crate::chart::Series, color: &str, g: &Geometry) {
+fn line(s: &mut String, chart: &Chart, k: usize, color: &str, g: &Geometry) {
+    let series = &chart.series[k];
     let dash = if series.published {
         r#" stroke-dasharray="6 4""#
     } else {
         ""
     };
     let mut path = String::new();
+    // The points after the line, so that the pointer finds them above it.
+    let mut points = String::new();
     let mut pen_up = true;
     for (i, val) in series.values.iter().enumerate() {
         match val.filter(|v| v.is_finite()) {
@@ -253,10 +269,11 @@ fn line(s: &mut String, series: &crate::chart::Series, color: &str, g: &Geometry
                 );
                 pen_up = false;
                 let _ = write!(
-                    s,
-                    r#"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="{color}"/>"#,
+                    points,
+                    r#"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="{color}">{}</circle>"#,
                     g.x_mid(i),
-                    g.y(val)
+                    g.y(val),
+                    hover(chart, k, i, val)
                 );
             }
             None => pen_up = true,
@@ -267,6 +284,7 @@ fn line(s: &mut String, series: &crate::chart::Series, color: &str, g: &Geometry
         r#"<path d="{}" fill="none" stroke="{color}" stroke-width="2"{dash}/>"#,
         path.trim_end()
     );
+    s.push_str(&points);
 }
 
 /// The legend, top right, one row.
@@ -330,6 +348,16 @@ mod tests {
         let first_path = svg.split(r#"<path d=""#).nth(1).unwrap_or("");
         let d = first_path.split('"').next().unwrap_or("");
         assert_eq!(d.matches('M').count(), 2, "{d}");
+    }
+
+    #[test]
+    fn every_point_and_bar_names_its_value_on_hover() {
+        for kind in [Kind::Line, Kind::Bar] {
+            let svg = render(&chart(kind));
+            assert_eq!(svg.matches("<title>").count(), 5, "{kind:?}: one per value");
+            assert!(svg.contains("<title>adp · 4: 30.0 tok/s</title>"), "{svg}");
+            assert!(svg.contains("<title>published · 2: 20.0 tok/s</title>"));
+        }
     }
 
     #[test]

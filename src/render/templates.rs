@@ -8,6 +8,7 @@ use crate::typst::TYPST_VERSION;
 
 pub const MARKDOWN: &str = include_str!("../../templates/report.md.j2");
 pub const TYPST: &str = include_str!("../../templates/report.typ.j2");
+pub const HTML: &str = include_str!("../../templates/report.html.j2");
 pub const COMPARE_MARKDOWN: &str = include_str!("../../templates/compare.md.j2");
 pub const COMPARE_TYPST: &str = include_str!("../../templates/compare.typ.j2");
 
@@ -52,10 +53,22 @@ fn environment() -> Environment<'static> {
     env.add_filter("status", status);
     env.add_filter("t", typst_str);
     env.add_filter("few", |v: Vec<String>| crate::render::few(&v));
+    env.add_filter("status_word", |s: String| {
+        crate::verdict::Status::from_name(&s).map_or(s, |st| st.label().to_string())
+    });
     env
 }
 
 fn render(name: &str, source: &'static str, a: &Analysis) -> anyhow::Result<String> {
+    render_with(name, source, a, Value::from(()))
+}
+
+fn render_with(
+    name: &str,
+    source: &'static str,
+    a: &Analysis,
+    svgs: Value,
+) -> anyhow::Result<String> {
     let mut env = environment();
     env.add_template(name, source)?;
     let deviations: Vec<&crate::deviation::Deviation> =
@@ -69,6 +82,7 @@ fn render(name: &str, source: &'static str, a: &Analysis) -> anyhow::Result<Stri
         deviations => deviations,
         check_next => check_next,
         limits => limits,
+        svgs => svgs,
         ..Value::from_serialize(a)
     };
     Ok(env.get_template(name)?.render(ctx)?)
@@ -98,6 +112,23 @@ pub fn render_markdown(a: &Analysis) -> anyhow::Result<String> {
 
 pub fn render_typst(a: &Analysis) -> anyhow::Result<String> {
     render("report.typ", TYPST, a)
+}
+
+/// `report.html`: one file, the plots inline (their points name their values on hover),
+/// every text escaped (the template's name makes minijinja escape for HTML).
+pub fn render_html(a: &Analysis) -> anyhow::Result<String> {
+    let svgs: std::collections::BTreeMap<String, Value> = a
+        .suites
+        .iter()
+        .flat_map(|s| &s.charts)
+        .map(|c| {
+            (
+                c.id.clone(),
+                Value::from_safe_string(crate::render::svg::render(c)),
+            )
+        })
+        .collect();
+    render_with("report.html", HTML, a, Value::from_object(svgs))
 }
 
 #[cfg(test)]

@@ -1,0 +1,678 @@
+//! `dataset add`: identical files on a second add, replacement by name, atomicity under
+//! a real kill, the schema (every file's columns and types against `_schema.json`, and
+//! `_schema.json` against the committed 1.0 schema: additive changes only), pseudonyms
+//! beside the dataset, compare and --trend from a dataset equal to the folders', and the
+//! README's queries in a real DuckDB checked against `analyze --format json`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use polars_core::prelude::DataType;
+use polars_io::prelude::ParquetReader;
+use polars_io::SerReader;
+use serde_json::Value;
+
+use crate::common::{bin, copy_dir, root, run, skipped};
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+fn samples() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("samples"))
+        .expect("samples")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    v.sort();
+    v
+}
+
+fn add(ds: &Path, inputs: &[PathBuf], extra: &[&str]) -> crate::common::Run {
+    let mut args = vec!["dataset", "add", s(ds)];
+    args.extend(inputs.iter().map(|p| s(p)));
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+/// Every file of a dataset (the lock aside) with its bytes and modification time.
+fn files(ds: &Path) -> BTreeMap<PathBuf, (Vec<u8>, std::time::SystemTime)> {
+    crate::common::snapshot(ds)
+        .into_iter()
+        .filter(|(p, _)| !p.ends_with(".lock"))
+        .map(|(p, b)| {
+            let t = std::fs::metadata(&p)
+                .and_then(|m| m.modified())
+                .expect("mtime");
+            (p.strip_prefix(ds).expect("inside").to_path_buf(), (b, t))
+        })
+        .collect()
+}
+
+fn bytes_only(
+    f: BTreeMap<PathBuf, (Vec<u8>, std::time::SystemTime)>,
+) -> BTreeMap<PathBuf, Vec<u8>> {
+    f.into_iter().map(|(p, (b, _))| (p, b)).collect()
+}
+
+/// `n` generated campaigns of the storage sample's shape (bench/campaigns.py).
+fn generated(dir: &Path, n: usize) -> Option<Vec<(PathBuf, Value)>> {
+    if !crate::common::need("python3") {
+        return None;
+    }
+    let out = Command::new("python3")
+        .arg(root().join("bench/campaigns.py"))
+        .arg(root().join("samples/storage-published"))
+        .arg(dir)
+        .arg(n.to_string())
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| {
+                let v: Value = serde_json::from_str(l).expect("json line");
+                (dir.join(v["name"].as_str().expect("name")), v)
+            })
+            .collect(),
+    )
+}
+
+#[test]
+fn adding_the_same_campaigns_again_leaves_identical_files() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let ds = d.path().join("ds");
+    let r = add(&ds, &samples(), &[]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stdout.matches(": added").count(),
+        samples().len(),
+        "{}",
+        r.stdout
+    );
+    let first = files(&ds);
+    assert!(first
+        .keys()
+        .any(|p| p.starts_with("verdicts/suite=storage")));
+    let r = add(&ds, &samples(), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout.matches("unchanged").count(),
+        samples().len(),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(files(&ds), first, "bytes and modification times unchanged");
+    // A fresh dataset from the same inputs, given in another order, is the same bytes.
+    let other = d.path().join("other");
+    let mut rev = samples();
+    rev.reverse();
+    assert_eq!(add(&other, &rev, &[]).code, 0);
+    assert_eq!(bytes_only(files(&other)), bytes_only(first));
+}
+
+#[test]
+fn a_changed_campaign_under_the_same_name_replaces_it() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let (ds, run_dir) = (d.path().join("ds"), d.path().join("site-3"));
+    copy_dir(&root().join("samples/storage-published"), &run_dir);
+    assert_eq!(add(&ds, std::slice::from_ref(&run_dir), &[]).code, 0);
+    let old: Vec<PathBuf> = files(&ds)
+        .into_keys()
+        .filter(|p| p.to_string_lossy().contains("campaign="))
+        .collect();
+    assert_eq!(old.len(), 6, "one partition per table: {old:?}");
+    // One number changes: the same campaign, measured again.
+    crate::common::edit_json(&run_dir.join("results/adp/randwrite-8k-j8-d8.json"), |v| {
+        let w = &mut v["jobs"][0]["write"];
+        w["iops"] = Value::from(w["iops"].as_f64().expect("iops") * 0.5);
+        w["bw_bytes"] = Value::from(w["bw_bytes"].as_u64().expect("bw") / 2);
+        w["bw"] = Value::from(w["bw"].as_u64().expect("bw") / 2);
+    });
+    let r = add(&ds, std::slice::from_ref(&run_dir), &[]);
+    assert!(r.stdout.contains("replaced campaign"), "{}", r.stdout);
+    let now: Vec<PathBuf> = files(&ds)
+        .into_keys()
+        .filter(|p| p.to_string_lossy().contains("campaign="))
+        .collect();
+    assert_eq!(now.len(), 6);
+    assert!(
+        old.iter().all(|p| !now.contains(p)),
+        "the old partitions are gone"
+    );
+    let index: Value =
+        serde_json::from_slice(&std::fs::read(ds.join("_index.json")).expect("index"))
+            .expect("json");
+    let names: Vec<&str> = index["campaigns"]
+        .as_object()
+        .expect("map")
+        .values()
+        .map(|e| e["name"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(names, ["site-3"]);
+}
+
+#[test]
+fn an_add_killed_at_any_moment_leaves_the_dataset_before_or_after() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let Some(gen) = generated(&d.path().join("gen"), 40) else {
+        return;
+    };
+    let inputs: Vec<PathBuf> = gen.into_iter().map(|g| g.0).collect();
+    let base = d.path().join("base");
+    assert_eq!(add(&base, &inputs[..5], &[]).code, 0);
+    let before = bytes_only(files(&base));
+    let done = d.path().join("done");
+    copy_dir(&base, &done);
+    assert_eq!(add(&done, &inputs, &[]).code, 0);
+    let after = bytes_only(files(&done));
+    let mut seen = (0, 0);
+    for (i, delay_ms) in [0u64, 30, 80, 150, 250, 400, 700, 1000, 1500, 2500]
+        .iter()
+        .enumerate()
+    {
+        let ds = d.path().join(format!("k{i}"));
+        copy_dir(&base, &ds);
+        let mut cmd = bin();
+        cmd.args(["dataset", "add", s(&ds)]).args(&inputs);
+        let mut child = cmd
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn");
+        std::thread::sleep(std::time::Duration::from_millis(*delay_ms));
+        let _ = child.kill(); // SIGKILL: no cleanup runs
+        let _ = child.wait();
+        // The next reader finishes a committed change or throws an uncommitted one away.
+        let r = run(&["dataset", "list", s(&ds)]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let got = bytes_only(files(&ds));
+        if got == before {
+            seen.0 += 1;
+        } else if got == after {
+            seen.1 += 1;
+        } else {
+            panic!("killed after {delay_ms} ms: the dataset is neither before nor after the add");
+        }
+    }
+    assert!(seen.0 + seen.1 == 10, "{seen:?}");
+}
+
+fn dtype_name(t: &DataType) -> &'static str {
+    match t {
+        DataType::String => "str",
+        DataType::Float64 => "f64",
+        DataType::Int64 => "i64",
+        DataType::Boolean => "bool",
+        _ => "other",
+    }
+}
+
+/// (name, type) of every column of every table a `_schema.json` describes.
+fn described(schema: &Value) -> BTreeMap<String, Vec<(String, String)>> {
+    schema["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .map(|t| {
+            let cols = t["columns"]
+                .as_array()
+                .expect("columns")
+                .iter()
+                .map(|c| {
+                    (
+                        c["name"].as_str().unwrap_or("").to_string(),
+                        c["type"].as_str().unwrap_or("").to_string(),
+                    )
+                })
+                .collect();
+            (t["name"].as_str().unwrap_or("").to_string(), cols)
+        })
+        .collect()
+}
+
+#[test]
+fn every_file_holds_the_documented_columns_and_the_schema_only_grows() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let ds = d.path().join("ds");
+    assert_eq!(add(&ds, &samples(), &[]).code, 0);
+    let schema: Value =
+        serde_json::from_slice(&std::fs::read(ds.join("_schema.json")).expect("schema"))
+            .expect("json");
+    let version = schema["schema_version"]
+        .as_str()
+        .expect("version")
+        .to_string();
+    let tables = described(&schema);
+    let mut checked = 0;
+    for (rel, bytes) in bytes_only(files(&ds)) {
+        if rel.extension().is_none_or(|e| e != "parquet") {
+            continue;
+        }
+        let table = rel
+            .iter()
+            .next()
+            .and_then(|t| t.to_str())
+            .expect("table folder");
+        let want = tables
+            .get(table)
+            .unwrap_or_else(|| panic!("{}: table not in _schema.json", rel.display()));
+        let df = ParquetReader::new(std::io::Cursor::new(bytes))
+            .finish()
+            .expect("parquet");
+        let got: Vec<(String, String)> = df
+            .columns()
+            .iter()
+            .map(|c| (c.name().to_string(), dtype_name(c.dtype()).to_string()))
+            .collect();
+        assert_eq!(
+            &got,
+            want,
+            "{}: columns and types as documented",
+            rel.display()
+        );
+        let v = df.column("schema_version").expect("schema_version");
+        assert!(
+            v.str()
+                .expect("str")
+                .iter()
+                .all(|x| x == Some(version.as_str())),
+            "{}",
+            rel.display()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 6 * 7, "{checked} files");
+    // Against the committed 1.0 schema: within major 1, every table and column stays, in
+    // its place and of its type; new ones only at the end and with a higher minor.
+    let old: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/fixtures/dataset/schema-1.0.json"))
+            .expect("committed schema"),
+    )
+    .expect("json");
+    assert_eq!(
+        version.split('.').next(),
+        Some("1"),
+        "a new major version needs a new committed schema"
+    );
+    let (was, now) = (described(&old), tables);
+    for (t, cols) in &was {
+        let n = now
+            .get(t)
+            .unwrap_or_else(|| panic!("table {t} removed within major 1"));
+        assert!(
+            n.len() >= cols.len() && &n[..cols.len()] == cols.as_slice(),
+            "table {t}: columns changed within major 1: {cols:?} -> {n:?}"
+        );
+    }
+    if now != was {
+        assert_ne!(version, "1.0", "the schema grew: raise the minor version");
+    }
+}
+
+fn all_strings(ds: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for (rel, bytes) in bytes_only(files(ds)) {
+        if rel.extension().is_some_and(|e| e == "parquet") {
+            let df = ParquetReader::new(std::io::Cursor::new(bytes))
+                .finish()
+                .expect("parquet");
+            for c in df.columns() {
+                if let Ok(ca) = c.str() {
+                    out.extend(ca.iter().flatten().map(str::to_string));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn pseudonyms_come_from_one_mapping_beside_the_dataset_and_secrets_never_enter() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let ds = d.path().join("fleet");
+    let mut sites = Vec::new();
+    for site in ["site-a", "site-b"] {
+        let dir = d.path().join(site);
+        copy_dir(&root().join("samples/kv-cache-published"), &dir);
+        let log = dir.join("logs/adp-vllm.log");
+        let text = std::fs::read_to_string(&log).expect("log").replacen(
+            "non-default args: {",
+            &format!("non-default args: {{'host': '10.20.30.40', 'api_key': 'sk-proj-Q7v2Lm9XaR4tY8bN3cW6eZ1d{site}', "),
+            1,
+        );
+        std::fs::write(&log, text).expect("write");
+        sites.push(dir);
+    }
+    // Two adds: the second campaign finds the first one's pseudonyms in the mapping.
+    for site in &sites {
+        let r = add(&ds, std::slice::from_ref(site), &["--pseudonymize"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+    let strings = all_strings(&ds);
+    assert!(
+        !strings.iter().any(|t| t.contains("10.20.30.40")),
+        "the address left"
+    );
+    assert!(
+        !strings.iter().any(|t| t.contains("sk-proj-Q7v2")),
+        "the key left"
+    );
+    let hosts: Vec<&String> = strings.iter().filter(|t| t.as_str() == "ip-1").collect();
+    assert!(
+        hosts.len() >= 2,
+        "both campaigns' server host is ip-1: {}",
+        hosts.len()
+    );
+    let mapping = d.path().join("fleet.pseudonyms.json");
+    let m: Value =
+        serde_json::from_slice(&std::fs::read(&mapping).expect("mapping beside")).expect("json");
+    assert_eq!(m["10.20.30.40"], "ip-1");
+    assert!(
+        !crate::common::snapshot(&ds)
+            .keys()
+            .any(|p| p.to_string_lossy().contains("pseudonyms")),
+        "never inside"
+    );
+}
+
+fn trend_rows(args: &[&str]) -> Vec<Value> {
+    let r = run(args);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stderr));
+    v["trend"]["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| serde_json::json!([r["id"], r["values"], r["statuses"], r["unit"]]))
+        .collect()
+}
+
+/// A comparison without the inputs' names (the dataset names its campaigns itself).
+fn comparison(args: &[&str]) -> Value {
+    let r = run(args);
+    let mut v: Value =
+        serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stderr));
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                for k in ["files", "sources", "base", "new"] {
+                    if m.get(k).is_some_and(|x| x.is_array()) {
+                        m.remove(k);
+                    }
+                }
+                m.values_mut().for_each(strip);
+            }
+            Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut v);
+    v
+}
+
+#[test]
+fn compare_and_trend_from_a_dataset_equal_those_from_the_folders() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let ds = d.path().join("ds");
+    assert_eq!(add(&ds, &samples(), &[]).code, 0);
+    let sample = |n: &str| root().join("samples").join(n);
+    let (kp, kf) = (sample("kv-cache-published"), sample("kv-cache-failing"));
+    let from_folders = trend_rows(&["analyze", "--trend", s(&kp), s(&kf), "--format", "json"]);
+    let sel = format!("{}:kv-cache-published,kv-cache-failing", s(&ds));
+    let from_dataset = trend_rows(&["analyze", "--trend", &sel, "--format", "json"]);
+    assert!(from_folders.len() > 10);
+    assert_eq!(from_dataset, from_folders);
+    for (a, b) in [
+        ("storage-published", "storage-loopback"),
+        ("kv-cache-published", "kv-cache-failing"),
+    ] {
+        let folders = comparison(&["compare", s(&sample(a)), s(&sample(b)), "--format", "json"]);
+        let (da, db) = (format!("{}:{a}", s(&ds)), format!("{}:{b}", s(&ds)));
+        let dataset = comparison(&["compare", &da, &db, "--format", "json"]);
+        assert!(folders["rows"].as_array().is_some_and(|r| r.len() > 10));
+        assert_eq!(dataset, folders, "{a} vs {b}");
+    }
+    // Selecting by time: no sample has a start time, so a bound selects none.
+    let r = run(&[
+        "analyze",
+        "--trend",
+        &format!("{}:since=2026-01-01", s(&ds)),
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("holds no campaign that matches `since=2026-01-01`"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// The Python that has DuckDB: $REPROBENCH_DUCKDB_PYTHON (CI installs it), else python3.
+fn duckdb_python() -> Option<PathBuf> {
+    let p = std::env::var_os("REPROBENCH_DUCKDB_PYTHON")
+        .map_or_else(|| PathBuf::from("python3"), PathBuf::from);
+    let ok = Command::new(&p)
+        .args(["-c", "import duckdb"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI installs the duckdb Python package"
+        );
+        skipped("needs Python's duckdb package ($REPROBENCH_DUCKDB_PYTHON)");
+        return None;
+    }
+    Some(p)
+}
+
+fn verdict_of<'a>(a: &'a Value, id: &str) -> Option<&'a Value> {
+    a["suites"]
+        .as_array()?
+        .iter()
+        .flat_map(|s| s["verdicts"].as_array().into_iter().flatten())
+        .find(|v| v["id"] == id)
+}
+
+fn close(a: &Value, b: f64) -> bool {
+    a.as_f64()
+        .is_some_and(|a| (a - b).abs() <= 1e-9 * b.abs().max(1.0))
+}
+
+#[test]
+fn duckdb_answers_the_readmes_queries_as_analyze_does() {
+    let Some(py) = duckdb_python() else {
+        return;
+    };
+    let d = tempfile::tempdir().expect("tempdir");
+    let Some(gen) = generated(&d.path().join("gen"), 200) else {
+        return;
+    };
+    let mut inputs = samples();
+    inputs.extend(gen.iter().map(|g| g.0.clone()));
+    let ds = d.path().join("ds");
+    let r = add(&ds, &inputs, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // Every campaign analyzed on its own, in one call.
+    let mut args = vec!["analyze".to_string()];
+    args.extend(inputs.iter().map(|p| s(p).to_string()));
+    args.extend(["--format".into(), "json".into()]);
+    let r = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let analyses: Vec<Value> = serde_json::from_str(&r.stdout).expect("json array");
+    assert_eq!(analyses.len(), inputs.len());
+    let name_of = |a: &Value| {
+        crate::common::root()
+            .join(a["input"].as_str().unwrap_or(""))
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let started_of = |name: &str| {
+        gen.iter()
+            .find(|g| g.1["name"] == name)
+            .map(|g| g.1["started"].as_str().unwrap_or("").to_string())
+    };
+    let out = Command::new(&py)
+        .arg(root().join("bench/queries.py"))
+        .arg(root().join("README.md"))
+        .arg(&ds)
+        .output()
+        .expect("python runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let q: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(
+        q.as_object().map(|m| m.len()),
+        Some(5),
+        "the README's five queries ran"
+    );
+
+    // counts per suite: campaigns, verdicts, passes.
+    let mut want: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
+    for a in &analyses {
+        for s in a["suites"].as_array().expect("suites") {
+            let e = want
+                .entry(s["name"].as_str().unwrap_or("").to_string())
+                .or_default();
+            let v = s["verdicts"].as_array().expect("verdicts");
+            e.0 += 1;
+            e.1 += v.len();
+            e.2 += v.iter().filter(|v| v["status"] == "pass").count();
+        }
+    }
+    let got: BTreeMap<String, (usize, usize, usize)> = q["counts-per-suite"]["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            let n = |i: usize| r[i].as_u64().expect("count") as usize;
+            (
+                r[0].as_str().expect("suite").to_string(),
+                (n(1), n(2), n(3)),
+            )
+        })
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(got["storage"].0, 202, "two samples and 200 generated");
+
+    // The randwrite ratio of every campaign since March, in start order.
+    let mut want: Vec<(String, f64, String)> = analyses
+        .iter()
+        .filter_map(|a| {
+            let name = name_of(a);
+            let started = started_of(&name)?;
+            (started.as_str() >= "2026-03-01").then_some(())?;
+            let v = verdict_of(a, "storage.randwrite-8k-qd64")?;
+            Some((
+                started,
+                v["measured_value"].as_f64()?,
+                v["status"].as_str()?.to_string(),
+            ))
+        })
+        .collect();
+    want.sort_by(|a, b| a.0.cmp(&b.0));
+    let rows = q["randwrite-ratio-since-march"]["rows"]
+        .as_array()
+        .expect("rows");
+    assert_eq!(rows.len(), want.len());
+    assert!(rows.len() > 100, "{}", rows.len());
+    for (r, w) in rows.iter().zip(&want) {
+        assert_eq!(r[1].as_str(), Some(w.0.as_str()));
+        assert!(close(&r[2], w.1), "{r:?} vs {w:?}");
+        assert_eq!(r[3].as_str(), Some(w.2.as_str()));
+    }
+
+    // min / median / max of one measurement across campaigns.
+    let mut iops: Vec<f64> =
+        analyses
+            .iter()
+            .flat_map(|a| {
+                a["measurements"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .chain(
+                        a["suites"].as_array().into_iter().flatten().flat_map(|s| {
+                            s["measurements"].as_array().cloned().unwrap_or_default()
+                        }),
+                    )
+            })
+            .filter(|m| {
+                m["suite"] == "storage"
+                    && m["metric"] == "IOPS"
+                    && m["subject"] == "adp · randwrite 8k × 8 jobs × QD 8"
+            })
+            .filter_map(|m| m["value"].as_f64())
+            .collect();
+    iops.sort_by(f64::total_cmp);
+    let n = iops.len();
+    let median = if n % 2 == 1 {
+        iops[n / 2]
+    } else {
+        (iops[n / 2 - 1] + iops[n / 2]) / 2.0
+    };
+    let r = &q["adp-randwrite-iops-across-campaigns"]["rows"][0];
+    assert_eq!(r[0].as_u64(), Some(n as u64));
+    assert!(
+        close(&r[1], iops[0]) && close(&r[2], median) && close(&r[3], iops[n - 1]),
+        "{r:?} vs {} {median} {}",
+        iops[0],
+        iops[n - 1]
+    );
+
+    // Verdicts joined with the setup facts.
+    let mut want: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    for a in &analyses {
+        let (Some(v), Some(dev)) = (
+            verdict_of(a, "storage.randwrite-8k-qd64"),
+            a["setup"]["facts"]["fio-devices"]["value"].as_str(),
+        ) else {
+            continue;
+        };
+        let e = want.entry(dev.to_string()).or_default();
+        e.0 += 1;
+        e.1 += u64::from(v["status"] == "pass");
+    }
+    let got: BTreeMap<String, (u64, u64)> = q["randwrite-verdicts-by-devices"]["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            (
+                r[0].as_str().expect("devices").to_string(),
+                (r[1].as_u64().expect("n"), r[2].as_u64().expect("pass")),
+            )
+        })
+        .collect();
+    assert_eq!(got, want);
+
+    // Restores within the bound.
+    let want: Vec<(String, f64)> = analyses
+        .iter()
+        .filter_map(|a| {
+            let v = verdict_of(a, "kv-restore.time")?;
+            (v["measured_value"].as_f64()? <= v["threshold_value"].as_f64()?)
+                .then(|| (name_of(a), v["measured_value"].as_f64().unwrap_or(0.0)))
+        })
+        .collect();
+    let rows = q["restores-within-bound"]["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), want.len());
+    assert_eq!(
+        want.len(),
+        1,
+        "the published sample restores within its bound, the failing one does not"
+    );
+    assert_eq!(rows[0][0].as_str(), Some(want[0].0.as_str()));
+    assert!(close(&rows[0][1], want[0].1));
+}
