@@ -76,7 +76,12 @@ impl Locked {
         let Ok(list) = std::fs::read_dir(&pending) else {
             return Ok(());
         };
-        let mut dirs: Vec<PathBuf> = list.flatten().map(|e| e.path()).collect();
+        // Real folders only: a link here is not a change this tool staged.
+        let mut dirs: Vec<PathBuf> = list
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .map(|e| e.path())
+            .collect();
         dirs.sort();
         for d in dirs {
             let plan = d.join("plan.json");
@@ -131,8 +136,24 @@ impl Locked {
         let _ = std::fs::remove_dir_all(&s.dir);
     }
 
-    /// Carries out a committed plan; safe to run again after a crash at any step.
+    /// Carries out a committed plan; safe to run again after a crash at any step. Every
+    /// path in it must stay inside the dataset (and the staging folder): a plan that
+    /// names `..` or an absolute path is refused before anything moves.
     fn apply(&self, dir: &Path, p: &Plan) -> anyhow::Result<()> {
+        let paths = p.remove.iter().chain(p.put.iter().flat_map(|(s, t)| {
+            std::iter::once(s).chain(match t {
+                Target::Inside(r) => Some(r),
+                Target::Mapping => None,
+            })
+        }));
+        for rel in paths {
+            if !inside(rel) {
+                anyhow::bail!(
+                    "`{}` names `{rel}`, outside the dataset: not a plan this tool wrote; nothing was changed",
+                    dir.join("plan.json").display()
+                );
+            }
+        }
         for r in &p.remove {
             let path = self.root.join(r);
             if path.exists() {
@@ -171,6 +192,14 @@ impl Locked {
         let _ = std::fs::remove_dir(self.pending());
         Ok(())
     }
+}
+
+/// Whether a plan's path stays below its folder: relative, no `..`, not empty.
+fn inside(rel: &str) -> bool {
+    let p = Path::new(rel);
+    !rel.is_empty()
+        && p.components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
 }
 
 /// A change being staged: write under `dir`, say where it goes in `plan`.
@@ -228,6 +257,30 @@ mod tests {
         }
         out.sort();
         out
+    }
+
+    #[test]
+    fn a_plan_that_points_outside_the_dataset_moves_nothing() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let root = d.path().join("ds");
+        let victim = d.path().join("victim");
+        std::fs::create_dir_all(&victim).expect("mkdir");
+        std::fs::write(victim.join("keep"), b"x").expect("write");
+        drop(Locked::open(&root).expect("open"));
+        let pending = root.join(".pending/add-x");
+        std::fs::create_dir_all(&pending).expect("mkdir");
+        let plan = Plan {
+            remove: vec!["../victim".into()],
+            put: Vec::new(),
+        };
+        std::fs::write(
+            pending.join("plan.json"),
+            serde_json::to_string(&plan).expect("json"),
+        )
+        .expect("plan");
+        let e = Locked::open(&root).err().expect("refused");
+        assert!(format!("{e:#}").contains("outside the dataset"), "{e:#}");
+        assert!(victim.join("keep").exists());
     }
 
     #[test]

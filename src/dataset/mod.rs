@@ -42,11 +42,36 @@ impl Index {
     pub fn read(root: &Path) -> anyhow::Result<Index> {
         let path = root.join("_index.json");
         match std::fs::read_to_string(&path) {
-            Ok(t) => serde_json::from_str(&t)
-                .with_context(|| format!("`{}` is not a dataset index", path.display())),
+            Ok(t) => {
+                let index: Index = serde_json::from_str(&t)
+                    .with_context(|| format!("`{}` is not a dataset index", path.display()))?;
+                index.check().map_err(|why| {
+                    anyhow::anyhow!(
+                        "`{}` is not an index this tool wrote: {why}",
+                        path.display()
+                    )
+                })?;
+                Ok(index)
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Index::default()),
             Err(e) => Err(e).with_context(|| format!("cannot read `{}`", path.display())),
         }
+    }
+
+    /// Every id is a sha256 and every suite a registered one: the index names the
+    /// partition folders read and removed, so nothing in it may point anywhere else.
+    fn check(&self) -> Result<(), String> {
+        for (id, e) in &self.campaigns {
+            if !is_id(id) {
+                return Err(format!("`{id}` is not a campaign id (64 hex digits)"));
+            }
+            for s in &e.suites {
+                if !crate::suites::SUITES.iter().any(|x| x.name() == s) {
+                    return Err(format!("campaign {id}: `{s}` is not a suite"));
+                }
+            }
+        }
+        Ok(())
     }
 
     fn by_name(&self, name: &str) -> Option<&String> {
@@ -89,6 +114,14 @@ pub struct Added {
 /// The tables of a dataset, in the order `_schema.json` lists them.
 pub fn table_names() -> impl Iterator<Item = &'static str> {
     schema::TABLES.iter().map(|t| t.name)
+}
+
+/// A campaign id: 64 lowercase hex digits.
+pub fn is_id(id: &str) -> bool {
+    id.len() == 64
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 fn partition(table: &str, suite: &str, id: &str) -> String {

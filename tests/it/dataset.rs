@@ -676,3 +676,46 @@ fn duckdb_answers_the_readmes_queries_as_analyze_does() {
     assert_eq!(rows[0][0].as_str(), Some(want[0].0.as_str()));
     assert!(close(&rows[0][1], want[0].1));
 }
+
+#[test]
+fn a_crafted_or_damaged_dataset_is_refused_with_the_file_named() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let ds = d.path().join("ds");
+    let sample = root().join("samples/storage-published");
+    assert_eq!(add(&ds, std::slice::from_ref(&sample), &[]).code, 0);
+    let index = ds.join("_index.json");
+    let good = std::fs::read_to_string(&index).expect("index");
+    // An index whose suite would lead outside the dataset, for reading or removing.
+    std::fs::write(&index, good.replace("\"storage\"", "\"../../victim\"")).expect("write");
+    let r = run(&[
+        "compare",
+        &format!("{}:storage-published", s(&ds)),
+        s(&sample),
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("_index.json") && r.stderr.contains("is not a suite"),
+        "{}",
+        r.stderr
+    );
+    let r = add(&ds, &[root().join("samples/storage-loopback")], &[]);
+    assert_eq!(r.code, 2, "an add refuses it too: {}", r.stdout);
+    std::fs::write(&index, &good).expect("restore");
+    // A damaged Parquet file: an error naming it, no panic.
+    let part = crate::common::snapshot(&ds)
+        .into_keys()
+        .find(|p| p.to_string_lossy().contains("measurements/suite=storage"))
+        .expect("a measurements file");
+    std::fs::write(&part, b"PAR1 not really").expect("write");
+    let r = run(&["analyze", "--trend", s(&ds), s(&sample)]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("part-0.parquet"), "{}", r.stderr);
+    // A folder that is not a dataset is never written into.
+    let other = d.path().join("notes");
+    std::fs::create_dir_all(&other).expect("mkdir");
+    std::fs::write(other.join("todo.txt"), "x").expect("write");
+    let r = add(&other, std::slice::from_ref(&sample), &[]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("not a dataset"), "{}", r.stderr);
+    assert_eq!(std::fs::read_dir(&other).expect("ls").count(), 1);
+}
