@@ -37,7 +37,7 @@ pub struct Identity {
     pub bytes: u64,
 }
 
-fn hex(d: impl AsRef<[u8]>) -> String {
+pub fn hex(d: impl AsRef<[u8]>) -> String {
     use std::fmt::Write;
     d.as_ref().iter().fold(String::new(), |mut s, b| {
         let _ = write!(s, "{b:02x}");
@@ -153,6 +153,23 @@ pub fn identify(input: &Path) -> anyhow::Result<Identity> {
         files: lines.len() as u64,
         bytes,
     })
+}
+
+/// One file's line of a digest: `rel NUL sha256(bytes) LF`.
+pub fn file_line(rel: &str, bytes: &[u8]) -> String {
+    format!("{rel}\0{}\n", hex(Sha256::digest(bytes)))
+}
+
+/// The sha256 of a campaign's partition files as written: their [`file_line`]s in path
+/// order, as a folder's id is made. The index keeps it; a reader checks it before any
+/// byte reaches the Parquet reader.
+pub fn files_digest(mut lines: Vec<String>) -> String {
+    lines.sort();
+    let mut h = Sha256::new();
+    for l in &lines {
+        h.update(l.as_bytes());
+    }
+    hex(h.finalize())
 }
 
 /// Host names the texts under `root` name (for pseudonyms), found as the bundle finds

@@ -119,12 +119,19 @@ impl Locked {
         })
     }
 
-    /// Commits a staged change (the plan's rename), then carries it out.
+    /// Commits a staged change (the plan's rename), then carries it out. The staged
+    /// files reach the disk (one `syncfs`, not one flush per file) before the plan names
+    /// them.
     pub fn commit(&self, s: Staged) -> anyhow::Result<()> {
         let text = serde_json::to_string_pretty(&s.plan).context("cannot write the plan")?;
         let tmp = s.dir.join("plan.json.tmp");
-        write_synced(&tmp, text.as_bytes())?;
-        sync_dir(&s.dir);
+        std::fs::write(&tmp, text.as_bytes())
+            .with_context(|| format!("cannot write `{}`", tmp.display()))?;
+        // Everything staged, and the plan, on disk before the rename that commits them.
+        let dir =
+            File::open(&s.dir).with_context(|| format!("cannot open `{}`", s.dir.display()))?;
+        nix::unistd::syncfs(&dir)
+            .with_context(|| format!("cannot flush `{}` to disk", s.dir.display()))?;
         std::fs::rename(&tmp, s.dir.join("plan.json"))
             .with_context(|| format!("cannot commit `{}`", s.dir.display()))?;
         sync_dir(&s.dir);
@@ -209,26 +216,18 @@ pub struct Staged {
 }
 
 impl Staged {
-    /// Writes a staged file (synced) and plans where it goes.
+    /// Writes a staged file and plans where it goes (the commit flushes them all).
     pub fn put_file(&mut self, staged: &str, bytes: &[u8], target: Target) -> anyhow::Result<()> {
         let path = self.dir.join(staged);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("cannot create `{}`", parent.display()))?;
         }
-        write_synced(&path, bytes)?;
+        std::fs::write(&path, bytes)
+            .with_context(|| format!("cannot write `{}`", path.display()))?;
         self.plan.put.push((staged.to_string(), target));
         Ok(())
     }
-}
-
-pub fn write_synced(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    use std::io::Write;
-    let mut f =
-        File::create(path).with_context(|| format!("cannot create `{}`", path.display()))?;
-    f.write_all(bytes)
-        .and_then(|()| f.sync_all())
-        .with_context(|| format!("cannot write `{}`", path.display()))
 }
 
 fn sync_dir(dir: &Path) {

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use polars_io::prelude::{KeyValueMetadata, ParquetWriter};
+use polars_io::prelude::{KeyValueMetadata, ParquetCompression, ParquetWriter, StatisticsOptions};
 use serde::{Deserialize, Serialize};
 
 use crate::bundle::pseudonym::Pseudonyms;
@@ -36,6 +36,8 @@ pub struct Entry {
     pub name: String,
     pub suites: Vec<String>,
     pub started: Option<String>,
+    /// sha256 of its partition files as `add` wrote them ([`campaign::files_digest`]).
+    pub files: String,
 }
 
 impl Index {
@@ -159,15 +161,22 @@ fn check_schema(root: &Path) -> anyhow::Result<()> {
 
 struct Cleaner {
     pseudonyms: Option<Pseudonyms>,
+    /// A campaign's cells repeat (units, files, subjects): each text is cleaned once.
+    seen: std::collections::HashMap<String, String>,
 }
 
 impl tables::Clean for Cleaner {
     fn clean(&mut self, text: &str) -> String {
+        if let Some(t) = self.seen.get(text) {
+            return t.clone();
+        }
         let (t, _) = crate::bundle::redact::redact(text);
-        match self.pseudonyms.as_mut() {
+        let t = match self.pseudonyms.as_mut() {
             Some(p) => p.apply(&t),
             None => t,
-        }
+        };
+        self.seen.insert(text.to_string(), t.clone());
+        t
     }
 }
 
@@ -183,7 +192,17 @@ fn read_mapping(root: &Path) -> anyhow::Result<BTreeMap<String, String>> {
 
 fn parquet(df: &mut polars_core::prelude::DataFrame) -> anyhow::Result<Vec<u8>> {
     let mut buf = Vec::new();
+    // A campaign's files are small: one thread each, many files at once. Snappy (what
+    // Spark writes by default, read everywhere) and min/max/null statistics for pruning,
+    // without distinct counts: creating a zstd context and counting distinct values cost
+    // more than writing such a file.
     ParquetWriter::new(&mut buf)
+        .set_parallel(false)
+        .with_compression(ParquetCompression::Snappy)
+        .with_statistics(StatisticsOptions {
+            distinct_count: false,
+            ..StatisticsOptions::default()
+        })
         .with_key_value_metadata(Some(KeyValueMetadata::from_static(vec![(
             "reprobench.schema_version".into(),
             schema::VERSION.into(),
@@ -200,6 +219,23 @@ pub fn add(root: &Path, inputs: &[PathBuf], opts: &AddOptions) -> anyhow::Result
         anyhow::bail!("--name names one campaign: give one input with it");
     }
     check_schema(root)?;
+    // The first Parquet file a process writes costs several times the others (Polars
+    // starts its thread pool, the writer's code is paged in) and the redactor compiles
+    // its rules on first use: both are done on the side while the first campaign is read.
+    std::thread::spawn(|| {
+        crate::bundle::redact::redact("");
+        if let Ok(f) = crate::frames::FrameBuilder::new("warm")
+            .str("s", ["x"])
+            .opt_str("o", [None])
+            .f64("f", [Some(1.0)])
+            .i64("i", [1])
+            .bool("b", [true])
+            .build()
+        {
+            let mut df = f.df;
+            let _ = parquet(&mut df);
+        }
+    });
     let lock = Locked::open(root)?;
     let mut index = Index::read(root)?;
     let mut mapping = read_mapping(root)?;
@@ -208,7 +244,27 @@ pub fn add(root: &Path, inputs: &[PathBuf], opts: &AddOptions) -> anyhow::Result
     let mut names: BTreeMap<String, String> = BTreeMap::new();
     let result = (|| -> anyhow::Result<()> {
         for input in inputs {
-            let id = campaign::identify(input)?;
+            let t = crate::analysis::Timer::start();
+            // A name the dataset knows is most likely the same campaign again: hash first,
+            // and analyze only when it changed. A new name is hashed while it is analyzed.
+            let known = index
+                .by_name(
+                    &opts
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| campaign::default_name(input)),
+                )
+                .is_some();
+            let (id, mut run) = if known {
+                (campaign::identify(input)?, None)
+            } else {
+                let (id, run) = rayon::join(
+                    || campaign::identify(input),
+                    || crate::commands::run_input(input, &opts.judging),
+                );
+                (id?, Some(run?))
+            };
+            t.lap("dataset: campaign id (sha256), and the analysis of a new name");
             let name = opts.name.clone().unwrap_or_else(|| id.name.clone());
             if let Some(other) = names.insert(name.clone(), id.id.clone()) {
                 if other != id.id {
@@ -229,10 +285,15 @@ pub fn add(root: &Path, inputs: &[PathBuf], opts: &AddOptions) -> anyhow::Result
                 });
                 continue;
             }
+            let run = match run.take() {
+                Some(r) => r,
+                None => crate::commands::run_input(input, &opts.judging)?,
+            };
             let added = stage_one(
                 input,
                 &id,
                 &name,
+                run,
                 opts,
                 &mut index,
                 &mut mapping,
@@ -265,7 +326,9 @@ pub fn add(root: &Path, inputs: &[PathBuf], opts: &AddOptions) -> anyhow::Result
         let m = serde_json::to_string_pretty(&mapping).context("cannot write the mapping")? + "\n";
         staged.put_file("pseudonyms.json", m.as_bytes(), Target::Mapping)?;
     }
+    let t = crate::analysis::Timer::start();
     lock.commit(staged)?;
+    t.lap("dataset: commit");
     Ok(out)
 }
 
@@ -273,12 +336,13 @@ fn stage_one(
     input: &Path,
     id: &Identity,
     name: &str,
+    run: crate::analysis::Run,
     opts: &AddOptions,
     index: &mut Index,
     mapping: &mut BTreeMap<String, String>,
     staged: &mut commit::Staged,
 ) -> anyhow::Result<Added> {
-    let run = crate::commands::run_input(input, &opts.judging)?;
+    let t = crate::analysis::Timer::start();
     let a = run.analysis;
     std::mem::forget(run.catalog);
     let pseudonyms = opts.pseudonymize.then(|| {
@@ -301,22 +365,44 @@ fn stage_one(
         p.map = mapping.clone();
         p
     });
-    let mut cleaner = Cleaner { pseudonyms };
+    let mut cleaner = Cleaner {
+        pseudonyms,
+        seen: std::collections::HashMap::new(),
+    };
     let shown = tables::Clean::clean(&mut cleaner, name);
     let frames = tables::build(&a, id, &shown, opts.pseudonymize, &mut cleaner)?;
+    t.lap("dataset: tables (redacted, checked)");
     let mut suites: Vec<String> = Vec::new();
-    for (table, suite, mut df) in frames {
-        if !suites.iter().any(|s| s == suite) {
-            suites.push(suite.to_string());
+    let written: Vec<(String, anyhow::Result<Vec<u8>>)> = {
+        use rayon::prelude::*;
+        frames
+            .into_par_iter()
+            .map(|(table, suite, mut df)| {
+                let part = partition(table, suite, &id.id);
+                let bytes = parquet(&mut df).with_context(|| format!("cannot write `{part}`"));
+                (part, bytes)
+            })
+            .collect()
+    };
+    for s in a.suites.iter().map(|s| s.name) {
+        if !suites.iter().any(|x| x == s) {
+            suites.push(s.to_string());
         }
-        let part = partition(table, suite, &id.id);
-        let bytes = parquet(&mut df).with_context(|| format!("cannot write `{part}`"))?;
+    }
+    let mut lines: Vec<String> = Vec::new();
+    for (part, bytes) in written {
+        let bytes = bytes?;
+        lines.push(campaign::file_line(
+            &format!("{part}/part-0.parquet"),
+            &bytes,
+        ));
         staged.put_file(
             &format!("{part}/part-0.parquet"),
             &bytes,
             Target::Inside(format!("{part}/part-0.parquet")),
         )?;
     }
+    t.lap("dataset: Parquet");
     if let Some(p) = cleaner.pseudonyms {
         *mapping = p.map;
     }
@@ -338,6 +424,7 @@ fn stage_one(
             name: shown.clone(),
             suites: suites.clone(),
             started: a.started.clone(),
+            files: campaign::files_digest(lines),
         },
     );
     Ok(Added {

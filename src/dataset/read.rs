@@ -5,7 +5,6 @@
 //! out by a time bound). Campaigns the selector names come in its order; the others in
 //! start-time order, those without one after, by name.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -127,14 +126,70 @@ fn describe(sel: &Selector) -> String {
     }
 }
 
-fn frame(root: &Path, table: &str, suite: &str, id: &str) -> anyhow::Result<DataFrame> {
-    let path = root.join(format!(
-        "{table}/suite={suite}/campaign={id}/part-0.parquet"
-    ));
-    let f = File::open(&path).with_context(|| format!("cannot read `{}`", path.display()))?;
-    ParquetReader::new(f)
-        .finish()
-        .with_context(|| format!("`{}` is not a Parquet file of this dataset", path.display()))
+/// A campaign's partition files, read whole and checked against the digest the index
+/// keeps: only bytes `dataset add` wrote reach the Parquet reader.
+struct Files {
+    bytes: std::collections::BTreeMap<String, Vec<u8>>,
+}
+
+impl Files {
+    fn read(root: &Path, id: &str, e: &Entry) -> anyhow::Result<Files> {
+        let mut bytes = std::collections::BTreeMap::new();
+        for suite in &e.suites {
+            for table in super::table_names() {
+                let rel = format!("{table}/suite={suite}/campaign={id}/part-0.parquet");
+                let path = root.join(&rel);
+                let b = std::fs::read(&path)
+                    .with_context(|| format!("cannot read `{}`", path.display()))?;
+                bytes.insert(rel, b);
+            }
+        }
+        let lines = bytes
+            .iter()
+            .map(|(rel, b)| super::campaign::file_line(rel, b))
+            .collect();
+        if super::campaign::files_digest(lines) != e.files {
+            anyhow::bail!(
+                "the files of campaign {} (`{}`) in `{}` are not the ones `dataset add` wrote (their sha256 differs from _index.json): a file was changed or damaged; add the campaign again",
+                id.get(..12).unwrap_or(id),
+                e.name,
+                root.display()
+            );
+        }
+        Ok(Files { bytes })
+    }
+
+    fn frame(&self, root: &Path, table: &str, suite: &str, id: &str) -> anyhow::Result<DataFrame> {
+        let rel = format!("{table}/suite={suite}/campaign={id}/part-0.parquet");
+        let shown = root.join(&rel);
+        let b = self
+            .bytes
+            .get(&rel)
+            .with_context(|| format!("`{}` was not read", shown.display()))?;
+        parquet(b).with_context(|| {
+            format!(
+                "`{}` is not a Parquet file of this dataset",
+                shown.display()
+            )
+        })
+    }
+}
+
+/// The Parquet reader on checked bytes. Bytes crafted to match their digest can still
+/// make the reader panic (on one of its threads): that is an error naming the file too,
+/// never the end of the program, and the panic's message is not printed as ours.
+fn parquet(bytes: &[u8]) -> anyhow::Result<DataFrame> {
+    let cursor = std::io::Cursor::new(bytes);
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        ParquetReader::new(cursor).finish()
+    }));
+    std::panic::set_hook(hook);
+    match r {
+        Ok(r) => Ok(r?),
+        Err(_) => anyhow::bail!("the Parquet reader failed on it"),
+    }
 }
 
 /// One column as text cells (null as None); an error names the file's table.
@@ -175,9 +230,11 @@ pub fn load(root: &Path, id: &str, e: &Entry) -> anyhow::Result<Campaign> {
             .unwrap_or(usize::MAX)
     };
     suites.sort_by_key(|s| pos(s));
+    let files = Files::read(root, id, e)?;
+    let frame = |table: &str, suite: &str, id: &str| files.frame(root, table, suite, id);
     for suite in suites {
         let at = |t: &str| format!("{t}/suite={suite}/campaign={id}");
-        let m = frame(root, "measurements", suite, id)?;
+        let m = frame("measurements", suite, id)?;
         let (subject, metric, unit, better, files, source) = (
             strs(&m, "subject")?,
             strs(&m, "metric")?,
@@ -207,7 +264,7 @@ pub fn load(root: &Path, id: &str, e: &Entry) -> anyhow::Result<Campaign> {
                 file: text(&files[i]).split(';').next().unwrap_or("").to_string(),
             });
         }
-        let v = frame(root, "verdicts", suite, id)?;
+        let v = frame("verdicts", suite, id)?;
         let (vid, crit, vunit, status) = (
             strs(&v, "id")?,
             strs(&v, "criterion")?,
@@ -230,7 +287,7 @@ pub fn load(root: &Path, id: &str, e: &Entry) -> anyhow::Result<Campaign> {
                 status: st.label().to_string(),
             });
         }
-        let s = frame(root, "setup", suite, id)?;
+        let s = frame("setup", suite, id)?;
         let (kind, sid, value, source) = (
             strs(&s, "kind")?,
             strs(&s, "id")?,
@@ -250,7 +307,7 @@ pub fn load(root: &Path, id: &str, e: &Entry) -> anyhow::Result<Campaign> {
                 );
             }
         }
-        let p = frame(root, "parameters", suite, id)?;
+        let p = frame("parameters", suite, id)?;
         let (psub, pname, ptext, punit, pscope, pfile) = (
             strs(&p, "subject")?,
             strs(&p, "name")?,

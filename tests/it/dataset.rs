@@ -709,7 +709,11 @@ fn a_crafted_or_damaged_dataset_is_refused_with_the_file_named() {
     std::fs::write(&part, b"PAR1 not really").expect("write");
     let r = run(&["analyze", "--trend", s(&ds), s(&sample)]);
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("part-0.parquet"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("not the ones `dataset add` wrote"),
+        "{}",
+        r.stderr
+    );
     // A folder that is not a dataset is never written into.
     let other = d.path().join("notes");
     std::fs::create_dir_all(&other).expect("mkdir");
@@ -718,4 +722,102 @@ fn a_crafted_or_damaged_dataset_is_refused_with_the_file_named() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("not a dataset"), "{}", r.stderr);
     assert_eq!(std::fs::read_dir(&other).expect("ls").count(), 1);
+}
+
+#[test]
+fn a_bundle_is_one_campaign_keyed_by_its_tarballs_sha256() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let tgz = d.path().join("site-9.tar.gz");
+    let sample = root().join("samples/storage-published");
+    let r = run(&["bundle", s(&sample), "-o", s(&tgz)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let ds = d.path().join("ds");
+    let r = add(&ds, std::slice::from_ref(&tgz), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(std::fs::read(&tgz).expect("bundle"));
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    assert!(
+        r.stdout
+            .contains(&format!("campaign {} `site-9`", &hex[..12])),
+        "{}",
+        r.stdout
+    );
+    let part = ds.join(format!(
+        "campaigns/suite=storage/campaign={hex}/part-0.parquet"
+    ));
+    let df = ParquetReader::new(std::fs::File::open(&part).expect("partition"))
+        .finish()
+        .expect("parquet");
+    let kind = df
+        .column("input_kind")
+        .expect("column")
+        .str()
+        .expect("str")
+        .get(0)
+        .map(str::to_string);
+    assert_eq!(kind.as_deref(), Some("bundle"));
+    // The bundle's verdicts are the folder's.
+    let folder = d.path().join("folder");
+    assert_eq!(add(&folder, std::slice::from_ref(&sample), &[]).code, 0);
+    let statuses = |ds: &Path| -> Vec<String> {
+        let r = run(&["analyze", "--trend", s(ds), s(&sample), "--format", "json"]);
+        let v: Value = serde_json::from_str(&r.stdout).expect("json");
+        v["trend"]["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .map(|r| format!("{} {}", r["id"], r["statuses"][0]))
+            .collect()
+    };
+    assert_eq!(statuses(&ds), statuses(&folder));
+}
+
+#[test]
+fn damaged_parquet_files_are_errors_never_panics() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let ds = d.path().join("ds");
+    let sample = root().join("samples/storage-published");
+    assert_eq!(add(&ds, std::slice::from_ref(&sample), &[]).code, 0);
+    let parts: Vec<PathBuf> = crate::common::snapshot(&ds)
+        .into_keys()
+        .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
+        .collect();
+    let pristine: Vec<Vec<u8>> = parts
+        .iter()
+        .map(|p| std::fs::read(p).expect("read"))
+        .collect();
+    // Deterministic damage: truncations and flipped bytes through every file.
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for round in 0..40 {
+        for (p, good) in parts.iter().zip(&pristine) {
+            let mut b = good.clone();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            if round % 4 == 0 {
+                b.truncate((seed as usize) % b.len());
+            } else {
+                for k in 0..(1 + round % 5) {
+                    let i = (seed as usize).wrapping_add(k * 7919) % b.len();
+                    b[i] ^= (seed >> 8) as u8 | 1;
+                }
+            }
+            std::fs::write(p, &b).expect("write");
+        }
+        let r = run(&[
+            "analyze",
+            "--trend",
+            &format!("{}:storage-published", s(&ds)),
+            s(&sample),
+        ]);
+        assert!(
+            r.code == 0 || r.code == 1 || r.code == 2,
+            "round {round}: {}",
+            r.code
+        );
+        for (p, good) in parts.iter().zip(&pristine) {
+            std::fs::write(p, good).expect("restore");
+        }
+    }
 }
