@@ -36,7 +36,8 @@ pub fn mapping_path(root: &Path) -> PathBuf {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "dataset".into());
-    root.with_file_name(format!("{name}.pseudonyms.json"))
+    let file = format!("{name}.pseudonyms.json");
+    root.with_file_name(file)
 }
 
 /// A dataset opened for one writer, with any interrupted change finished or undone.

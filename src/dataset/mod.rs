@@ -289,16 +289,13 @@ pub fn add(root: &Path, inputs: &[PathBuf], opts: &AddOptions) -> anyhow::Result
                 Some(r) => r,
                 None => crate::commands::run_input(input, &opts.judging)?,
             };
-            let added = stage_one(
+            let incoming = Incoming {
                 input,
-                &id,
-                &name,
+                id: &id,
+                name: &name,
                 run,
-                opts,
-                &mut index,
-                &mut mapping,
-                &mut staged,
-            )?;
+            };
+            let added = stage_one(incoming, opts, &mut index, &mut mapping, &mut staged)?;
             out.push(added);
         }
         Ok(())
@@ -332,16 +329,27 @@ pub fn add(root: &Path, inputs: &[PathBuf], opts: &AddOptions) -> anyhow::Result
     Ok(out)
 }
 
-fn stage_one(
-    input: &Path,
-    id: &Identity,
-    name: &str,
+/// A campaign on its way in: the input, its identity, its name, its analysis.
+struct Incoming<'a> {
+    input: &'a Path,
+    id: &'a Identity,
+    name: &'a str,
     run: crate::analysis::Run,
+}
+
+fn stage_one(
+    incoming: Incoming,
     opts: &AddOptions,
     index: &mut Index,
     mapping: &mut BTreeMap<String, String>,
     staged: &mut commit::Staged,
 ) -> anyhow::Result<Added> {
+    let Incoming {
+        input,
+        id,
+        name,
+        run,
+    } = incoming;
     let t = crate::analysis::Timer::start();
     let a = run.analysis;
     std::mem::forget(run.catalog);
