@@ -106,6 +106,17 @@ pub fn analyze_with(
 }
 
 /// The analysis with its catalog and frames (for `--export`).
+/// Analyzes a folder, or a support bundle (`.tar.gz`) unpacked into a private folder.
+pub fn run_input(input: &Path, opts: &Options) -> anyhow::Result<Run> {
+    if crate::ingest::unpack::is_bundle(input) {
+        let unpacked = crate::ingest::unpack::unpack(input)?;
+        let mut r = run(&unpacked.results_dir(), opts)?;
+        r.analysis.input = input.display().to_string();
+        return Ok(r);
+    }
+    Ok(run(input, opts)?)
+}
+
 pub fn run(input: &Path, opts: &Options) -> Result<Run, Unusable> {
     run_with(input, opts, suites::SUITES)
 }

@@ -31,13 +31,7 @@ pub fn analyze_input(
 
 /// [`analyze_input`] with the catalog and the frames (for `--export`).
 pub fn run_input(input: &std::path::Path, opts: &Options) -> anyhow::Result<crate::analysis::Run> {
-    if crate::ingest::unpack::is_bundle(input) {
-        let unpacked = crate::ingest::unpack::unpack(input)?;
-        let mut r = crate::analysis::run(&unpacked.results_dir(), opts)?;
-        r.analysis.input = input.display().to_string();
-        return Ok(r);
-    }
-    Ok(crate::analysis::run(input, opts)?)
+    crate::analysis::run_input(input, opts)
 }
 
 /// An input was unusable: print why and exit 2.

@@ -14,21 +14,7 @@ use crate::suites::{CompareChart, Suite};
 
 use super::{Comparison, Row};
 
-/// A number with few enough digits to read.
-pub fn num(v: f64) -> String {
-    let a = v.abs();
-    if a == 0.0 {
-        "0".into()
-    } else if a >= 1000.0 {
-        format!("{v:.0}")
-    } else if a >= 10.0 {
-        format!("{v:.1}")
-    } else if a >= 0.1 {
-        format!("{v:.2}")
-    } else {
-        format!("{v:.4}")
-    }
-}
+pub use crate::render::num;
 
 fn pct(p: Option<f64>) -> String {
     p.map_or("-".into(), |p| format!("{p:+.1}%"))

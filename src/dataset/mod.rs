@@ -260,7 +260,7 @@ pub fn add(root: &Path, inputs: &[PathBuf], opts: &AddOptions) -> anyhow::Result
             } else {
                 let (id, run) = rayon::join(
                     || campaign::identify(input),
-                    || crate::commands::run_input(input, &opts.judging),
+                    || crate::analysis::run_input(input, &opts.judging),
                 );
                 (id?, Some(run?))
             };
@@ -287,7 +287,7 @@ pub fn add(root: &Path, inputs: &[PathBuf], opts: &AddOptions) -> anyhow::Result
             }
             let run = match run.take() {
                 Some(r) => r,
-                None => crate::commands::run_input(input, &opts.judging)?,
+                None => crate::analysis::run_input(input, &opts.judging)?,
             };
             let incoming = Incoming {
                 input,

@@ -69,6 +69,19 @@ const fn c(name: &'static str, ty: Type, unit: &'static str, meaning: &'static s
     }
 }
 
+const NAME_COLUMN: Column = c(
+    "campaign_name",
+    Type::Str,
+    "",
+    "the campaign's name (as in campaigns.name): campaigns are selected without a join",
+);
+const STARTED_COLUMN: Column = c(
+    "started",
+    Type::Str,
+    "",
+    "when the campaign started (as in campaigns.started); null when no manifest says",
+);
+
 const VERSION_COLUMN: Column = c(
     "schema_version",
     Type::Str,
@@ -109,6 +122,8 @@ pub const TABLES: &[Table] = &[
             c("noise", Type::F64, "fraction", "its relative noise as its own files give it; null when they give none"),
             c("noise_source", Type::Str, "", "what the noise figure is"),
             c("files", Type::Str, "", "the results files it was computed from (;-separated, relative to the input)"),
+            NAME_COLUMN,
+            STARTED_COLUMN,
             VERSION_COLUMN,
         ],
     },
@@ -128,6 +143,8 @@ pub const TABLES: &[Table] = &[
             c("published", Type::Str, "", "the published figure as the report writes it"),
             c("files", Type::Str, "", "the files it was judged from (;-separated)"),
             c("note", Type::Str, "", "why, when the verdict needs a word"),
+            NAME_COLUMN,
+            STARTED_COLUMN,
             VERSION_COLUMN,
         ],
     },
@@ -146,6 +163,8 @@ pub const TABLES: &[Table] = &[
             c("verdicts", Type::Str, "", "the verdicts it touches (;-separated ids)"),
             c("effect", Type::Str, "", "what it does to the numbers"),
             c("source", Type::Str, "", "where the procedure says it"),
+            NAME_COLUMN,
+            STARTED_COLUMN,
             VERSION_COLUMN,
         ],
     },
@@ -162,6 +181,8 @@ pub const TABLES: &[Table] = &[
             c("status", Type::Str, "", "match, differs, unknown for a reference row; empty for a fact"),
             c("predicts", Type::Str, "", "for a difference what it predicts, for unknown the file that would give it"),
             c("source", Type::Str, "", "the file (and line) it was read from"),
+            NAME_COLUMN,
+            STARTED_COLUMN,
             VERSION_COLUMN,
         ],
     },
@@ -176,6 +197,8 @@ pub const TABLES: &[Table] = &[
             c("unit", Type::Str, "", "the number's unit; empty for text"),
             c("scope", Type::Str, "", "run or server"),
             c("file", Type::Str, "", "the file it was read from"),
+            NAME_COLUMN,
+            STARTED_COLUMN,
             VERSION_COLUMN,
         ],
     },

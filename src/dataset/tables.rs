@@ -148,8 +148,20 @@ fn clean_strings(df: &mut DataFrame, clean: &mut dyn Clean) -> anyhow::Result<()
     Ok(())
 }
 
-fn with_version(mut df: DataFrame) -> anyhow::Result<DataFrame> {
-    let col = Series::new("schema_version".into(), vec![schema::VERSION; df.height()]);
+/// The campaign's name and start time on every row of the other tables (what queries
+/// select campaigns by, without a join), then the schema version.
+fn with_keys(
+    mut df: DataFrame,
+    table: &str,
+    name: &str,
+    started: Option<&str>,
+) -> anyhow::Result<DataFrame> {
+    let n = df.height();
+    if table != "campaigns" {
+        df.with_column(Series::new("campaign_name".into(), vec![name; n]).into_column())?;
+        df.with_column(Series::new("started".into(), vec![started; n]).into_column())?;
+    }
+    let col = Series::new("schema_version".into(), vec![schema::VERSION; n]);
     df.with_column(col.into_column())?;
     Ok(df)
 }
@@ -209,7 +221,7 @@ pub fn build(
             ("parameters", of_suite(frames::measurements::parameters, s)?),
         ];
         for (table, df) in frames {
-            let mut df = with_version(df)?;
+            let mut df = with_keys(df, table, name, a.started.as_deref())?;
             clean_strings(&mut df, clean)?;
             conforms(table, &df).map_err(anyhow::Error::msg)?;
             out.push((table, s.name, df));

@@ -14,3 +14,19 @@ pub fn few(v: &[String]) -> String {
         n => format!("{} and {} more", v[..3].join(", "), n - 3),
     }
 }
+
+/// A number with few enough digits to read.
+pub fn num(v: f64) -> String {
+    let a = v.abs();
+    if a == 0.0 {
+        "0".into()
+    } else if a >= 1000.0 {
+        format!("{v:.0}")
+    } else if a >= 10.0 {
+        format!("{v:.1}")
+    } else if a >= 0.1 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.4}")
+    }
+}

@@ -215,7 +215,7 @@ fn hover(chart: &Chart, k: usize, i: usize, val: f64) -> String {
         "<title>{} · {}: {} {}</title>",
         esc(&chart.series[k].name),
         esc(chart.categories.get(i).map_or("", String::as_str)),
-        crate::compare::render::num(val),
+        super::num(val),
         esc(&chart.y_label)
     )
 }
