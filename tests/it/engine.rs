@@ -243,28 +243,52 @@ fn test_2_ladder_with_the_real_client_against_the_real_engine() {
     let m = model.to_str().unwrap_or("");
     for variant in ["adp", "gpu-only"] {
         for run in ["1", "2"] {
-            // Each run on a freshly started server, as the procedure alternates them.
-            compose(&b, variant, &["up", "-d"]);
-            wait_ready(&b.url);
-            let r = collect(
-                &b,
-                "kv-ladder",
-                m,
-                &[
-                    "--served-model-name",
-                    "tiny",
-                    "--variant",
-                    variant,
-                    "--run",
-                    run,
-                    "--levels",
-                    "1,2,4",
-                    "--pause",
-                    "0",
-                ],
-            );
-            compose(&b, variant, &["down"]);
-            assert_eq!(r.code, 0, "{variant} {run}: {}\n{}", r.stdout, r.stderr);
+            // A level with a failed request is rerun, as the procedure says ("every level
+            // must finish with num_failures=0 before its numbers count"): the CPU engine on
+            // two shared cores now and then fails one. Once at most.
+            for attempt in 1..=2 {
+                // Each run on a freshly started server, as the procedure alternates them.
+                compose(&b, variant, &["up", "-d"]);
+                wait_ready(&b.url);
+                let r = collect(
+                    &b,
+                    "kv-ladder",
+                    m,
+                    &[
+                        "--served-model-name",
+                        "tiny",
+                        "--variant",
+                        variant,
+                        "--run",
+                        run,
+                        "--levels",
+                        "1,2,4",
+                        "--pause",
+                        "0",
+                    ],
+                );
+                compose(&b, variant, &["down"]);
+                assert_eq!(r.code, 0, "{variant} {run}: {}\n{}", r.stdout, r.stderr);
+                let (_, v) = analyze_json(&b.load, &[]);
+                let failures = verdict(&v, "kv-ladder.failures");
+                let mine = format!("results/{variant}-{run}-L");
+                if attempt == 2 || !crate::common::note(&failures).contains(&mine) {
+                    break;
+                }
+                eprintln!(
+                    "note: {variant} run {run} is rerun: {}",
+                    crate::common::note(&failures)
+                );
+                for e in fs::read_dir(b.load.join("results"))
+                    .expect("results")
+                    .flatten()
+                {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    if name.starts_with(&format!("{variant}-{run}-L")) {
+                        fs::remove_file(e.path()).expect("remove the failed run's files");
+                    }
+                }
+            }
         }
     }
     keep(&b, "kv-ladder");
