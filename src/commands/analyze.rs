@@ -9,7 +9,7 @@ use crate::cli::{AnalyzeArgs, Format};
 use crate::frames;
 use crate::render::terminal;
 
-use super::{options, run_input, UNUSABLE};
+use super::{options, UNUSABLE};
 
 pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     if let Some(dir) = &args.export {
@@ -60,7 +60,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
             }
             continue;
         }
-        match run_input(input, &opts) {
+        match crate::analysis::run_input(input, &opts) {
             Ok(r) => {
                 // The model is copied only when its run is kept for the export.
                 let a = if args.export.is_some() {

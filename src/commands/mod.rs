@@ -26,12 +26,7 @@ pub fn analyze_input(
     input: &std::path::Path,
     opts: &Options,
 ) -> anyhow::Result<crate::analysis::Analysis> {
-    run_input(input, opts).map(|r| r.analysis)
-}
-
-/// [`analyze_input`] with the catalog and the frames (for `--export`).
-pub fn run_input(input: &std::path::Path, opts: &Options) -> anyhow::Result<crate::analysis::Run> {
-    crate::analysis::run_input(input, opts)
+    crate::analysis::run_input(input, opts).map(|r| r.analysis)
 }
 
 /// An input was unusable: print why and exit 2.

@@ -735,8 +735,9 @@ fn a_bundle_is_one_campaign_keyed_by_its_tarballs_sha256() {
     let r = add(&ds, std::slice::from_ref(&tgz), &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     use sha2::Digest;
-    let digest = sha2::Sha256::digest(std::fs::read(&tgz).expect("bundle"));
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    let hex = reprobench::dataset::campaign::hex(sha2::Sha256::digest(
+        std::fs::read(&tgz).expect("bundle"),
+    ));
     assert!(
         r.stdout
             .contains(&format!("campaign {} `site-9`", &hex[..12])),
@@ -805,6 +806,30 @@ fn damaged_parquet_files_are_errors_never_panics() {
             }
             std::fs::write(p, &b).expect("write");
         }
+        // Odd rounds: a crafted dataset whose index digest matches the damaged bytes, so
+        // they reach the Parquet reader. Even rounds: damage the digest catches.
+        let index = ds.join("_index.json");
+        let good_index = std::fs::read_to_string(&index).expect("index");
+        if round % 2 == 1 {
+            use reprobench::dataset::campaign::{file_line, files_digest};
+            let lines = parts
+                .iter()
+                .map(|p| {
+                    let rel = p
+                        .strip_prefix(&ds)
+                        .expect("inside")
+                        .to_string_lossy()
+                        .into_owned();
+                    file_line(&rel, &std::fs::read(p).expect("read"))
+                })
+                .collect();
+            let digest = files_digest(lines);
+            let mut v: Value = serde_json::from_str(&good_index).expect("json");
+            for e in v["campaigns"].as_object_mut().expect("map").values_mut() {
+                e["files"] = Value::from(digest.clone());
+            }
+            std::fs::write(&index, v.to_string()).expect("crafted index");
+        }
         let r = run(&[
             "analyze",
             "--trend",
@@ -816,6 +841,15 @@ fn damaged_parquet_files_are_errors_never_panics() {
             "round {round}: {}",
             r.code
         );
+        if round % 2 == 0 {
+            assert_eq!(r.code, 2, "round {round}: damage is refused");
+            assert!(
+                r.stderr.contains("sha256 differs from _index.json"),
+                "{}",
+                r.stderr
+            );
+        }
+        std::fs::write(&index, good_index).expect("restore");
         for (p, good) in parts.iter().zip(&pristine) {
             std::fs::write(p, good).expect("restore");
         }
