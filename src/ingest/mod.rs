@@ -167,10 +167,19 @@ impl Catalog {
             });
         }
         problems.sort_by(|a, b| a.file.cmp(&b.file));
-        let items: Vec<Item> = files
+        let timing = std::env::var_os("REPROBENCH_TIMING").is_some();
+        let timed: Vec<(Item, std::time::Duration)> = files
             .par_iter()
-            .map(|e| read_item(&e.path, &e.rel))
+            .map(|e| {
+                let start = timing.then(std::time::Instant::now);
+                let item = read_item(&e.path, &e.rel);
+                (item, start.map(|s| s.elapsed()).unwrap_or_default())
+            })
             .collect();
+        if timing {
+            print_kind_times(&timed);
+        }
+        let items: Vec<Item> = timed.into_iter().map(|(i, _)| i).collect();
         Catalog {
             root: folder.root,
             root_name,
@@ -201,6 +210,27 @@ impl Catalog {
             *c.by_kind.entry(i.kind.label().to_string()).or_default() += 1;
         }
         c
+    }
+}
+
+/// Where ingest's time went, by kind of file (`REPROBENCH_TIMING`): CPU time summed over
+/// the threads, so the kinds add up to more than the wall time of the stage.
+fn print_kind_times(timed: &[(Item, std::time::Duration)]) {
+    let mut by: std::collections::BTreeMap<&str, (usize, u64, std::time::Duration)> =
+        std::collections::BTreeMap::new();
+    for (item, took) in timed {
+        let e = by.entry(item.kind.label()).or_default();
+        e.0 += 1;
+        e.1 += item.bytes;
+        e.2 += *took;
+    }
+    for (kind, (files, bytes, took)) in by {
+        let ms = took.as_secs_f64() * 1000.0;
+        eprintln!(
+            "timing:   {kind}: {files} files, {:.1} MB, {ms:.2} ms read and parsed ({:.0} MB/s)",
+            bytes as f64 / 1e6,
+            bytes as f64 / 1e3 / ms.max(1e-9)
+        );
     }
 }
 

@@ -5,7 +5,8 @@
 //! documents in a file and maps a problem to its line; this module reads one.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -39,15 +40,20 @@ impl<'de: 'a, 'a, V: Deserialize<'de>> Deserialize<'de> for Pairs<'a, V> {
     }
 }
 
-impl<V> Pairs<'_, V> {
+impl<'a, V> Pairs<'a, V> {
     /// The entries with a key given twice collapsed as a JSON object does: the first
-    /// one's place, the last one's value.
-    fn collapsed(self) -> Vec<(String, V)> {
-        let mut out: Vec<(String, V)> = Vec::with_capacity(self.0.len());
+    /// one's place, the last one's value. Linear: a json+ block has thousands of bins,
+    /// and a search of the entries so far for each one made a file's read quadratic.
+    fn collapsed(self) -> Vec<(Cow<'a, str>, V)> {
+        let mut out: Vec<(Cow<'a, str>, V)> = Vec::with_capacity(self.0.len());
+        let mut place: HashMap<Cow<'a, str>, usize> = HashMap::with_capacity(self.0.len());
         for (k, v) in self.0 {
-            match out.iter_mut().find(|(q, _)| *q == *k) {
-                Some(slot) => slot.1 = v,
-                None => out.push((k.into_owned(), v)),
+            match place.entry(k) {
+                Entry::Occupied(at) => out[*at.get()].1 = v,
+                Entry::Vacant(slot) => {
+                    out.push((slot.key().clone(), v));
+                    slot.insert(out.len() - 1);
+                }
             }
         }
         out
