@@ -5,6 +5,9 @@ use clap::Parser;
 use reprobench::cli::{Cli, Command};
 use reprobench::commands;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let cli = Cli::parse();
     let result = match &cli.command {

@@ -87,7 +87,11 @@ fn is_name_char(c: char) -> bool {
 }
 
 pub(crate) fn parse_line(line: &str) -> Result<Sample, String> {
-    let name_end = line.find(|c: char| !is_name_char(c)).unwrap_or(line.len());
+    // Bytes, not chars: a name is ASCII, and the first other byte ends it.
+    let name_end = line
+        .bytes()
+        .position(|c| !is_name_char(char::from(c)))
+        .unwrap_or(line.len());
     let name = &line[..name_end];
     if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
         return Err(format!("not a metric line: `{}`", clip(line)));
@@ -133,16 +137,15 @@ fn parse_labels(s: &str) -> Result<(Labels, &str), String> {
             labels.dedup_by(|later, kept| later.0 == kept.0);
             return Ok((labels, after));
         }
-        let eq = rest.find('=').ok_or("a label without `=`")?;
+        let eq = memchr::memchr(b'=', rest.as_bytes()).ok_or("a label without `=`")?;
         let key = rest[..eq].trim().to_string();
         let after_eq = rest[eq + 1..].trim_start();
         let body = after_eq
             .strip_prefix('"')
             .ok_or("a label value without quotes")?;
         // The usual value has no escapes: taken as one slice.
-        if let Some(q) = body
-            .find(['"', '\\'])
-            .filter(|&q| body.as_bytes()[q] == b'"')
+        if let Some(q) =
+            memchr::memchr2(b'"', b'\\', body.as_bytes()).filter(|&q| body.as_bytes()[q] == b'"')
         {
             labels.push((key, body[..q].to_string()));
             rest = body[q + 1..].trim_start();

@@ -246,7 +246,7 @@ pub enum CompareChart {
 /// does not parse gives no rules (the registry's test parses every one).
 pub fn rules_in(
     cell: &'static std::sync::OnceLock<Vec<Rule>>,
-    toml: &str,
+    toml: &'static str,
     suite: &str,
 ) -> &'static [Rule] {
     cell.get_or_init(|| next_steps::parse(toml, &format!("{suite}.")).unwrap_or_default())

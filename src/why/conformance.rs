@@ -38,8 +38,8 @@ struct SetupFile {
 
 impl ReferenceSetup {
     /// The `[reference_setup]` table of a suite's TOML.
-    pub fn parse(toml_text: &str) -> Result<ReferenceSetup, toml::de::Error> {
-        toml::from_str::<SetupFile>(toml_text).map(|f| f.reference_setup)
+    pub fn parse(toml_text: &'static str) -> Result<ReferenceSetup, toml::de::Error> {
+        crate::parse::embedded_toml::read::<SetupFile>(toml_text).map(|f| f.reference_setup)
     }
 
     /// The table beside `setup`, each row checked by `judge`.

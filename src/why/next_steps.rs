@@ -59,8 +59,8 @@ struct RulesFile {
 
 /// The `[[check_next]]` rules of a suite's TOML whose id pattern starts with `prefix`
 /// (the suite's name and a dot): one TOML may hold the rules of several suites.
-pub fn parse(toml_text: &str, prefix: &str) -> Result<Vec<Rule>, toml::de::Error> {
-    let file: RulesFile = toml::from_str(toml_text)?;
+pub fn parse(toml_text: &'static str, prefix: &str) -> Result<Vec<Rule>, toml::de::Error> {
+    let file: RulesFile = crate::parse::embedded_toml::read(toml_text)?;
     Ok(file
         .check_next
         .into_iter()

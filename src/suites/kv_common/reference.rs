@@ -119,7 +119,7 @@ pub struct DramRef {
 
 impl KvReference {
     pub fn load() -> Result<KvReference, toml::de::Error> {
-        toml::from_str(KV_TOML)
+        crate::parse::embedded_toml::read(KV_TOML)
     }
 
     /// The reference, or a note in `report` saying why it could not be read (a build

@@ -53,7 +53,7 @@ pub struct Row {
 
 impl SpdkReference {
     pub fn load() -> Result<SpdkReference, toml::de::Error> {
-        toml::from_str(SPDK_TOML)
+        crate::parse::embedded_toml::read(SPDK_TOML)
     }
 
     pub fn strip_kb(&self) -> u32 {

@@ -84,7 +84,7 @@ pub struct ObservationRef {
 
 impl Reference {
     pub fn load() -> Result<Reference, toml::de::Error> {
-        toml::from_str(STORAGE_TOML)
+        crate::parse::embedded_toml::read(STORAGE_TOML)
     }
 
     pub fn observation(&self, key: &str) -> Option<&ObservationRef> {

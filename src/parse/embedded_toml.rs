@@ -1,0 +1,82 @@
+//! The TOML documents built into the binary (each suite's published numbers, reference
+//! setup and check-next rules, in `reports/*.toml`): each is parsed once per process and
+//! read from its table from then on. One document is read by several parts (a suite's
+//! reference, its conformance table, its rules, and the same file by three KV suites),
+//! and parsing TOML is slow: re-parsing the same two documents took a tenth of the CPU
+//! time of analyzing a small archive.
+
+use std::sync::{Arc, Mutex};
+
+use serde::de::DeserializeOwned;
+
+/// Parsed documents, by their text (a `const` text may sit at several addresses: one per
+/// place that names it, so the text is compared, not only its address).
+type Parsed = Vec<(&'static str, Arc<toml::Table>)>;
+
+static PARSED: Mutex<Parsed> = Mutex::new(Vec::new());
+
+/// `text` read as a `T`; the text is parsed the first time only.
+pub fn read<T: DeserializeOwned>(text: &'static str) -> Result<T, toml::de::Error> {
+    toml::Value::Table(table(text)?.as_ref().clone()).try_into()
+}
+
+/// The parsed table of `text`. Parsed outside the lock: two threads asking for two
+/// documents parse them side by side (one asked twice at once is parsed twice, once).
+pub fn table(text: &'static str) -> Result<Arc<toml::Table>, toml::de::Error> {
+    let same = |k: &&str| k.len() == text.len() && (k.as_ptr() == text.as_ptr() || *k == text);
+    let cached = |p: &Parsed| p.iter().find(|(k, _)| same(k)).map(|(_, t)| t.clone());
+    if let Some(t) = cached(&PARSED.lock().unwrap_or_else(|e| e.into_inner())) {
+        return Ok(t);
+    }
+    let parsed = Arc::new(text.parse::<toml::Table>()?);
+    let mut all = PARSED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(t) = cached(&all) {
+        return Ok(t);
+    }
+    all.push((text, parsed.clone()));
+    Ok(parsed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct Doc {
+        a: i64,
+        b: Vec<String>,
+    }
+
+    const DOC: &str = "a = 3\nb = [\"x\", \"y\"]\n";
+    const OTHER: &str = "a = 4\nb = []\n";
+
+    #[test]
+    fn a_document_is_parsed_once_and_read_as_often_as_asked() {
+        let first = table(DOC).expect("parses");
+        let again = table(DOC).expect("cached");
+        assert!(
+            Arc::ptr_eq(&first, &again),
+            "the second read parses nothing"
+        );
+        let doc: Doc = read(DOC).expect("typed");
+        assert_eq!(
+            doc,
+            Doc {
+                a: 3,
+                b: vec!["x".into(), "y".into()]
+            }
+        );
+        // Another text is another document, whatever it holds.
+        assert_eq!(read::<Doc>(OTHER).expect("typed").a, 4);
+    }
+
+    #[test]
+    fn an_error_is_the_parser_s_and_nothing_is_kept() {
+        const BAD: &str = "a = [";
+        assert!(table(BAD).is_err());
+        assert!(read::<Doc>(BAD).is_err());
+        const WRONG: &str = "a = \"three\"\nb = []\n";
+        let e = read::<Doc>(WRONG).expect_err("a string for a number");
+        assert!(e.to_string().contains("a"), "{e}");
+    }
+}
