@@ -117,8 +117,18 @@ pub fn find(flag: Option<&Path>) -> Option<PathBuf> {
     which("typst")
 }
 
+/// `REPROBENCH_TYPST_INSTALL=never`: a missing typst is an error, never installed (a
+/// machine that must not fetch anything; the tests, which skip what needs typst instead
+/// of installing it for ten minutes).
+pub const INSTALL_ENV: &str = "REPROBENCH_TYPST_INSTALL";
+
 /// Installs the pinned typst into the cache with cargo, saying so first.
 pub fn install(runner: &dyn Runner) -> anyhow::Result<PathBuf> {
+    if std::env::var(INSTALL_ENV).is_ok_and(|v| v == "never") {
+        anyhow::bail!(
+            "typst is not installed, and {INSTALL_ENV}=never says not to install it: install typst {TYPST_VERSION}, point --typst or {TYPST_ENV} at one, or use --no-pdf"
+        );
+    }
     install_into(runner, &pinned_root())
 }
 

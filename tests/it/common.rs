@@ -10,12 +10,46 @@ pub fn root() -> PathBuf {
 }
 
 /// Says that the running test was skipped and why, where the test output shows it
-/// whatever libtest captures (`SKIPPED <test>: <why>` on stderr, unbuffered).
+/// whatever libtest captures (`SKIPPED <test>: <why>` on stderr, unbuffered), and keeps
+/// it for the count at the end of the run (`tests/skipped.rs` prints it).
 pub fn skipped(why: &str) {
     use std::io::Write;
     let thread = std::thread::current();
     let name = thread.name().unwrap_or("a test");
     let _ = writeln!(std::io::stderr().lock(), "SKIPPED {name}: {why}");
+    record_skip(name, why);
+}
+
+/// Where this run's skips are kept: one file per `cargo test` (named by cargo's process,
+/// the parent of every test binary it runs), read by the `skipped` test binary, which
+/// cargo runs after this one.
+pub fn skips_file() -> PathBuf {
+    skips_dir().join(format!("{}.txt", std::os::unix::process::parent_id()))
+}
+
+pub fn skips_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("skipped")
+}
+
+fn record_skip(name: &str, why: &str) {
+    use std::io::Write;
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _held = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _ = std::fs::create_dir_all(skips_dir());
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(skips_file())
+    {
+        let _ = writeln!(f, "{}\t{}", name, why.replace(['\n', '\t'], " "));
+    }
+}
+
+/// Whether every program the tests use must be here: in CI, where `.ci/run` installs
+/// them, a missing one is a failure, not a skip. (`.ci/run`'s run with the programs
+/// hidden unsets `CI`.)
+pub fn everything_installed() -> bool {
+    std::env::var_os("CI").is_some()
 }
 
 /// Whether `program` runs here (`program --version`); when it does not, the test is
@@ -27,7 +61,7 @@ pub fn need(program: &str) -> bool {
         .is_ok_and(|o| o.status.success() || !o.stdout.is_empty() || !o.stderr.is_empty());
     if !ok {
         assert!(
-            std::env::var_os("CI").is_none(),
+            !everything_installed(),
             "CI installs {program} before the tests"
         );
         skipped(&format!("needs {program} (not on PATH)"));
@@ -35,13 +69,23 @@ pub fn need(program: &str) -> bool {
     ok
 }
 
+/// [`need`] for each program, in order; false (and skipped, naming the first one
+/// missing) when any is missing.
+pub fn need_all(programs: &[&str]) -> bool {
+    programs.iter().all(|p| need(p))
+}
+
 /// The binary cargo built for these tests.
 pub fn bin_path() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_reprobench"))
 }
 
+/// The binary, never installing typst: a test that needs the PDF checks for typst
+/// ([`pdf_tools`]) and is skipped without it; any other asks for `--no-pdf`.
 pub fn bin() -> Command {
-    Command::new(bin_path())
+    let mut c = Command::new(bin_path());
+    c.env(reprobench::typst::INSTALL_ENV, "never");
+    c
 }
 
 pub struct Run {
@@ -166,6 +210,21 @@ pub fn pdf_tools() -> Option<PathBuf> {
         return None;
     }
     t
+}
+
+/// A loop device over a fresh file for a test, or None with the test skipped, saying
+/// why: `losetup` missing, or loop devices cannot be made here (not root, no loop
+/// support). In CI, which runs as root with loop devices, either is a failure.
+pub fn loop_device(file: &Path, mb: u64, args: &[&str]) -> Option<Loop> {
+    if !need("losetup") {
+        return None;
+    }
+    let l = Loop::with_args(file, mb, args);
+    if l.is_none() {
+        assert!(!everything_installed(), "CI runs as root with loop devices");
+        skipped("no loop devices here (not root, or no loop support)");
+    }
+    l
 }
 
 /// A loop device over a fresh file, detached when dropped; None where loop devices

@@ -729,7 +729,7 @@ fn a_bundle_is_one_campaign_keyed_by_its_tarballs_sha256() {
     let d = tempfile::tempdir().expect("tempdir");
     let tgz = d.path().join("site-9.tar.gz");
     let sample = root().join("samples/storage-published");
-    let r = run(&["bundle", s(&sample), "-o", s(&tgz)]);
+    let r = run(&["bundle", s(&sample), "-o", s(&tgz), "--no-pdf"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let ds = d.path().join("ds");
     let r = add(&ds, std::slice::from_ref(&tgz), &[]);

@@ -71,6 +71,7 @@ fn a_run_the_collector_set_aside_is_never_judged_and_bundles_keep_it_as_evidence
         d.to_str().unwrap_or(""),
         "-o",
         out.to_str().unwrap_or(""),
+        "--no-pdf",
     ]);
     assert!(r.code == 0 || r.code == 1, "{}", r.stderr);
     let files = tar_contents(&out);

@@ -18,15 +18,7 @@ fn ok(cmd: &mut Command) -> bool {
 
 /// A loop device, or a skip reason (CI runs as root with loop devices: there it must work).
 fn loop_dev(tmp: &Path, name: &str, mb: u64) -> Option<Loop> {
-    let l = Loop::new(&tmp.join(name), mb);
-    if l.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI runs as root with loop devices"
-        );
-        skipped("no loop devices here");
-    }
-    l
+    loop_device(&tmp.join(name), mb, &[])
 }
 
 /// Unmounts (and removes swap) when dropped, even when an assertion fails.
@@ -185,6 +177,9 @@ fn a_member_of_a_dm_or_md_device_is_refused_even_when_confirmed() {
 
 #[test]
 fn a_signature_only_device_needs_exactly_its_confirmation() {
+    if !need_all(&["fio", "iostat", "mkfs.ext4"]) {
+        return;
+    }
     let tmp = tempfile::tempdir().expect("tmp");
     let Some(l) = loop_dev(tmp.path(), "sig.img", 64) else {
         return;
@@ -213,13 +208,11 @@ fn a_signature_only_device_needs_exactly_its_confirmation() {
 
 #[test]
 fn a_run_fio_aborts_is_reported_failed_not_written() {
+    if !need_all(&["fio", "iostat"]) {
+        return;
+    }
     let tmp = tempfile::tempdir().expect("tmp");
-    let Some(l) = Loop::with_args(&tmp.path().join("ro.img"), 32, &["--read-only"]) else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI runs as root with loop devices"
-        );
-        skipped("no loop devices here");
+    let Some(l) = loop_device(&tmp.path().join("ro.img"), 32, &["--read-only"]) else {
         return;
     };
     let out = tmp.path().join("results");
@@ -446,13 +439,13 @@ fn a_device_another_program_holds_exclusively_is_refused() {
 
 #[test]
 fn while_fio_runs_the_device_is_held_and_nothing_else_can_claim_it() {
+    if !need_all(&["fio", "iostat", "python3"]) {
+        return;
+    }
     let tmp = tempfile::tempdir().expect("tmp");
     let Some(l) = loop_dev(tmp.path(), "busy.img", 64) else {
         return;
     };
-    if !need("fio") || !need("python3") {
-        return;
-    }
     let out = tmp.path().join("results");
     let mut collect = bin()
         .args(["collect", "storage", "--array", "raid10", "--dev", l.path()])

@@ -397,6 +397,7 @@ fn report_writes_markdown_with_verdicts_tables_and_skipped_files() {
         input.to_str().unwrap_or(""),
         "-o",
         out.to_str().unwrap_or(""),
+        "--no-pdf",
     ]);
     assert_eq!(r.code, 1, "the broken file fails the exit-status criterion");
     let md = fs::read_to_string(out.join("report.md")).expect("report.md");
