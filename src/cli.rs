@@ -205,6 +205,10 @@ pub struct BundleArgs {
     /// --include 'notes/*.txt'. They are redacted like every other file.
     #[arg(long = "include", value_name = "GLOB")]
     pub includes: Vec<String>,
+    /// Leave out files matching this glob, relative to the folder (repeatable), whatever
+    /// reads them; they are listed as left out, with their names redacted.
+    #[arg(long = "exclude", value_name = "GLOB")]
+    pub excludes: Vec<String>,
     /// Let FILE (relative to the folder) go in although the check still finds a secret in
     /// it after redaction (repeatable).
     #[arg(long = "allow-unredacted", value_name = "FILE")]

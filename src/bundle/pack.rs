@@ -33,6 +33,8 @@ pub struct BundleOptions<'a> {
     pub hosts: Vec<String>,
     /// Globs (relative to the folder) of files to add on purpose.
     pub includes: Vec<String>,
+    /// Globs (relative to the folder) of files to leave out, whatever reads them.
+    pub excludes: Vec<String>,
     /// Files (relative paths) that may go in although the check still finds a secret.
     pub allow_unredacted: Vec<String>,
     pub pdf: PdfChoice<'a>,
@@ -62,6 +64,19 @@ pub struct LeftOut {
     pub reason: String,
 }
 
+/// A file the check still finds a secret in after redaction, and how to go on.
+#[derive(Debug, Clone)]
+pub struct Unredacted {
+    /// The file as it would leave (redacted, pseudonymized).
+    pub path: String,
+    /// What was found, masked (`in its name: line 1: …`).
+    pub hits: Vec<String>,
+    /// The flags that would let the bundle be written: `--exclude GLOB` always (a glob
+    /// that shows none of what was redacted), `--allow-unredacted FILE` when the name is
+    /// clean (the file's own name is then safe to print and to send).
+    pub flags: Vec<String>,
+}
+
 /// What a bundle of this folder holds, before anything is written.
 pub struct Plan {
     pub chosen: Vec<Chosen>,
@@ -69,7 +84,7 @@ pub struct Plan {
     pub pseudonyms: Option<Pseudonyms>,
     pub redactions: usize,
     /// Secrets the check still finds after redaction, per file, masked.
-    pub unredacted: Vec<(String, Vec<String>)>,
+    pub unredacted: Vec<Unredacted>,
 }
 
 pub struct Built {
@@ -265,11 +280,13 @@ fn check(text: &str) -> Vec<String> {
 
 /// Chooses, reads, redacts and checks every file; writes nothing.
 pub fn plan(folder: &Folder, analysis: &Analysis, opts: &BundleOptions) -> anyhow::Result<Plan> {
-    let includes = opts
-        .includes
-        .iter()
-        .map(|g| glob::Pattern::new(g).with_context(|| format!("--include `{g}` is not a glob")))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let globs = |list: &[String], flag: &str| {
+        list.iter()
+            .map(|g| glob::Pattern::new(g).with_context(|| format!("{flag} `{g}` is not a glob")))
+            .collect::<anyhow::Result<Vec<_>>>()
+    };
+    let includes = globs(&opts.includes, "--include")?;
+    let excludes = globs(&opts.excludes, "--exclude")?;
     let mut left_out: Vec<LeftOut> = folder
         .problems
         .iter()
@@ -281,6 +298,13 @@ pub fn plan(folder: &Folder, analysis: &Analysis, opts: &BundleOptions) -> anyho
     // 1. Chosen files, read as text (or as archives to open).
     let mut pending: Vec<Pending> = Vec::new();
     for e in &folder.files {
+        if let Some(g) = excludes.iter().find(|g| g.matches(&e.rel)) {
+            left_out.push(LeftOut {
+                path: e.rel.clone(),
+                reason: format!("left out with --exclude {}", g.as_str()),
+            });
+            continue;
+        }
         let Some(why) = reason_to_include(e, analysis, &includes) else {
             left_out.push(LeftOut {
                 path: e.rel.clone(),
@@ -329,8 +353,21 @@ pub fn plan(folder: &Folder, analysis: &Analysis, opts: &BundleOptions) -> anyho
             None => n,
         }
     };
+    // A left-out file's name and reason leave in the manifest: redacted like any text,
+    // and withheld when the check still finds a secret in them (the file stays behind
+    // either way, so nothing the user could do would make the name safer).
     for l in &mut left_out {
         l.path = name(&l.path, &mut pseudonyms);
+        if opts.redact {
+            l.reason = redact::redact(&l.reason).0;
+            if !check(&l.path).is_empty() {
+                l.path = withheld_name(&l.path);
+            }
+            if !check(&l.reason).is_empty() {
+                l.reason =
+                    "(the reason is withheld: it still looks like a secret after redaction)".into();
+            }
+        }
     }
     let mut unredacted = Vec::new();
     let mut chosen = Vec::new();
@@ -353,7 +390,16 @@ pub fn plan(folder: &Folder, analysis: &Analysis, opts: &BundleOptions) -> anyho
                 hits.extend(check(&t).into_iter().map(|h| format!("{prefix}{h}")));
             }
             if !hits.is_empty() {
-                unredacted.push((path.clone(), hits));
+                let name_hit = hits.iter().any(|h| h.starts_with("in its name:"));
+                let mut flags = vec![format!("--exclude '{}'", exclude_glob(&p.rel))];
+                if !name_hit {
+                    flags.push(format!("--allow-unredacted '{}'", p.rel));
+                }
+                unredacted.push(Unredacted {
+                    path: path.clone(),
+                    hits,
+                    flags,
+                });
             }
         }
         let (bytes, label) = match p.content {
@@ -389,6 +435,31 @@ pub fn plan(folder: &Folder, analysis: &Analysis, opts: &BundleOptions) -> anyho
         redactions,
         unredacted,
     })
+}
+
+/// A name the check still stops after redaction, as it leaves: its folder (when that is
+/// clean) and a digest of the name, so two withheld names stay apart.
+fn withheld_name(path: &str) -> String {
+    let digest = hex(&Sha256::digest(path.as_bytes()));
+    let label = format!(
+        "[name withheld: it still looks like a secret after redaction; sha256 {}]",
+        &digest[..12]
+    );
+    match path.rsplit_once('/') {
+        Some((dir, _)) if check(dir).is_empty() => format!("{dir}/{label}"),
+        _ => label,
+    }
+}
+
+/// A glob that matches `rel` and shows none of what redaction removes from it: the
+/// redacted name with each redaction a `*`.
+pub fn exclude_glob(rel: &str) -> String {
+    redact::redact(rel)
+        .0
+        .split(redact::MARK)
+        .map(glob::Pattern::escape)
+        .collect::<Vec<_>>()
+        .join("*")
 }
 
 /// The plan as a person reads it, for `--dry-run` and errors.
@@ -500,7 +571,7 @@ pub fn build(
         serde_json::to_vec_pretty(&manifest)?,
     );
     if opts.redact {
-        second_check(&entries)?;
+        second_check(&entries, &opts.allow_unredacted)?;
     }
     write_archive(out, &entries)?;
     let mapping = match &plan.pseudonyms {
@@ -524,7 +595,7 @@ pub fn build(
 /// What the bundle made itself (the report's Markdown, its Typst source, plots, the
 /// checklist, the manifest), checked like the inputs before anything is written: nothing
 /// that leaves is made from text the check would stop.
-fn second_check(entries: &BTreeMap<String, Vec<u8>>) -> anyhow::Result<()> {
+fn second_check(entries: &BTreeMap<String, Vec<u8>>, allowed: &[String]) -> anyhow::Result<()> {
     let mut found = Vec::new();
     for (path, bytes) in entries {
         if path.starts_with("input/") || path.ends_with(".pdf") {
@@ -539,10 +610,20 @@ fn second_check(entries: &BTreeMap<String, Vec<u8>>) -> anyhow::Result<()> {
         return Ok(());
     }
     let mut s = String::from(
-        "refused to write the bundle: the files it made itself still hold what looks like a secret (it came from an input let in with --allow-unredacted, or the redaction missed it in the input):",
+        "refused to write the bundle: the files it made itself still hold what looks like a secret:",
     );
     for (file, hits) in found {
         s.push_str(&format!("\n  `{file}`: {}", hits.join("; ")));
+    }
+    // Names and left-out entries were checked (and withheld) before: what is left came
+    // from an input's content that the report or the checklist quotes.
+    if allowed.is_empty() {
+        s.push_str("\nIt is quoted from an input whose redaction the check disagrees with: `reprobench bundle --dry-run` lists every file going in; leave the one that holds it out with --exclude GLOB.");
+    } else {
+        s.push_str(&format!(
+            "\nIt is quoted from an input let in with --allow-unredacted ({}): leave that file out with --exclude GLOB instead.",
+            allowed.iter().map(|a| format!("`{}`", exclude_glob(a))).collect::<Vec<_>>().join(", ")
+        ));
     }
     anyhow::bail!(s)
 }
@@ -561,11 +642,16 @@ pub fn unredacted_message(plan: &Plan) -> String {
     let mut s = String::from(
         "refused to write the bundle: after redaction the check still finds secrets in",
     );
-    for (file, hits) in &plan.unredacted {
-        s.push_str(&format!("\n  `{file}`: {}", hits.join("; ")));
+    for u in &plan.unredacted {
+        s.push_str(&format!(
+            "\n  `{}`: {}\n    to go on: {}",
+            u.path,
+            u.hits.join("; "),
+            u.flags.join(", or ")
+        ));
     }
     s.push_str(
-        "\nRemove them from the folder, or let a file go in as it is with --allow-unredacted FILE.",
+        "\nNothing was written. Each file says how to go on: leave it out with --exclude (the glob shows none of what was redacted), or, when its name is clean, let it in as it is with --allow-unredacted.",
     );
     s
 }
@@ -596,4 +682,32 @@ pub fn write_archive(out: &Path, entries: &BTreeMap<String, Vec<u8>>) -> anyhow:
     let mut file = gz.finish().context("failed to finish the gzip stream")?;
     file.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_withheld_name_keeps_a_clean_folder_and_trips_nothing() {
+        let name = "notes/ghp_0123456789abcdefghijABCDEF.txt";
+        assert!(!check(name).is_empty(), "the check stops the name itself");
+        let w = withheld_name(name);
+        assert!(w.starts_with("notes/[name withheld"), "{w}");
+        assert!(check(&w).is_empty(), "{w}");
+        assert_ne!(w, withheld_name("notes/ghp_0123456789abcdefghijABCDEG.txt"));
+        let in_folder = withheld_name("ghp_0123456789abcdefghijABCDEF/x.txt");
+        assert!(in_folder.starts_with("[name withheld"), "{in_folder}");
+    }
+
+    #[test]
+    fn an_exclude_glob_matches_its_file_and_shows_nothing_redacted() {
+        let rel =
+            "dl/x.run?X-Amz-Date=20261129T091200Z&X-Amz-Signature=5e1f4c2d9a8b7c6d5e4f3a2b1c0d9e8f";
+        let g = exclude_glob(rel);
+        assert!(!g.contains("5e1f4c2d"), "{g}");
+        assert!(glob::Pattern::new(&g).expect("a glob").matches(rel), "{g}");
+        // A name with glob characters of its own matches itself, literally.
+        assert_eq!(exclude_glob("a[1]*.txt"), "a[[]1[]][*].txt");
+    }
 }

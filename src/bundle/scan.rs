@@ -14,6 +14,10 @@ use aho_corasick::AhoCorasick;
 struct Words {
     /// Token prefixes with a non-letter in them (`ghp_`, `sk-`, `dhhc-1:`), lowercase.
     prefixes: Vec<String>,
+    /// Query parameters whose value is a secret (`x-amz-signature`, `sig`), lowercase,
+    /// each with `=`: a rule that lists them has keywords that name parameters, not the
+    /// start of a token, and its other parameters hold nothing secret.
+    params: Vec<String>,
     /// Words that name a secret (`password`, `token`, `secret`, ...), lowercase.
     names: Vec<String>,
     /// (tool names, the flags of theirs whose value is a secret).
@@ -23,6 +27,7 @@ struct Words {
     stdin: Vec<(Vec<String>, Vec<String>)>,
     /// The prefixes and the names, each found in one pass over a line.
     find_prefixes: Option<AhoCorasick>,
+    find_params: Option<AhoCorasick>,
     find_names: Option<AhoCorasick>,
     /// Every tool's name: a line naming none needs no word-by-word look.
     find_tools: Option<AhoCorasick>,
@@ -64,11 +69,20 @@ fn words() -> &'static Words {
         names.retain(|n| n.len() >= 3);
         names.sort();
         names.dedup();
-        let mut prefixes: Vec<String> = data
-            .get("rule")
-            .and_then(toml::Value::as_array)
-            .into_iter()
-            .flatten()
+        let rules = || {
+            data.get("rule")
+                .and_then(toml::Value::as_array)
+                .into_iter()
+                .flatten()
+        };
+        let mut params: Vec<String> = rules()
+            .flat_map(|r| list(r.get("params")))
+            .map(|p| format!("{p}="))
+            .collect();
+        params.sort();
+        params.dedup();
+        let mut prefixes: Vec<String> = rules()
+            .filter(|r| list(r.get("params")).is_empty())
             .flat_map(|r| list(r.get("keywords")))
             .filter(|k| {
                 k.len() >= 3 && k.bytes().any(|c| !c.is_ascii_alphabetic()) && !k.contains(' ')
@@ -111,6 +125,8 @@ fn words() -> &'static Words {
             .flat_map(|(n, _): &(Vec<String>, Vec<String>)| n.iter())
             .collect();
         Words {
+            find_params: AhoCorasick::new(&params).ok(),
+            params,
             find_tools: AhoCorasick::new(&tool_names).ok(),
             find_prefixes: AhoCorasick::new(&prefixes).ok(),
             find_names: AhoCorasick::new(&names).ok(),
@@ -236,6 +252,7 @@ pub fn scan(text: &str) -> Vec<Hit> {
             lower: &lower,
         };
         prefixed_tokens(w, &l, &mut push);
+        secret_params(w, &l, &mut push);
         private_key(&l, &mut push);
         url_credentials(&l, &mut push);
         tool_secrets(w, &l, &mut push);
@@ -275,6 +292,26 @@ fn prefixed_tokens(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String))
             if boundary && tok.len() >= p.len() + 12 && !redacted(tok) {
                 push(format!("a `{p}` token ({})", masked(tok)));
             }
+        }
+    }
+}
+
+/// The value of a query parameter that holds a secret (`X-Amz-Signature=…`, `sig=…`).
+fn secret_params(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String)) {
+    let (line, lower) = (l.line, l.lower);
+    for (at, p) in found(&w.find_params, &w.params, lower) {
+        let boundary = at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric();
+        let rest = &line[at + p.len()..];
+        let end = rest
+            .find(|c: char| c.is_whitespace() || matches!(c, '&' | '#' | '"' | '\'' | '<' | '>'))
+            .unwrap_or(rest.len());
+        let value = &rest[..end];
+        if boundary && !redacted(value) && credential_like(value) {
+            push(format!(
+                "the value of `{}` ({})",
+                &line[at..at + p.len() - 1],
+                masked(value)
+            ));
         }
     }
 }
@@ -445,7 +482,9 @@ fn named_values(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String)) {
         }
         // A long random token on a line that names a secret.
         for tok in line.split(|c: char| !token_char(c) || c == ':' || c == '.') {
-            let t = tok.trim_end_matches('=');
+            // A setting's value is judged without its name (`X-Amz-Algorithm=AWS4-HMAC-
+            // SHA256` is a name and a plain word, not one random token).
+            let t = value_part(tok).trim_end_matches('=');
             let classes = [
                 t.chars().any(|c| c.is_ascii_uppercase()),
                 t.chars().any(|c| c.is_ascii_lowercase()),
@@ -528,6 +567,14 @@ mod tests {
         assert_eq!(scan("DB_PASSWORD=hunter2").len(), 1);
         assert_eq!(scan("--api-key s3cr3tValue").len(), 1);
         assert_eq!(scan("token: aB3dE5gH7jK9mN1pQ3sT5vX7zA9c").len(), 1);
+        for leak in [
+            "x.run?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=9f86d081884c7d659a2feaa0c55ad015",
+            "x.run?X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20261129%2Fus-east-1%2Fs3%2Faws4_request",
+            "c/x?sv=2021-08-06&sr=b&sig=abc%2Bdef0123456789%3D",
+            "get?X-Goog-Signature=0a1b2c3d4e5f60718293a4b5c6d7e8f9",
+        ] {
+            assert_eq!(scan(leak).len(), 1, "{leak}");
+        }
         for clean in [
             "DB_PASSWORD=[REDACTED]",
             "\"token\": \"[REDACTED]\"",
@@ -541,6 +588,11 @@ mod tests {
             "kpasswd         464/tcp",
             "[credential \"https://github.com\"]",
             "token http://example/x",
+            "akv-gateway-6.1.1.run?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20261129T091200Z",
+            "x?X-Amz-Expires=3600&X-Amz-SignedHeaders=host&X-Amz-Signature=[REDACTED]",
+            "x?sv=2021-08-06&se=2026-12-01T00%3A00%3A00Z&sp=r&sig=[REDACTED]",
+            "X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Date=20261129T091200Z",
+            "x?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=[REDACTED]&X-Goog-Signature=[REDACTED]",
         ] {
             assert!(scan(clean).is_empty(), "{clean}: {:?}", scan(clean));
         }

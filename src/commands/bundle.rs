@@ -22,6 +22,7 @@ pub fn run(args: &BundleArgs) -> anyhow::Result<i32> {
         pseudonymize: args.pseudonymize,
         hosts: args.hosts.clone(),
         includes: args.includes.clone(),
+        excludes: args.excludes.clone(),
         allow_unredacted: args.allow_unredacted.clone(),
         pdf: PdfChoice {
             skip: args.pdf.no_pdf,

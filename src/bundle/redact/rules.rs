@@ -60,6 +60,8 @@ struct RuleData {
     examples: Vec<String>,
     #[serde(default)]
     not: Vec<String>,
+    #[serde(default)]
+    params: Vec<String>,
 }
 
 /// A token shape.
@@ -72,6 +74,9 @@ pub struct Rule {
     pub mixed: bool,
     pub examples: Vec<String>,
     pub not: Vec<String>,
+    /// For a rule whose keywords name query parameters: the parameters whose value is
+    /// the secret (the others are not).
+    pub params: Vec<String>,
 }
 
 pub struct Rules {
@@ -102,6 +107,7 @@ pub fn rules() -> &'static Rules {
                     mixed: r.mixed,
                     examples: r.examples,
                     not: r.not,
+                    params: r.params,
                 })
                 .collect(),
         }

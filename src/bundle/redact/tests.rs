@@ -35,6 +35,46 @@ fn every_rule_matches_its_examples_and_not_its_counter_examples() {
 }
 
 #[test]
+fn a_rule_s_secret_parameters_are_its_regex_s_and_no_others() {
+    let with_params: Vec<&rules::Rule> = rules()
+        .rules
+        .iter()
+        .filter(|r| !r.params.is_empty())
+        .collect();
+    assert!(
+        !with_params.is_empty(),
+        "the presigned-URL rule lists its parameters"
+    );
+    for rule in with_params {
+        for p in &rule.params {
+            let url = format!("https://h.example/x.tar?{p}=Zq8vN3kT0pW5rY2u&other=1");
+            let (out, n) = redact(&url);
+            assert!(
+                n > 0 && !out.contains("Zq8vN3kT0pW5rY2u"),
+                "{}: `{p}`: {out}",
+                rule.id
+            );
+        }
+        // A parameter of the same family that the list does not name is left alone.
+        for p in [
+            "X-Amz-Algorithm",
+            "X-Amz-Date",
+            "X-Amz-SignedHeaders",
+            "X-Goog-Date",
+            "sv",
+            "se",
+        ] {
+            let url = format!("https://h.example/x.tar?{p}=Zq8vN3kT0pW5rY2u&other=1");
+            assert!(
+                !rule.params.iter().any(|q| q.eq_ignore_ascii_case(p)),
+                "{p}"
+            );
+            assert_eq!(redact(&url).0, url, "{}: `{p}` redacted", rule.id);
+        }
+    }
+}
+
+#[test]
 fn command_lines_of_the_tools_that_take_secrets() {
     check(
         "docker login -u admin -p PASS0001 registry.example.com\n\
