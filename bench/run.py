@@ -11,7 +11,12 @@ Runs are interleaved (A, B, A, B, ...) so a noisy machine slows both sides alike
 median of each side is compared. Peak RSS is each process's own (wait4). The archives are
 generated once (bench/generate.py) into ~/.cache/reprobench/bench/.
 
-Usage: bench/run.py [--runs N] [--scale F] [--skip-large] [--skip-report]
+The gate (`--gate R`, what CI runs): analyze against the floor only, on the reference
+archive, the full one and a small large archive (`--scale`), and exit 1 when analyze takes
+more than R times the floor on any of them. A ratio measured in one run, never a time:
+loose on purpose, it catches a parser gone quadratic, not noise.
+
+Usage: bench/run.py [--runs N] [--scale F] [--skip-large] [--skip-report] [--gate R]
 """
 
 import argparse
@@ -89,8 +94,15 @@ def archives(scale, need_large):
     return base
 
 
+# The gate's estimator: the fastest of the interleaved runs. A shared machine only ever
+# adds time to a run, so each side's minimum is its least disturbed run (medians of a
+# 30 ms process moved by 50% between gate runs here; minimums by a few percent).
+ESTIMATE = statistics.median
+
+
 def side_by_side(a, b, runs):
-    """Interleaved runs of two callables returning (seconds, rss); medians and max RSS."""
+    """Interleaved runs of two callables returning (seconds, rss); each side's estimate
+    (medians, or minimums for the gate) and max RSS."""
     ta, tb, ra, rb = [], [], [], []
     for _ in range(runs):
         t, r = a()
@@ -99,7 +111,7 @@ def side_by_side(a, b, runs):
         t, r = b()
         tb.append(t)
         rb.append(r)
-    return statistics.median(ta), statistics.median(tb), max(ra), max(rb)
+    return ESTIMATE(ta), ESTIMATE(tb), max(ra), max(rb)
 
 
 def main():
@@ -108,7 +120,13 @@ def main():
     p.add_argument("--scale", type=float, default=1.0, help="size of the large archive (1.0: about 1 GB)")
     p.add_argument("--skip-large", action="store_true")
     p.add_argument("--skip-report", action="store_true")
+    p.add_argument("--gate", type=float, metavar="R",
+                   help="only analyze against the floor; exit 1 when a ratio is above R")
     a = p.parse_args()
+    if a.gate:
+        global ESTIMATE
+        a.skip_report = True
+        ESTIMATE = min
 
     sh(["cargo", "build", "--release", "--locked", "--bin", "reprobench", "--example", "parse_floor"], cwd=ROOT)
     tgt = target_dir()
@@ -118,6 +136,7 @@ def main():
     storage_script = os.path.join(ROOT, "tests", "fixtures", "procedure-storage-table.py")
     kv_script = os.path.join(ROOT, "tests", "fixtures", "procedure-kv-ladder-table.py")
     rows = []
+    ratios = []
     for name in ("reference", "reference-full"):
         arch = os.path.join(base, name)
         warm(arch)
@@ -133,9 +152,15 @@ def main():
             return t1 + t2, max(r1, r2)
 
         files, size = tree_bytes(arch)
-        t_ours, t_scripts, rss_ours, rss_scripts = side_by_side(run_ours, run_scripts, a.runs)
         # analyze against the floor, interleaved with each other (not with the scripts).
-        t_ours_f, t_floor, _, rss_floor = side_by_side(run_ours, lambda arch=arch: timed([floor, arch]), a.runs)
+        t_ours_f, t_floor, rss_ours, rss_floor = side_by_side(run_ours, lambda arch=arch: timed([floor, arch]), a.runs)
+        ratios.append((name, t_ours_f / t_floor))
+        if a.gate:
+            rows.append((name, f"{files} files, {size / 1e6:.1f} MB", f"analyze {t_ours_f * 1000:.1f} ms",
+                         f"floor {t_floor * 1000:.1f} ms", f"{t_ours_f / t_floor:.2f}x the floor",
+                         f"{rss_ours:.0f} MiB vs {rss_floor:.0f} MiB"))
+            continue
+        t_ours, t_scripts, rss_ours, rss_scripts = side_by_side(run_ours, run_scripts, a.runs)
         rows.append(
             (name, f"{files} files, {size / 1e6:.1f} MB",
              f"analyze {t_ours * 1000:.1f} ms", f"the procedures' scripts {t_scripts * 1000:.1f} ms",
@@ -173,6 +198,7 @@ def main():
         files, size = tree_bytes(large)
         t_ours, t_floor, rss_ours, rss_floor = side_by_side(
             lambda: timed([ours, "analyze", large]), lambda: timed([floor, large]), max(3, a.runs // 2))
+        ratios.append(("large", t_ours / t_floor))
         rows.append(("large", f"{files} files, {size / 1e9:.2f} GB",
                      f"analyze {t_ours:.2f} s", f"parse-only floor {t_floor:.2f} s",
                      f"{t_ours / t_floor:.2f}x the floor",
@@ -184,6 +210,14 @@ def main():
     print("|---|---|---|---|---|---|")
     for r in rows:
         print("| " + " | ".join(r) + " |")
+    if a.gate:
+        over = [(n, r) for n, r in ratios if r > a.gate]
+        print(f"\ngate (fastest of {a.runs} interleaved runs each): analyze at most {a.gate:g}x the parse-only floor on every archive: "
+              + ", ".join(f"{n} {r:.2f}x" for n, r in ratios))
+        if over:
+            print("gate FAILED: " + ", ".join(f"{n} is {r:.2f}x the floor" for n, r in over), file=sys.stderr)
+            sys.exit(1)
+        print("gate passed")
 
 
 if __name__ == "__main__":
