@@ -171,6 +171,57 @@ fn openers(real: &Path) -> Vec<String> {
     out
 }
 
+/// Processes other than this one that have the block device `rdev` open or mapped, in
+/// any pid or mount namespace, as sentences with the fix. Each descriptor
+/// (`/proc/<pid>/fd`) and each mapped file (`/proc/<pid>/map_files`, which outlives the
+/// descriptor a mapping was made through) is followed to its inode and compared by
+/// device number, so the path it was opened by, or the namespace, does not matter. An
+/// exclusive open does not see these: a plain `O_RDWR` open, a mapping and an export
+/// (qemu-nbd) claim nothing, yet they read or write the device.
+fn processes_using(name: &str, rdev: u64) -> Vec<String> {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let me = std::process::id().to_string();
+    let is_it = |p: &Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.file_type().is_block_device() && m.rdev() == rdev)
+    };
+    let any_in = |dir: PathBuf| {
+        std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| is_it(&e.path()))
+    };
+    let mut out = Vec::new();
+    for p in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let pid = p.file_name().to_string_lossy().into_owned();
+        if !pid.bytes().all(|b| b.is_ascii_digit()) || pid == me {
+            continue;
+        }
+        let how = if any_in(p.path().join("fd")) {
+            "has it open"
+        } else if any_in(p.path().join("map_files")) {
+            "has it mapped into memory"
+        } else {
+            continue;
+        };
+        let comm = read(p.path().join("comm"));
+        out.push(format!(
+            "`{name}` is in use: pid {pid} ({}) {how}: stop that program first (kill {pid}), or wait until it lets the device go",
+            comm.trim()
+        ));
+    }
+    out
+}
+
+/// The device number of a block device node, when it is one.
+fn rdev_of(p: &Path) -> Option<u64> {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    std::fs::metadata(p)
+        .ok()
+        .filter(|m| m.file_type().is_block_device())
+        .map(|m| m.rdev())
+}
+
 /// Mounts of `major:minor` in mount namespaces other than this one: `X (pid N's mount
 /// namespace)`.
 fn mounts_elsewhere(num: &str) -> Vec<String> {
@@ -415,6 +466,9 @@ pub fn check(dev: &Path, runner: &dyn Runner) -> Findings {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     uses(&name, 0, &mut f.in_use);
+    if let Some(rdev) = rdev_of(&real) {
+        f.in_use.extend(processes_using(&name, rdev));
+    }
     // The kernel's word, whatever the lists above know: an exclusive open is refused
     // while anything claims the device.
     match open_exclusive(&real) {
@@ -442,6 +496,9 @@ pub fn check(dev: &Path, runner: &dyn Runner) -> Findings {
     let parts = partitions(&name);
     for p in &parts {
         uses(p, 0, &mut f.in_use);
+        if let Some(rdev) = rdev_of(&Path::new("/dev").join(p)) {
+            f.in_use.extend(processes_using(p, rdev));
+        }
     }
     if !parts.is_empty() {
         f.looks_used

@@ -306,6 +306,15 @@ impl Reading {
         if h.name.len() as u64 > MAX_NAME_BYTES {
             return Err(self.refuse(&entry, "has a name longer than 4096 bytes"));
         }
+        // `./` (and `.`): the archive's own root, which `tar -C DIR -czf X .` writes first.
+        // It names the folder everything unpacks into, which exists: nothing to place.
+        let is_root = h.kind == b'5'
+            && Path::new(&entry)
+                .components()
+                .all(|c| matches!(c, Component::CurDir));
+        if is_root && !entry.is_empty() {
+            return Ok(());
+        }
         let rel = safe_relative(Path::new(&entry)).map_err(|why| self.refuse(&entry, &why))?;
         let node = match h.kind {
             b'0' | 0 | b'7' => Node::File,
@@ -453,7 +462,14 @@ impl Reading {
 
     /// Where `target`, read from the folder `from`, ends up in the unpacked tree: every
     /// component followed through the links the archive holds, `..` never above the root.
-    fn resolve(&self, from: &Path, target: &Path, hops: &mut usize) -> Result<PathBuf, String> {
+    /// `hops` holds the links followed so far: more than [`MAX_HOPS`] is refused, as a
+    /// loop when one of them came round again, else as a chain too long to follow.
+    fn resolve(
+        &self,
+        from: &Path,
+        target: &Path,
+        hops: &mut Vec<PathBuf>,
+    ) -> Result<PathBuf, String> {
         let mut at: Vec<std::ffi::OsString> = from
             .components()
             .map(|c| c.as_os_str().to_owned())
@@ -464,9 +480,14 @@ impl Reading {
                     at.push(x.to_owned());
                     let here: PathBuf = at.iter().collect();
                     if let Some(Node::Link(t)) = self.nodes.get(&here) {
-                        *hops += 1;
-                        if *hops > MAX_HOPS {
-                            return Err("is part of a loop of links".into());
+                        hops.push(here.clone());
+                        if hops.len() > MAX_HOPS {
+                            let mut seen = std::collections::HashSet::new();
+                            return Err(if hops.iter().all(|h| seen.insert(h)) {
+                                format!("starts a chain of more than {MAX_HOPS} links, more than the kernel follows")
+                            } else {
+                                "is part of a loop of links".into()
+                            });
                         }
                         at.pop();
                         let parent: PathBuf = at.iter().collect();
@@ -506,7 +527,7 @@ impl Reading {
                 continue;
             };
             let parent = rel.parent().unwrap_or(Path::new("")).to_path_buf();
-            let mut hops = 0;
+            let mut hops = Vec::new();
             let resolved = self
                 .resolve(&parent, target, &mut hops)
                 .map_err(|why| self.refuse(&shown, &why))?;

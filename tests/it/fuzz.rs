@@ -56,7 +56,7 @@ const EXTREMES: &[&str] = &[
 pub fn mutate(rng: &mut Rng, bytes: &[u8]) -> (Vec<u8>, String) {
     let mut b = bytes.to_vec();
     let len = b.len().max(1);
-    let what = match rng.below(11) {
+    let what = match rng.below(12) {
         0 => {
             let at = rng.below(len);
             b.truncate(at);
@@ -152,6 +152,20 @@ pub fn mutate(rng: &mut Rng, bytes: &[u8]) -> (Vec<u8>, String) {
         9 => {
             b.clear();
             "emptied".into()
+        }
+        10 => {
+            // One long line: every line joined, repeated to 256 KiB (a log without
+            // newlines, a minified document), where a per-line cost turns quadratic.
+            let joined: Vec<u8> = b
+                .iter()
+                .map(|&c| if c == b'\n' { b' ' } else { c })
+                .collect();
+            b.clear();
+            while b.len() < 256 << 10 && !joined.is_empty() {
+                b.extend_from_slice(&joined);
+                b.push(b' ');
+            }
+            "every line joined into one long line".into()
         }
         _ => {
             // Everything doubled: two documents, or a file twice as long.

@@ -429,8 +429,11 @@ fn a_device_another_program_holds_exclusively_is_refused() {
     for extra in [&[][..], &["--confirm-device", l.path()][..]] {
         let r = collect_precondition(l.path(), &out, extra);
         refused_in_use(&r, &out, l.path());
-        assert!(r.stderr.contains("EBUSY"), "{}", r.stderr);
-        assert!(r.stderr.contains("(python3)"), "says who: {}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!("pid {} (python3)", holder.id())),
+            "says who: {}",
+            r.stderr
+        );
     }
     let _ = holder.kill();
     let _ = holder.wait();
@@ -490,4 +493,134 @@ fn while_fio_runs_the_device_is_held_and_nothing_else_can_claim_it() {
         hold_exclusively(l.path()).map(|mut c| c.kill()).is_some(),
         "released once the run ended"
     );
+}
+
+/// A helper process that does something to `dev`, prints `held`, and waits: None when it
+/// could not (the test then fails, saying so).
+fn helper(program: &str, args: &[&str]) -> Option<std::process::Child> {
+    let mut child = std::process::Command::new(program)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .ok()?;
+    let mut line = String::new();
+    use std::io::BufRead;
+    let stdout = child.stdout.take()?;
+    let _ = std::io::BufReader::new(stdout).read_line(&mut line);
+    (line.trim() == "held").then_some(child)
+}
+
+/// Refused for `holder`, in a dry run and a real one, confirmed or not, naming its pid
+/// and what it does.
+fn refused_for(l: &Loop, tmp: &Path, pid: u32, how: &str) {
+    let out = tmp.join("results");
+    for extra in [
+        &["--dry-run"][..],
+        &[][..],
+        &["--confirm-device", l.path()][..],
+    ] {
+        let r = collect_precondition(l.path(), &out, extra);
+        refused_in_use(&r, &out, l.path());
+        assert!(
+            r.stderr.contains(&format!("pid {pid} (")) && r.stderr.contains(how),
+            "{extra:?}: names pid {pid} and `{how}`: {}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn a_device_another_program_has_open_for_writing_is_refused() {
+    if !need("python3") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    let Some(l) = loop_dev(tmp.path(), "rw.img", 32) else {
+        return;
+    };
+    let mut holder = helper(
+        "python3",
+        &[
+            "-c",
+            "import os, sys, time; os.open(sys.argv[1], os.O_RDWR); print('held', flush=True); time.sleep(60)",
+            l.path(),
+        ],
+    )
+    .expect("python3 opens the device");
+    refused_for(&l, tmp.path(), holder.id(), "has it open");
+    let _ = holder.kill();
+    let _ = holder.wait();
+}
+
+#[test]
+fn a_device_mapped_by_a_program_that_closed_its_descriptor_is_refused() {
+    if !need("python3") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    let Some(l) = loop_dev(tmp.path(), "mapped.img", 32) else {
+        return;
+    };
+    let mut holder = helper(
+        "python3",
+        &[
+            "-c",
+            // libc's mmap itself: Python's mmap module keeps a descriptor of its own.
+            "import ctypes, os, sys, time\nlibc = ctypes.CDLL(None, use_errno=True)\nlibc.mmap.restype = ctypes.c_void_p\nlibc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]\nfd = os.open(sys.argv[1], os.O_RDWR)\np = libc.mmap(None, 65536, 3, 1, fd, 0)\nassert p not in (None, ctypes.c_void_p(-1).value)\nos.close(fd)\nassert not [f for f in os.listdir('/proc/self/fd') if os.path.realpath('/proc/self/fd/' + f) == os.path.realpath(sys.argv[1])]\nprint('held', flush=True)\ntime.sleep(60)",
+            l.path(),
+        ],
+    )
+    .expect("python3 maps the device");
+    refused_for(&l, tmp.path(), holder.id(), "has it mapped into memory");
+    let _ = holder.kill();
+    let _ = holder.wait();
+}
+
+#[test]
+fn a_device_exported_by_qemu_nbd_in_its_own_pid_and_mount_namespace_is_refused() {
+    if !need_all(&["qemu-nbd", "unshare"]) {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    let Some(l) = loop_dev(tmp.path(), "nbd.img", 32) else {
+        return;
+    };
+    let sock = tmp.path().join("nbd.sock");
+    // unshare forks qemu-nbd into new pid and mount namespaces; qemu-nbd serves the
+    // device on a unix socket (no nbd module needed) until killed.
+    let mut export = std::process::Command::new("unshare")
+        .args(["--pid", "--mount", "--fork", "--kill-child"])
+        .args(["qemu-nbd", "--format=raw", "--persistent", "--socket"])
+        .arg(&sock)
+        .arg(l.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("unshare runs");
+    let started = std::time::Instant::now();
+    while !sock.exists() && started.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    if !sock.exists() {
+        let _ = export.kill();
+        let out = export.wait_with_output().expect("wait");
+        assert!(
+            !everything_installed(),
+            "qemu-nbd did not start: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        skipped("qemu-nbd could not export the device here (new pid and mount namespaces)");
+        return;
+    }
+    // qemu-nbd's pid as this namespace sees it: the child of unshare.
+    let children = std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", export.id()))
+        .unwrap_or_default();
+    let pid: u32 = children
+        .split_whitespace()
+        .next()
+        .and_then(|p| p.parse().ok())
+        .expect("unshare's child is qemu-nbd");
+    refused_for(&l, tmp.path(), pid, "has it open");
+    let _ = export.kill();
+    let _ = export.wait();
 }

@@ -872,3 +872,74 @@ fn duplicate_links_empty_targets_and_a_linked_input_name_the_entry() {
         assert!(err.contains(expect), "{name}: {err}");
     }
 }
+
+#[test]
+fn a_bundle_repacked_by_tar_from_its_folder_reads_as_the_bundle() {
+    if !need("tar") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    let bundle = tmp.path().join("b.tar.gz");
+    let r = run(&[
+        "bundle",
+        root()
+            .join("samples/storage-published")
+            .to_str()
+            .unwrap_or(""),
+        "-o",
+        bundle.to_str().unwrap_or(""),
+        "--no-pdf",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let x = tmp.path().join("x");
+    fs::create_dir_all(&x).expect("mkdir");
+    let ok = |c: &mut std::process::Command| c.status().is_ok_and(|s| s.success());
+    assert!(ok(std::process::Command::new("tar")
+        .arg("-xzf")
+        .arg(&bundle)
+        .arg("-C")
+        .arg(&x)));
+    // `tar -C x -czf y .`: every entry starts with `./`, the first is `./` itself.
+    let repacked = tmp.path().join("repacked.tar.gz");
+    assert!(ok(std::process::Command::new("tar")
+        .arg("-C")
+        .arg(&x)
+        .arg("-czf")
+        .arg(&repacked)
+        .arg(".")));
+    let (a, b) = (analyze_json(&bundle, &[]).1, analyze_json(&repacked, &[]).1);
+    assert_eq!(statuses(&a), statuses(&b));
+    assert!(!statuses(&b).is_empty());
+}
+
+#[test]
+fn a_long_chain_of_links_and_a_loop_are_refused_each_with_its_own_reason() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let manifest = file_entry(b"manifest.json", b"{}");
+    // l0 -> l1 -> ... -> l199 -> manifest.json: no loop, longer than the 40 the kernel
+    // follows.
+    let mut parts: Vec<Vec<u8>> = vec![manifest.clone()];
+    for i in 0..200 {
+        let target = if i == 199 {
+            "manifest.json".to_string()
+        } else {
+            format!("l{}", i + 1)
+        };
+        parts.push(link_header(format!("l{i}").as_bytes(), target.as_bytes()).to_vec());
+    }
+    parts.push(tar_end());
+    let p = tmp.path().join("chain.tar.gz");
+    write_gz(&p, &parts.iter().map(Vec::as_slice).collect::<Vec<_>>());
+    let (code, err) = analyze_bundle(&p);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("chain of more than 40 links"), "{err}");
+    assert!(!err.contains("loop"), "{err}");
+    // a -> b -> a.
+    let p = tmp.path().join("loop.tar.gz");
+    let a = link_header(b"a", b"b");
+    let b = link_header(b"b", b"a");
+    write_gz(&p, &[&manifest, &a, &b, &tar_end()]);
+    let (code, err) = analyze_bundle(&p);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("part of a loop of links"), "{err}");
+}

@@ -133,11 +133,17 @@ fn commands(words: &[Word], out: &mut Vec<Span>) {
     let r = rules();
     let cmds: Vec<&[Word]> = words.split(|w| w.op).collect();
     for (ci, cmd) in cmds.iter().enumerate() {
-        for (k, w) in cmd.iter().enumerate() {
-            let Some(tool) = r.tool(&w.text) else {
-                continue;
-            };
-            let args = &cmd[k + 1..];
+        // A tool's arguments run to the next tool named in the same command (`sudo -S
+        // docker login -p PW`: `-S` is sudo's, `-p` docker's): each word is read once,
+        // however many tools a long line names.
+        let tools: Vec<(usize, &Tool)> = cmd
+            .iter()
+            .enumerate()
+            .filter_map(|(k, w)| r.tool(&w.text).map(|t| (k, t)))
+            .collect();
+        for (n, &(k, tool)) in tools.iter().enumerate() {
+            let until = tools.get(n + 1).map_or(cmd.len(), |(next, _)| *next);
+            let args = &cmd[k + 1..until];
             if !tool.sub.is_empty() && !args.iter().any(|a| tool.sub.contains(&a.text)) {
                 continue;
             }

@@ -36,6 +36,19 @@ pub(super) fn line_end(b: &[u8], at: usize) -> usize {
         .map_or(b.len(), |i| at + i)
 }
 
+/// Where the blanks before `at` on its line begin (`at` when none).
+fn blank_back(b: &[u8], mut at: usize) -> usize {
+    while at > 0 && matches!(b[at - 1], b' ' | b'\t' | b'\r' | 0x0b | 0x0c) {
+        at -= 1;
+    }
+    at
+}
+
+/// Whether `at` is where a line starts.
+fn at_line_start(b: &[u8], at: usize) -> bool {
+    at == 0 || matches!(b[at - 1], b'\n' | 0)
+}
+
 pub(super) fn indent(b: &[u8], start: usize) -> usize {
     b[start..]
         .iter()
@@ -127,20 +140,24 @@ pub(super) fn describe(b: &[u8], start: usize, end: usize) -> Key {
         } else {
             (None, 0)
         };
-    let ls = line_start(b, name_start);
-    let before = String::from_utf8_lossy(&b[ls..name_start - qlen]);
-    let mut t = before.trim();
-    let opened_by = match (quote, t.as_bytes().last()) {
-        (None, Some(&c)) if c == b'\'' || c == b'"' => Some(c),
+    // What stands before the name on its line, read backwards from the name and only as
+    // far as the answer needs (the last word or two): reading the whole line before
+    // each name made a long line of names quadratic.
+    let mut e = blank_back(b, name_start - qlen);
+    let opened_by = match (quote, e.checked_sub(1).map(|i| b[i])) {
+        (None, Some(c)) if c == b'\'' || c == b'"' => Some(c),
         _ => None,
     };
     if opened_by.is_some() {
-        t = t[..t.len() - 1].trim_end();
+        e = blank_back(b, e - 1);
     }
-    let header_flag = ["-H", "--header", "-H=", "--header="]
+    let ends_with = |w: &[u8]| b[..e].ends_with(w);
+    // `w` alone before the name: nothing but blanks between it and the line's start.
+    let only = |w: &[u8]| ends_with(w) && at_line_start(b, blank_back(b, e - w.len()));
+    let header_flag = [&b"-H"[..], b"--header", b"-H=", b"--header="]
         .iter()
-        .any(|h| t.ends_with(h));
-    let starts_line = t.is_empty() || t == "-" || t == "export" || header_flag;
+        .any(|h| ends_with(h));
+    let starts_line = at_line_start(b, e) || only(b"-") || only(b"export") || header_flag;
     Key {
         start: name_start,
         end,
@@ -176,7 +193,11 @@ pub(super) fn value_of(text: &str, key: &Key) -> Option<Vec<(usize, usize)>> {
     } else if key.flag && key.quote.is_none() && after_name > at {
         // --api-key VALUE
         (b' ', after_name)
-    } else if key.flag && key.quote.is_none() && after_name == line_end(b, at) {
+    } else if key.flag
+        && key.quote.is_none()
+        && after_name == at
+        && b.get(at).is_none_or(|&c| matches!(c, b'\n' | b'\r' | 0))
+    {
         // `- --api-key` then `- VALUE` on the next line (a YAML argument list), or
         // `--api-key \` continued on the next line.
         return next_line_item(b, after_name).map(|s| vec![s]);

@@ -279,8 +279,11 @@ fn near_names(text: &str, out: &mut Vec<Span>) {
                 while i < lb.len() && lb[i] == b'=' && i > s {
                     i += 1;
                 }
+                if s - name_at > 80 {
+                    break;
+                }
                 let tok = &line[s..i];
-                if s - name_at <= 80 && random_token(tok) {
+                if random_token(tok) {
                     out.push(span(at + s, at + i, "random-near-name"));
                 }
             }
