@@ -159,7 +159,7 @@ impl Timer {
     pub fn lap(&self, what: &str) {
         if self.on {
             let now = std::time::Instant::now();
-            eprintln!(
+            crate::errln!(
                 "timing: {what}: {:.2} ms",
                 (now - self.last.get()).as_secs_f64() * 1000.0
             );

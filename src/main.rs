@@ -23,7 +23,7 @@ fn main() {
     match result {
         Ok(code) => std::process::exit(code),
         Err(e) => {
-            eprintln!("error: {e:#}");
+            reprobench::errln!("error: {e:#}");
             std::process::exit(2);
         }
     }

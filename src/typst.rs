@@ -147,7 +147,7 @@ pub fn install_into(runner: &dyn Runner, root: &Path) -> anyhow::Result<PathBuf>
         .open(&lock_path)
         .with_context(|| format!("failed to open `{}`", lock_path.display()))?;
     if lock.try_lock().is_err() {
-        eprintln!(
+        crate::errln!(
             "another reprobench is installing typst {TYPST_VERSION} into `{}`: waiting for it",
             root.display()
         );
@@ -160,16 +160,18 @@ pub fn install_into(runner: &dyn Runner, root: &Path) -> anyhow::Result<PathBuf>
     let started = std::time::Instant::now();
     match install_wheel(runner, root) {
         Ok(bin) => {
-            eprintln!(
+            crate::errln!(
                 "installed typst {TYPST_VERSION} (the typst {WHEEL_VERSION} wheel, sha256 checked) into `{}` in {:.0} s",
                 root.display(),
                 started.elapsed().as_secs_f64()
             );
             return Ok(bin);
         }
-        Err(why) => eprintln!("the prebuilt typst could not be installed ({why:#}): building it"),
+        Err(why) => {
+            crate::errln!("the prebuilt typst could not be installed ({why:#}): building it")
+        }
     }
-    eprintln!(
+    crate::errln!(
         "typst is not installed: installing typst-cli {TYPST_VERSION} with cargo into `{}`.\n\
          This happens once and takes about 10 minutes on 2 cores (use --no-pdf to skip the PDF, or --typst PATH).",
         root.display()
@@ -301,7 +303,7 @@ mod tests {
     #[test]
     fn install_takes_the_pinned_wheel_with_its_hashes_first() {
         if which("python3").is_none() {
-            eprintln!("no python3: the wheel route is skipped by design");
+            crate::errln!("no python3: the wheel route is skipped by design");
             return;
         }
         let fake = answering_version();
@@ -350,7 +352,7 @@ mod tests {
     #[test]
     fn a_second_install_waits_for_the_first_and_runs_nothing() {
         if which("python3").is_none() {
-            eprintln!("no python3: skipped");
+            crate::errln!("no python3: skipped");
             return;
         }
         let tmp = tempfile::tempdir().expect("tmp");

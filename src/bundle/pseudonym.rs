@@ -129,6 +129,15 @@ impl Pseudonyms {
 
 /// Host names where tools and people name their host: iostat banners `(host)`, shell
 /// prompts `user@host:~$`, URLs, `hostname:` / `host=` lines, and `/etc/hosts` lines.
+/// Whether `v` is one of the names [`Pseudonyms`] gives (`host-3`, `ip-12`): what the
+/// bundle wrote itself, never a secret.
+pub fn is_pseudonym(v: &str) -> bool {
+    ["host-", "ip-"].iter().any(|p| {
+        v.strip_prefix(p)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()))
+    })
+}
+
 pub fn find_hosts(text: &str) -> Vec<String> {
     static RE: OnceLock<Regex> = OnceLock::new();
     #[allow(clippy::expect_used)]

@@ -183,11 +183,20 @@ fn credential_like(v: &str) -> bool {
     let symbol = v
         .chars()
         .any(|c| matches!(c, '+' | '/' | '=' | '_' | '~' | '%' | '@' | '!' | '#'));
-    // A setting's own name (`http_s3_region`) or another setting (`success=1`).
+    // A setting's own name (`http_s3_region`, `HUB_ENABLE_HF_TRANSFER`) or another
+    // setting (`success=1`).
     let identifier = v.contains('_')
-        && v.bytes()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_');
-    v.len() >= 6 && !placeholder && !identifier && letter && (digit || mixed || symbol)
+        && (v
+            .bytes()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
+            || v.bytes()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_'));
+    v.len() >= 6
+        && !placeholder
+        && !identifier
+        && !crate::bundle::pseudonym::is_pseudonym(v)
+        && letter
+        && (digit || mixed || symbol)
 }
 
 /// A token as a value: `name=value` (a cookie, a setting) gives its value.
@@ -288,8 +297,22 @@ fn prefixed_tokens(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String))
     for (at, p) in found(&w.find_prefixes, &w.prefixes, lower) {
         {
             let boundary = at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric();
-            let tok = token_at(line, at);
-            if boundary && tok.len() >= p.len() + 12 && !redacted(tok) {
+            // The token up to a `=` that is not base64's padding: `HF_HOME=/models/hf`
+            // is a setting's name and its value, not an `hf_` token.
+            let whole = token_at(line, at);
+            let tok = match whole.trim_end_matches('=').find('=') {
+                Some(eq) => &whole[..eq],
+                None => whole,
+            };
+            let body = tok.get(p.len()..).unwrap_or("");
+            // A host name or a path after the prefix (`pypi-proxy.example.com/simple`) is
+            // a place, not a token: tokens are base64 or base62, without dotted names.
+            let place = body.contains('.')
+                && (body.contains('/')
+                    || body.bytes().all(|c| {
+                        c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-' || c == b'.'
+                    }));
+            if boundary && body.len() >= 12 && credential_like(body) && !place && !redacted(tok) {
                 push(format!("a `{p}` token ({})", masked(tok)));
             }
         }
@@ -593,6 +616,10 @@ mod tests {
             "x?sv=2021-08-06&se=2026-12-01T00%3A00%3A00Z&sp=r&sig=[REDACTED]",
             "X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Date=20261129T091200Z",
             "x?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=[REDACTED]&X-Goog-Signature=[REDACTED]",
+            "export HF_HOME=/models/hf",
+            "HF_HUB_ENABLE_HF_TRANSFER=1",
+            "pip install --index-url https://pypi-proxy.example.com/simple fio-plot",
+            "accesskey=host-13 secret_key: ip-4",
         ] {
             assert!(scan(clean).is_empty(), "{clean}: {:?}", scan(clean));
         }

@@ -609,7 +609,7 @@ mod tests {
     #[test]
     fn the_root_filesystem_device_is_refused_even_when_confirmed() {
         let Some(root) = root_device() else {
-            eprintln!("no block device holds / here (overlay?): nothing to check");
+            crate::errln!("no block device holds / here (overlay?): nothing to check");
             return;
         };
         let f = check(Path::new(&root), &System);

@@ -17,7 +17,7 @@ use super::steps::Step;
 fn warm(p: &KvPlan, s: &Scripts, variant: &str) -> Vec<Step> {
     let transcript = format!("dram/{variant}-warm.txt");
     if !p.fresh && !p.dry_run && transcript_done(&p.kv.out.join(&transcript), 4) {
-        eprintln!("`{transcript}` is complete: not run again (--fresh runs it)");
+        crate::errln!("`{transcript}` is complete: not run again (--fresh runs it)");
         return Vec::new();
     }
     let k = &p.kv;

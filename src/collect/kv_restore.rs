@@ -16,7 +16,9 @@ pub fn steps(p: &KvPlan, s: &Scripts) -> Vec<Step> {
     for (variant, lines, gateway) in [(PLAIN, 3, false), (ADP, 4, true)] {
         let transcript = format!("restore/{variant}.txt");
         if !p.fresh && !p.dry_run && transcript_done(&p.kv.out.join(&transcript), lines) {
-            eprintln!("`{transcript}` is complete: {variant} is not run again (--fresh runs it)");
+            crate::errln!(
+                "`{transcript}` is complete: {variant} is not run again (--fresh runs it)"
+            );
             continue;
         }
         out.extend(p.kv.test1(s, variant, &transcript, gateway, true));

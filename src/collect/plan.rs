@@ -131,9 +131,9 @@ impl Collection<'_> {
         }
         if !self.preflight.is_empty() {
             for p in &self.preflight {
-                eprintln!("error: {p}");
+                crate::errln!("error: {p}");
             }
-            eprintln!("nothing ran (preflight); --dry-run shows what would run");
+            crate::errln!("nothing ran (preflight); --dry-run shows what would run");
             return Ok(2);
         }
         // Every step's commands as the dry run prints them, for the manifest.
@@ -151,7 +151,9 @@ impl Collection<'_> {
             self.session.path.display()
         );
         if ran.interrupted {
-            eprintln!("interrupted: what finished is kept; run the same command again to resume");
+            crate::errln!(
+                "interrupted: what finished is kept; run the same command again to resume"
+            );
         }
         Ok(ran.exit_code())
     }

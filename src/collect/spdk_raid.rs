@@ -235,7 +235,7 @@ pub fn collect(p: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
     let list = match steps(p, &scripts) {
         Ok(l) => l,
         Err(why) => {
-            eprintln!("error: {why}");
+            crate::errln!("error: {why}");
             return Ok(2);
         }
     };

@@ -417,18 +417,18 @@ pub fn collect(plan: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
         let found = super::guard::check(d, runner);
         if plan.dry_run && found.in_use.is_empty() {
             if let Some(why) = &found.unchecked {
-                eprintln!("note: {why}; the real run refuses the device until it can check");
+                crate::errln!("note: {why}; the real run refuses the device until it can check");
                 continue;
             }
         }
         match super::guard::decide(&found, &plan.confirmed) {
             super::guard::Decision::Refused(why) => {
-                eprintln!("{why}");
+                crate::errln!("{why}");
                 return Ok(2);
             }
             super::guard::Decision::Confirmed(warnings) => {
                 for w in warnings {
-                    eprintln!("warning: {w} (confirmed with --confirm-device)");
+                    crate::errln!("warning: {w} (confirmed with --confirm-device)");
                 }
             }
             super::guard::Decision::Free => {}

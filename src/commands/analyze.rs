@@ -15,7 +15,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     if let Some(dir) = &args.export {
         for input in &args.inputs {
             if let Err(why) = super::outside_input(input, dir) {
-                eprintln!("error: {why}");
+                crate::errln!("error: {why}");
                 return Ok(UNUSABLE);
             }
         }
@@ -29,7 +29,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
         match campaigns(&args.inputs) {
             Ok(i) => i,
             Err(why) => {
-                eprintln!("error: {why}");
+                crate::errln!("error: {why}");
                 return Ok(UNUSABLE);
             }
         }
@@ -41,7 +41,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     for input in &inputs {
         if let Some((root, sel)) = crate::dataset::read::parse(input) {
             if !args.trend {
-                eprintln!(
+                crate::errln!(
                     "error: `{}` is a dataset: it holds campaigns' results, not files to judge; read it with --trend, compare, or SQL (README, Datasets)",
                     input.display()
                 );
@@ -54,7 +54,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
                     campaigns.append(&mut c);
                 }
                 Err(e) => {
-                    eprintln!("error: {e:#}");
+                    crate::errln!("error: {e:#}");
                     worst = UNUSABLE;
                 }
             }
@@ -77,7 +77,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
                     analysis
                 };
                 if let Some(why) = a.nothing_judged() {
-                    eprintln!("error: {why}");
+                    crate::errln!("error: {why}");
                 }
                 worst = worst.max(a.exit_code());
                 if args.trend {
@@ -86,14 +86,14 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
                 results.push(a);
             }
             Err(e) => {
-                eprintln!("error: {e:#}");
+                crate::errln!("error: {e:#}");
                 worst = UNUSABLE;
             }
         }
     }
     let trend = if args.trend {
         if campaigns.len() < 2 {
-            eprintln!("note: a trend needs two inputs or more; none shown");
+            crate::errln!("note: a trend needs two inputs or more; none shown");
             None
         } else {
             Some(crate::compare::trend::trend(&campaigns, args.by_time))
@@ -214,7 +214,7 @@ fn export(
 ) -> anyhow::Result<()> {
     for r in results {
         for p in &r.frame_problems {
-            eprintln!("warning: {}: {p}", r.analysis.input);
+            crate::errln!("warning: {}: {p}", r.analysis.input);
         }
     }
     let inputs: Vec<(String, Vec<frames::Frame>)> = results
@@ -226,7 +226,7 @@ fn export(
         joined.push(t.frame()?);
     }
     for w in frames::export(&mut joined, dir)? {
-        eprintln!("wrote {w}");
+        crate::errln!("wrote {w}");
     }
     Ok(())
 }

@@ -10,20 +10,27 @@ use super::{options, UNUSABLE};
 
 pub fn run(args: &BundleArgs) -> anyhow::Result<i32> {
     if !args.input.is_dir() {
-        eprintln!("error: `{}` is not a results folder", args.input.display());
+        crate::errln!("error: `{}` is not a results folder", args.input.display());
         return Ok(UNUSABLE);
     }
     if let Err(why) = super::outside_input(&args.input, &args.output) {
-        eprintln!("error: {why}");
+        crate::errln!("error: {why}");
         return Ok(UNUSABLE);
     }
+    let allow_unredacted = match allowed(&args.input, &args.allow_unredacted) {
+        Ok(a) => a,
+        Err(why) => {
+            crate::errln!("error: {why}");
+            return Ok(UNUSABLE);
+        }
+    };
     let opts = BundleOptions {
         redact: !args.no_redact,
         pseudonymize: args.pseudonymize,
         hosts: args.hosts.clone(),
         includes: args.includes.clone(),
         excludes: args.excludes.clone(),
-        allow_unredacted: args.allow_unredacted.clone(),
+        allow_unredacted,
         pdf: PdfChoice {
             skip: args.pdf.no_pdf,
             typst: args.pdf.typst.as_deref(),
@@ -36,7 +43,7 @@ pub fn run(args: &BundleArgs) -> anyhow::Result<i32> {
     let built = match build(&args.input, &args.output, &opts, &System) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            crate::errln!("error: {e:#}");
             return Ok(UNUSABLE);
         }
     };
@@ -60,11 +67,51 @@ pub fn run(args: &BundleArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
+/// `--allow-unredacted` paths as the user typed them: from the current folder (or
+/// absolute), else from the results folder; each must name a file of the folder, and
+/// which it named is said. A path that names nothing is an error, not a silent no-op.
+fn allowed(input: &std::path::Path, given: &[String]) -> Result<Vec<String>, String> {
+    let root = std::fs::canonicalize(input)
+        .map_err(|e| format!("cannot read `{}`: {e}", input.display()))?;
+    let mut out = Vec::new();
+    for g in given {
+        let typed = std::path::Path::new(g);
+        let from_here = std::fs::canonicalize(typed)
+            .ok()
+            .filter(|p| p.is_file())
+            .and_then(|p| p.strip_prefix(&root).ok().map(std::path::Path::to_path_buf));
+        let from_folder = || {
+            let p = root.join(typed);
+            std::fs::canonicalize(&p)
+                .ok()
+                .filter(|c| c.is_file() && c.starts_with(&root))
+                .map(|_| {
+                    typed
+                        .components()
+                        .filter(|c| matches!(c, std::path::Component::Normal(_)))
+                        .collect::<std::path::PathBuf>()
+                })
+        };
+        let Some(rel) = from_here.or_else(from_folder) else {
+            return Err(format!(
+                "--allow-unredacted `{g}` names no file of `{}` (a path from the current folder, or from the results folder)",
+                input.display()
+            ));
+        };
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        if rel != *g {
+            crate::errln!("note: --allow-unredacted `{g}` is `{rel}` of the results folder");
+        }
+        out.push(rel);
+    }
+    Ok(out)
+}
+
 fn dry_run(args: &BundleArgs, opts: &BundleOptions) -> anyhow::Result<i32> {
     let plan = match pack::survey(&args.input, opts).and_then(|(f, a)| pack::plan(&f, &a, opts)) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            crate::errln!("error: {e:#}");
             return Ok(UNUSABLE);
         }
     };
@@ -84,7 +131,7 @@ fn dry_run(args: &BundleArgs, opts: &BundleOptions) -> anyhow::Result<i32> {
     );
     pseudonym_lines(&plan, None, args.pseudonymize);
     if !plan.unredacted.is_empty() {
-        eprintln!("error: {}", pack::unredacted_message(&plan));
+        crate::errln!("error: {}", pack::unredacted_message(&plan));
         return Ok(UNUSABLE);
     }
     Ok(0)

@@ -94,7 +94,7 @@ fn storage_cmd(a: &CollectStorageArgs) -> anyhow::Result<i32> {
             .collect();
         if !unknown.is_empty() {
             let names: Vec<&str> = all.iter().map(|r| r.name.as_str()).collect();
-            eprintln!(
+            crate::errln!(
                 "error: no run named {unknown:?}; runs: {}",
                 names.join(", ")
             );
@@ -161,10 +161,10 @@ fn spdk(a: &CollectSpdkArgs) -> anyhow::Result<i32> {
     let pcie = if !a.pcie.is_empty() {
         a.pcie.clone()
     } else if a.running.dry_run {
-        eprintln!("note: no --pcie: the dry run shows the article's 16 drive addresses");
+        crate::errln!("note: no --pcie: the dry run shows the article's 16 drive addresses");
         ARTICLE_PCIE.iter().map(|s| s.to_string()).collect()
     } else {
-        eprintln!("error: --pcie: give the drives' PCIe addresses in the article's order (`lspci -D | grep -i nvme`); a --dry-run shows the article's");
+        crate::errln!("error: --pcie: give the drives' PCIe addresses in the article's order (`lspci -D | grep -i nvme`); a --dry-run shows the article's");
         return Ok(UNUSABLE);
     };
     let plan = spdk_raid::Plan {
@@ -211,7 +211,7 @@ fn facts(a: &CollectSysinfoArgs) -> anyhow::Result<i32> {
     let missing = sysinfo::not_collected(a.ib_peer.as_deref(), a.ib_read_bw.as_deref());
     if let Some(m) = &missing {
         checks.push(m.clone());
-        eprintln!("note: {m}");
+        crate::errln!("note: {m}");
     }
     session.manifest.not_collected.extend(missing);
     let code = Collection {
@@ -235,14 +235,14 @@ fn replay(a: &crate::cli::CollectReplayArgs) -> anyhow::Result<i32> {
     let bytes = match std::fs::read(&a.manifest) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("error: cannot read `{}`: {e}", a.manifest.display());
+            crate::errln!("error: cannot read `{}`: {e}", a.manifest.display());
             return Ok(UNUSABLE);
         }
     };
     let m: crate::collect::steps::Manifest = match serde_json::from_slice(&bytes) {
         Ok(m) => m,
         Err(e) => {
-            eprintln!(
+            crate::errln!(
                 "error: `{}` is not a collection manifest: {e}",
                 a.manifest.display()
             );
@@ -250,7 +250,7 @@ fn replay(a: &crate::cli::CollectReplayArgs) -> anyhow::Result<i32> {
         }
     };
     if !a.dry_run {
-        eprintln!("error: a replay prints the commands (--dry-run); to measure again, run the collector with the manifest's parameters: {}", m.parameters);
+        crate::errln!("error: a replay prints the commands (--dry-run); to measure again, run the collector with the manifest's parameters: {}", m.parameters);
         return Ok(UNUSABLE);
     }
     crate::outln!(

@@ -20,18 +20,18 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<i32> {
         side(&args.new_input, &args.new),
     );
     if base.is_empty() || new.is_empty() {
-        eprintln!("error: give a base and a new run: `compare BASE NEW`, or `--base A [B ...] --new C [D ...]`");
+        crate::errln!("error: give a base and a new run: `compare BASE NEW`, or `--base A [B ...] --new C [D ...]`");
         return Ok(UNUSABLE);
     }
     if !(args.threshold.is_finite() && args.threshold >= 0.0) {
-        eprintln!("error: --threshold must be a percentage of 0 or more");
+        crate::errln!("error: --threshold must be a percentage of 0 or more");
         return Ok(UNUSABLE);
     }
     if let Some(dir) = &args.output {
         for input in base.iter().chain(&new) {
             let input = crate::dataset::read::parse(input).map_or(input.clone(), |d| d.0);
             if let Err(why) = outside_input(&input, dir) {
-                eprintln!("error: {why}");
+                crate::errln!("error: {why}");
                 return Ok(UNUSABLE);
             }
         }
@@ -47,7 +47,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<i32> {
             match got {
                 Ok(mut c) => out.append(&mut c),
                 Err(e) => {
-                    eprintln!("error: {e:#}");
+                    crate::errln!("error: {e:#}");
                     return Err(());
                 }
             }
@@ -74,14 +74,14 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<i32> {
         };
         for f in render::write(&c, dir, &choice, &System)? {
             if f.extension().is_some_and(|e| e == "md" || e == "pdf") {
-                eprintln!("wrote {}", f.display());
+                crate::errln!("wrote {}", f.display());
             }
         }
     }
     std::mem::forget((b, n));
     if c.rows.is_empty() {
         // A gate that compared nothing must not pass.
-        eprintln!(
+        crate::errln!(
             "error: nothing to compare: the two sides share no measurement ({} on one side only); are they runs of the same procedure and jobs?",
             c.unmatched.len()
         );

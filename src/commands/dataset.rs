@@ -15,7 +15,7 @@ pub fn run(cmd: &DatasetCommand) -> anyhow::Result<i32> {
 fn add(args: &DatasetAddArgs) -> anyhow::Result<i32> {
     for input in &args.inputs {
         if let Err(why) = super::outside_input(input, &args.dataset) {
-            eprintln!("error: {why}");
+            crate::errln!("error: {why}");
             return Ok(UNUSABLE);
         }
     }
@@ -29,8 +29,8 @@ fn add(args: &DatasetAddArgs) -> anyhow::Result<i32> {
         Ok(a) => a,
         Err(e) => {
             // Nothing was changed: the add is one atomic change.
-            eprintln!("error: {e:#}");
-            eprintln!(
+            crate::errln!("error: {e:#}");
+            crate::errln!(
                 "note: `{}` is as it was before this add",
                 args.dataset.display()
             );
@@ -60,7 +60,7 @@ fn short(id: &str) -> &str {
 
 fn list(args: &DatasetListArgs) -> anyhow::Result<i32> {
     let Some((root, sel)) = dataset::read::parse(&args.dataset) else {
-        eprintln!(
+        crate::errln!(
             "error: `{}` is not a dataset (no _schema.json)",
             args.dataset.display()
         );
@@ -69,7 +69,7 @@ fn list(args: &DatasetListArgs) -> anyhow::Result<i32> {
     let rows = match dataset::read::select(&root, &sel) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            crate::errln!("error: {e:#}");
             return Ok(UNUSABLE);
         }
     };

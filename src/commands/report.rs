@@ -8,13 +8,13 @@ use super::{analyze_input, options, outside_input, UNUSABLE};
 
 pub fn run(args: &ReportArgs) -> anyhow::Result<i32> {
     if let Err(why) = outside_input(&args.input, &args.output) {
-        eprintln!("error: {why}");
+        crate::errln!("error: {why}");
         return Ok(UNUSABLE);
     }
     let a = match analyze_input(&args.input, &options(&args.judging)) {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            crate::errln!("error: {e:#}");
             return Ok(UNUSABLE);
         }
     };
@@ -33,7 +33,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<i32> {
     let m = &a.summary;
     crate::outln!("{}", m.line());
     if let Some(why) = a.nothing_judged() {
-        eprintln!("error: {why}");
+        crate::errln!("error: {why}");
     }
     Ok(a.exit_code())
 }

@@ -17,7 +17,7 @@ pub fn run(cmd: &SpdkCommand) -> anyhow::Result<i32> {
 }
 
 fn refuse(why: &str) -> anyhow::Result<i32> {
-    eprintln!("error: {why}");
+    crate::errln!("error: {why}");
     Ok(UNUSABLE)
 }
 
@@ -49,7 +49,7 @@ fn config_cmd(a: &SpdkConfigArgs) -> anyhow::Result<i32> {
             }
             std::fs::write(p, text)
                 .with_context(|| format!("failed to write `{}`", p.display()))?;
-            eprintln!(
+            crate::errln!(
                 "wrote {} ({} drives, {})",
                 p.display(),
                 spec.drives(),

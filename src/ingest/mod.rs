@@ -226,7 +226,7 @@ fn print_kind_times(timed: &[(Item, std::time::Duration)]) {
     }
     for (kind, (files, bytes, took)) in by {
         let ms = took.as_secs_f64() * 1000.0;
-        eprintln!(
+        crate::errln!(
             "timing:   {kind}: {files} files, {:.1} MB, {ms:.2} ms read and parsed ({:.0} MB/s)",
             bytes as f64 / 1e6,
             bytes as f64 / 1e3 / ms.max(1e-9)

@@ -84,6 +84,24 @@ impl Folder {
         let mut count = 0;
         folder.walk(root, "", 0, &canonical, &mut count);
         folder.files.sort_by(|a, b| a.rel.cmp(&b.rel));
+        // Two names that show the same once their control characters are visible (`a^[`
+        // and `a` with an ESC): the second is left out, never read as the first.
+        let mut shown = std::collections::HashSet::new();
+        let (mut kept, mut twins) = (Vec::new(), Vec::new());
+        for f in std::mem::take(&mut folder.files) {
+            if shown.insert(f.rel.clone()) {
+                kept.push(f);
+            } else {
+                twins.push(f.rel);
+            }
+        }
+        folder.files = kept;
+        for rel in twins {
+            folder.problem(
+                &rel,
+                "its name shows as another file's once its control characters are made visible: not read".into(),
+            );
+        }
         folder.problems.sort_by(|a, b| a.file.cmp(&b.file));
         Ok(folder)
     }
@@ -112,7 +130,10 @@ impl Folder {
                 return;
             }
             let path = entry.path();
-            let name = entry.file_name().to_string_lossy().into_owned();
+            // A name as it may be shown anywhere: control characters visible, so no name
+            // can forge a line of the terminal or a report.
+            let raw = entry.file_name();
+            let name = crate::output::visible_name(&raw.to_string_lossy()).into_owned();
             let rel = format!("{prefix}{name}");
             let Ok(kind) = entry.file_type() else {
                 self.problem(&rel, "cannot read its type".into());
@@ -140,7 +161,7 @@ impl Folder {
     /// reason it is left alone.
     fn link(&mut self, path: &Path, rel: &str, root: &Path) -> Option<String> {
         let target = std::fs::read_link(path)
-            .map(|t| t.display().to_string())
+            .map(|t| crate::output::visible_name(&t.display().to_string()).into_owned())
             .unwrap_or_default();
         let real = match path.canonicalize() {
             Ok(r) => r,

@@ -239,10 +239,10 @@ fn options(v: Option<&Value>) -> BTreeMap<String, String> {
     if let Some(Value::Object(map)) = v {
         for (k, val) in map {
             let s = match val {
-                Value::String(s) => s.clone(),
+                Value::String(s) => crate::output::visible_name(s).into_owned(),
                 other => other.to_string(),
             };
-            out.insert(k.clone(), s);
+            out.insert(crate::output::visible_name(k).into_owned(), s);
         }
     }
     out
@@ -250,7 +250,8 @@ fn options(v: Option<&Value>) -> BTreeMap<String, String> {
 
 fn job(j: Job, at: &str, legacy: bool) -> Result<FioJob, String> {
     let jobname = match j.jobname {
-        Some(Value::String(s)) => s,
+        // Shown in every output: control characters visible, never obeyed.
+        Some(Value::String(s)) => crate::output::visible_name(&s).into_owned(),
         Some(_) => return Err(format!("{at}.jobname: expected a string")),
         None => return Err(format!("{at}: no `jobname`")),
     };

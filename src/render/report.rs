@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::analysis::Analysis;
+// Every report file is text a person reads (in a terminal too: `cat report.md`): control
+// characters from the inputs are shown, never obeyed, in one place for all of them.
+use crate::output::visible as shown;
 use crate::process::Runner;
 use crate::render::{pdf, svg, templates};
 
@@ -36,23 +39,19 @@ pub fn write_report(
     let mut files = Vec::new();
     for chart in a.suites.iter().flat_map(|s| &s.charts) {
         let p = plots.join(format!("{}.svg", chart.id));
-        write(&p, svg::render(chart).as_bytes())?;
+        write(&p, shown(&svg::render(chart)).as_bytes())?;
         files.push(p);
     }
     let md = dir.join("report.md");
     write(
         &md,
-        templates::render_markdown(a)
-            .context("failed to render report.md")?
-            .as_bytes(),
+        shown(&templates::render_markdown(a).context("failed to render report.md")?).as_bytes(),
     )?;
     files.push(md);
     let html = dir.join("report.html");
     write(
         &html,
-        templates::render_html(a)
-            .context("failed to render report.html")?
-            .as_bytes(),
+        shown(&templates::render_html(a).context("failed to render report.html")?).as_bytes(),
     )?;
     files.push(html);
     if choice.skip {
@@ -61,9 +60,7 @@ pub fn write_report(
     let typ = dir.join("report.typ");
     write(
         &typ,
-        templates::render_typst(a)
-            .context("failed to render report.typ")?
-            .as_bytes(),
+        shown(&templates::render_typst(a).context("failed to render report.typ")?).as_bytes(),
     )?;
     files.push(typ);
     let typst = match crate::typst::find(choice.typst) {
@@ -72,7 +69,7 @@ pub fn write_report(
     };
     if let Some(v) = crate::typst::version(runner, &typst) {
         if v != crate::typst::TYPST_VERSION {
-            eprintln!(
+            crate::errln!(
                 "note: `{}` is typst {v}; reports are made with {} (the PDF may differ slightly)",
                 typst.display(),
                 crate::typst::TYPST_VERSION

@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+use reprobench::output::visible_name;
 use std::collections::BTreeMap;
 
 use reprobench::error::Problem;
@@ -263,7 +264,7 @@ fn read_job(j: &Value, at: &str, units: Units) -> Result<FioJob, String> {
         return Err(format!("{at}: expected an object"));
     }
     let jobname = match j.get("jobname") {
-        Some(Value::String(s)) => s.clone(),
+        Some(Value::String(s)) => visible_name(s).into_owned(),
         Some(_) => return Err(format!("{at}.jobname: expected a string")),
         None => return Err(format!("{at}: no `jobname`")),
     };
@@ -377,11 +378,13 @@ fn read_options(v: Option<&Value>) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     if let Some(Value::Object(map)) = v {
         for (k, val) in map {
+            // Names and options are shown with their control characters visible (the
+            // project's rule for every name from an input).
             let s = match val {
-                Value::String(s) => s.clone(),
+                Value::String(s) => visible_name(s).into_owned(),
                 other => other.to_string(),
             };
-            out.insert(k.clone(), s);
+            out.insert(visible_name(k).into_owned(), s);
         }
     }
     out

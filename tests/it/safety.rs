@@ -943,3 +943,95 @@ fn a_long_chain_of_links_and_a_loop_are_refused_each_with_its_own_reason() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("part of a loop of links"), "{err}");
 }
+
+/// Whether `text` holds anything that would act on a terminal, or a line an input forged.
+fn forged(text: &str) -> Option<String> {
+    if let Some(c) = text
+        .chars()
+        .find(|c| c.is_control() && *c != '\n' && *c != '\t')
+    {
+        return Some(format!("control character U+{:04X}", c as u32));
+    }
+    text.lines()
+        .find(|l| l.trim_start().starts_with("error: FORGED"))
+        .map(|l| format!("a forged line: {l}"))
+}
+
+#[test]
+fn names_and_job_names_cannot_forge_the_terminal_or_a_report() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let input = tmp.path().join("run");
+    copy_dir(&root().join("samples/storage-published"), &input);
+    let evil = "\u{1b}]0;owned\u{7}\u{1b}[2J\r\nerror: FORGED\u{9b}31m";
+    // A file name, a link target and a fio job name, each carrying it.
+    fs::write(input.join(format!("results/adp/notes{evil}.txt")), "x\n").expect("w");
+    std::os::unix::fs::symlink(format!("/nowhere/{evil}"), input.join("results/link"))
+        .expect("link");
+    let job = input.join("results/adp/randwrite-8k-j8-d8.json");
+    let text = fs::read_to_string(&job).expect("sample");
+    let escaped = serde_json::to_string(&format!("randwrite{evil}")).expect("json");
+    let text = text.replacen(
+        "\"jobname\" : \"randwrite-8k-j8-d8\"",
+        &format!("\"jobname\" : {escaped}"),
+        1,
+    );
+    assert!(
+        text.contains("FORGED"),
+        "the sample's job name was replaced"
+    );
+    fs::write(&job, text).expect("w");
+    let s = |p: &Path| p.to_str().unwrap_or("").to_string();
+    let out = tmp.path().join("out");
+    let bundle = tmp.path().join("b.tar.gz");
+    for args in [
+        vec!["analyze".to_string(), s(&input)],
+        vec![
+            "analyze".into(),
+            s(&input),
+            "--format".into(),
+            "json".into(),
+        ],
+        vec![
+            "report".into(),
+            s(&input),
+            "-o".into(),
+            s(&out),
+            "--no-pdf".into(),
+        ],
+        vec![
+            "bundle".into(),
+            s(&input),
+            "-o".into(),
+            s(&bundle),
+            "--no-pdf".into(),
+            "--dry-run".into(),
+        ],
+        vec![
+            "bundle".into(),
+            s(&input),
+            "-o".into(),
+            s(&bundle),
+            "--no-pdf".into(),
+        ],
+    ] {
+        let r = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        for (what, text) in [("stdout", &r.stdout), ("stderr", &r.stderr)] {
+            assert_eq!(forged(text), None, "{args:?} {what}:\n{text}");
+        }
+    }
+    for f in ["report.md", "report.html"] {
+        let text = fs::read_to_string(out.join(f)).expect("written");
+        assert_eq!(forged(&text), None, "{f}");
+        assert!(
+            text.contains("randwrite^[]0;owned^G^[[2J^M^Jerror: FORGED"),
+            "{f} shows the job name, visibly"
+        );
+    }
+    // What the bundle wrote itself; the inputs' own bytes are evidence, kept as they are.
+    for (name, bytes) in tar_contents(&bundle) {
+        assert_eq!(forged(&name), None, "an entry name");
+        if !name.starts_with("input/") {
+            assert_eq!(forged(&String::from_utf8_lossy(&bytes)), None, "{name}");
+        }
+    }
+}

@@ -259,7 +259,7 @@ struct Progress {
 
 fn progress(total_s: u64, steps: usize) -> Progress {
     if !std::io::stderr().is_terminal() {
-        eprintln!("{steps} steps, about {} to go", duration(total_s));
+        crate::errln!("{steps} steps, about {} to go", duration(total_s));
         return Progress { bar: None };
     }
     let bar = indicatif::ProgressBar::new(total_s);
@@ -276,7 +276,7 @@ impl Progress {
     fn step(&self, i: usize, n: usize, name: &str) {
         match &self.bar {
             Some(b) => b.set_message(format!("{}/{n} {name}", i + 1)),
-            None => eprintln!("[{}/{n}] {name}", i + 1),
+            None => crate::errln!("[{}/{n}] {name}", i + 1),
         }
     }
 

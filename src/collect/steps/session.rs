@@ -52,14 +52,14 @@ impl Session {
             return BTreeMap::new();
         };
         let Ok(old) = serde_json::from_slice::<Manifest>(&bytes) else {
-            eprintln!(
+            crate::errln!(
                 "note: `{}` is not a manifest this version reads: every step runs again",
                 self.path.display()
             );
             return BTreeMap::new();
         };
         if old.parameters != self.manifest.parameters {
-            eprintln!(
+            crate::errln!(
                 "note: `{}` is from a collection with other parameters: every step runs again",
                 self.path.display()
             );
@@ -123,7 +123,7 @@ impl Session {
                     .last()
                     .is_some_and(|r| r.result.starts_with("failed"));
             if failed_required {
-                eprintln!(
+                crate::errln!(
                     "stopped: `{}` failed and the steps after it need it",
                     step.name
                 );
@@ -133,7 +133,7 @@ impl Session {
         }
         // Stopped early: bring down what the stopped part started.
         if let Some(cleanup) = stopped_at.and_then(|i| steps[i..].iter().find(|s| s.cleanup)) {
-            eprintln!("cleaning up: {}", cleanup.name);
+            crate::errln!("cleaning up: {}", cleanup.name);
             let record = Record {
                 name: cleanup.name.clone(),
                 command: cleanup.invocation.display(),
@@ -207,7 +207,7 @@ impl Session {
             match checked {
                 Ok((warnings, hold)) => {
                     for w in warnings {
-                        eprintln!("warning (confirmed): {w}");
+                        crate::errln!("warning (confirmed): {w}");
                     }
                     if !w.claims_itself {
                         holds.push(hold);
@@ -215,7 +215,7 @@ impl Session {
                 }
                 Err(why) => {
                     ran.refused = Some(why.clone());
-                    eprintln!("{why}");
+                    crate::errln!("{why}");
                     return record("not run", format!("refused: {why}"));
                 }
             }
@@ -266,11 +266,11 @@ impl Session {
             Outcome::Failed(why) => {
                 if step.optional {
                     ran.skipped += 1;
-                    eprintln!("note: {}: {why}", step.name);
+                    crate::errln!("note: {}: {why}", step.name);
                     record(&exit_text, format!("unavailable: {why}"))
                 } else {
                     ran.failed += 1;
-                    eprintln!("failed: {}: {why}", step.name);
+                    crate::errln!("failed: {}: {why}", step.name);
                     let aside = self.set_aside(&step.check, "failed");
                     let kept = aside
                         .as_ref()
