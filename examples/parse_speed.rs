@@ -54,20 +54,6 @@ fn main() {
             ok += usize::from(good);
         }
         best = best.min(start.elapsed().as_secs_f64());
-        let floor = Instant::now();
-        for d in &data {
-            if ext == ".json" {
-                let _ =
-                    std::hint::black_box(serde_json::from_slice::<serde_json::Value>(d).is_ok());
-            } else {
-                let _ = std::hint::black_box(std::str::from_utf8(d).map(|t| t.lines().count()));
-            }
-        }
-        let f = floor.elapsed().as_secs_f64();
-        if ok > 0 && rounds > 0 {
-            eprint!("");
-        }
-        let _ = f;
     }
     let mut floor_best = f64::MAX;
     for _ in 0..rounds {

@@ -529,51 +529,40 @@ fn refused_for(l: &Loop, tmp: &Path, pid: u32, how: &str) {
     }
 }
 
-#[test]
-fn a_device_another_program_has_open_for_writing_is_refused() {
+/// A python3 program given the device's path holds it as `script` does, then the
+/// collection is refused, naming its pid and `how`.
+fn refused_while_python_holds(image: &str, script: &str, how: &str) {
     if !need("python3") {
         return;
     }
     let tmp = tempfile::tempdir().expect("tmp");
-    let Some(l) = loop_dev(tmp.path(), "rw.img", 32) else {
+    let Some(l) = loop_dev(tmp.path(), image, 32) else {
         return;
     };
-    let mut holder = helper(
-        "python3",
-        &[
-            "-c",
-            "import os, sys, time; os.open(sys.argv[1], os.O_RDWR); print('held', flush=True); time.sleep(60)",
-            l.path(),
-        ],
-    )
-    .expect("python3 opens the device");
-    refused_for(&l, tmp.path(), holder.id(), "has it open");
+    let mut holder =
+        helper("python3", &["-c", script, l.path()]).expect("python3 holds the device");
+    refused_for(&l, tmp.path(), holder.id(), how);
     let _ = holder.kill();
     let _ = holder.wait();
 }
 
 #[test]
+fn a_device_another_program_has_open_for_writing_is_refused() {
+    refused_while_python_holds(
+        "rw.img",
+        "import os, sys, time; os.open(sys.argv[1], os.O_RDWR); print('held', flush=True); time.sleep(60)",
+        "has it open",
+    );
+}
+
+#[test]
 fn a_device_mapped_by_a_program_that_closed_its_descriptor_is_refused() {
-    if !need("python3") {
-        return;
-    }
-    let tmp = tempfile::tempdir().expect("tmp");
-    let Some(l) = loop_dev(tmp.path(), "mapped.img", 32) else {
-        return;
-    };
-    let mut holder = helper(
-        "python3",
-        &[
-            "-c",
-            // libc's mmap itself: Python's mmap module keeps a descriptor of its own.
-            "import ctypes, os, sys, time\nlibc = ctypes.CDLL(None, use_errno=True)\nlibc.mmap.restype = ctypes.c_void_p\nlibc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]\nfd = os.open(sys.argv[1], os.O_RDWR)\np = libc.mmap(None, 65536, 3, 1, fd, 0)\nassert p not in (None, ctypes.c_void_p(-1).value)\nos.close(fd)\nassert not [f for f in os.listdir('/proc/self/fd') if os.path.realpath('/proc/self/fd/' + f) == os.path.realpath(sys.argv[1])]\nprint('held', flush=True)\ntime.sleep(60)",
-            l.path(),
-        ],
-    )
-    .expect("python3 maps the device");
-    refused_for(&l, tmp.path(), holder.id(), "has it mapped into memory");
-    let _ = holder.kill();
-    let _ = holder.wait();
+    refused_while_python_holds(
+        "mapped.img",
+        // libc's mmap itself: Python's mmap module keeps a descriptor of its own.
+        "import ctypes, os, sys, time\nlibc = ctypes.CDLL(None, use_errno=True)\nlibc.mmap.restype = ctypes.c_void_p\nlibc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]\nfd = os.open(sys.argv[1], os.O_RDWR)\np = libc.mmap(None, 65536, 3, 1, fd, 0)\nassert p not in (None, ctypes.c_void_p(-1).value)\nos.close(fd)\nassert not [f for f in os.listdir('/proc/self/fd') if os.path.realpath('/proc/self/fd/' + f) == os.path.realpath(sys.argv[1])]\nprint('held', flush=True)\ntime.sleep(60)",
+        "has it mapped into memory",
+    );
 }
 
 #[test]
