@@ -11,6 +11,32 @@ use super::{Edit, MARK};
 /// Deeper nesting than this is read as text instead (no recursion without bound).
 const MAX_DEPTH: usize = 128;
 
+/// The members of a record that give a setting's name, and those that give its value.
+const NAMES: &[&str] = &[
+    "name",
+    "key",
+    "variable",
+    "param",
+    "parameter",
+    "attribute",
+    "field",
+];
+const VALUES: &[&str] = &[
+    "value",
+    "string_value",
+    "stringValue",
+    "secret_value",
+    "secretValue",
+    "val",
+];
+
+/// One member of an object: its name and where its value is.
+struct Member {
+    name: String,
+    start: usize,
+    end: usize,
+}
+
 /// The edits that redact `text`, when it is one JSON document.
 pub fn edits(text: &str) -> Option<Vec<Edit>> {
     let mut p = Parser {
@@ -57,18 +83,27 @@ impl Parser<'_> {
                     self.at += 1;
                     return Some(());
                 }
+                let mut members: Vec<Member> = Vec::new();
                 loop {
                     self.ws();
                     let (s, e, escaped) = self.string()?;
                     let name = decoded(&self.text[s..e], escaped);
                     self.text_in_string(s, e, &name, escaped);
                     self.eat(b':')?;
+                    self.ws();
+                    let start = self.at;
                     self.value(Some(&name), depth + 1)?;
+                    members.push(Member {
+                        name,
+                        start,
+                        end: self.at,
+                    });
                     self.ws();
                     match *self.b.get(self.at)? {
                         b',' => self.at += 1,
                         b'}' => {
                             self.at += 1;
+                            self.record(&members);
                             return Some(());
                         }
                         _ => return None,
@@ -138,6 +173,49 @@ impl Parser<'_> {
                 Some(())
             }
         }
+    }
+
+    /// An object that is a record of a setting: one member gives its name (`"name":
+    /// "VLLM_API_KEY"`), another its value (`"value": "…"`), as Kubernetes env lists,
+    /// Triton parameters and many APIs write them. When the name names a secret, the
+    /// value is redacted whole, whatever the value member is called among [`VALUES`].
+    fn record(&mut self, members: &[Member]) {
+        let string_at = |m: &Member| {
+            let raw = &self.text[m.start..m.end];
+            (raw.len() >= 2 && raw.starts_with('"') && raw.ends_with('"'))
+                .then(|| decoded(&raw[1..raw.len() - 1], raw.contains('\\')))
+        };
+        let is = |m: &Member, names: &[&str]| names.iter().any(|n| m.name.eq_ignore_ascii_case(n));
+        // A value that is an object or a list is a structure of its own, read as one.
+        let Some(value) = members
+            .iter()
+            .find(|m| is(m, VALUES) && !matches!(self.b.get(m.start), Some(b'{' | b'[')))
+        else {
+            return;
+        };
+        let shown =
+            string_at(value).unwrap_or_else(|| self.text[value.start..value.end].to_string());
+        let named = members
+            .iter()
+            .filter(|m| is(m, NAMES))
+            .filter_map(&string_at)
+            .any(|n| is_secret(&n, &shown));
+        if !named || shown.trim_matches('"').is_empty() {
+            return;
+        }
+        let (s, e, replacement) = match string_at(value) {
+            Some(_) => (value.start + 1, value.end - 1, None),
+            None => (value.start, value.end, Some(format!("\"{MARK}\""))),
+        };
+        // Whatever was found inside the value before gives way to the whole of it.
+        self.out.retain(|x| x.end <= s || x.start >= e);
+        self.out.push(Edit {
+            start: s,
+            end: e,
+            replacement,
+            rule: "json-record".into(),
+            count: 1,
+        });
     }
 
     /// A string at `at`: the span of its content and whether it holds escapes.

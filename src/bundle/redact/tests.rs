@@ -299,3 +299,50 @@ fn the_corpus_fixture_leaves_nothing_and_the_non_secrets_stay() {
         .collect();
     assert!(changed.is_empty() && n == 0, "over-redacted: {changed:?}");
 }
+
+#[test]
+fn a_record_s_value_goes_when_its_name_member_names_a_secret() {
+    // Kubernetes env as JSON, an API's parameter list, a Triton-style parameter.
+    let text = r#"{"env": [
+  {"name": "VLLM_API_KEY", "value": "Rk9vYmFyQmF6UXV4MTIzNDU2"},
+  {"name": "HF_HOME", "value": "/models/hf"},
+  {"Key": "db_password", "Value": 424242},
+  {"name": "model_name", "value": "glm-5.3"},
+  {"key": "auth_token", "string_value": "s3cr3t-Tok3n-99"},
+  {"name": "password", "value": {"from": "a secret"}}
+]}"#;
+    let out = check(
+        text,
+        &["Rk9vYmFyQmF6UXV4MTIzNDU2", "424242", "s3cr3t-Tok3n-99"],
+        &[
+            "/models/hf",
+            "glm-5.3",
+            "VLLM_API_KEY",
+            "\"from\": \"a secret\"",
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).expect("still JSON");
+    assert_eq!(
+        v["env"][2]["Value"], "[REDACTED]",
+        "a number becomes the mark, quoted"
+    );
+}
+
+#[test]
+fn a_yaml_record_s_value_goes_when_its_name_names_a_secret() {
+    let text = "spec:\n  containers:\n  - name: vllm\n    env:\n    - name: VLLM_API_KEY\n      value: Zq8vN3kT0pW5rY2u\n    - name: HF_HOME\n      value: /models/hf\n    - name: DB_PASSWORD\n      value: \"hunter2-but-longer\"\n    - name: TOKEN_FILE\n      valueFrom:\n        secretKeyRef: {name: t, key: token}\n    - name: MODEL\n      value: glm-5.3\n";
+    let out = check(
+        text,
+        &["Zq8vN3kT0pW5rY2u", "hunter2-but-longer"],
+        &[
+            "/models/hf",
+            "glm-5.3",
+            "VLLM_API_KEY",
+            "secretKeyRef: {name: t, key: token}",
+        ],
+    );
+    assert!(
+        out.contains("      value: \"[REDACTED]\""),
+        "the quotes stay: {out}"
+    );
+}

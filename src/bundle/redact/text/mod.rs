@@ -46,6 +46,7 @@ pub fn spans(text: &str) -> Vec<Span> {
         kubernetes_secret(text, &mut out);
     }
     near_names(text, &mut out);
+    yaml_records(text, &mut out);
     super::shell::spans(text, &mut out);
     out
 }
@@ -285,6 +286,58 @@ fn near_names(text: &str, out: &mut Vec<Span>) {
                 let tok = &line[s..i];
                 if random_token(tok) {
                     out.push(span(at + s, at + i, "random-near-name"));
+                }
+            }
+        }
+        at = e + 1;
+    }
+}
+
+/// A YAML record of a setting, as Kubernetes env lists and many configs write them: a
+/// `name:` (or `key:`) line that names a secret, and in the same item a `value:` line
+/// whose value is the secret (`- name: VLLM_API_KEY` then `  value: …`). The name and
+/// the value are on different lines, so no key-value rule sees them together.
+fn yaml_records(text: &str, out: &mut Vec<Span>) {
+    const NAMES: &[&str] = &["name", "key"];
+    const VALUES: &[&str] = &["value", "stringValue", "string_value", "secretValue"];
+    let b = text.as_bytes();
+    // (the item's indentation, the secret's name) of the item being read, if any.
+    let mut item: Option<(usize, String)> = None;
+    let mut at = 0;
+    while at < b.len() {
+        let e = line_end(b, at);
+        let line = &text[at..e];
+        let ind = indent(b, at);
+        let body = line[ind..].trim_end();
+        let dashed = body.strip_prefix("- ");
+        let (field_at, field) = match dashed {
+            Some(rest) => (at + ind + 2, rest),
+            None => (at + ind, body),
+        };
+        let field_ind = field_at - at;
+        // A line at or left of the item's own fields ends it (a new `- ` item too).
+        if item
+            .as_ref()
+            .is_some_and(|(i, _)| dashed.is_some() || (field_ind < *i && !body.is_empty()))
+        {
+            item = None;
+        }
+        if let Some((k, v)) = field.split_once(':') {
+            let (k, v) = (k.trim(), v.trim().trim_matches(|c| c == '"' || c == '\''));
+            if NAMES.contains(&k) && !v.is_empty() {
+                item = Some((field_ind, v.to_string()));
+            } else if let Some((_, name)) = item.as_ref().filter(|(i, _)| field_ind == *i) {
+                if VALUES.contains(&k) {
+                    let kstart = field_at;
+                    let key = key_value::describe(b, kstart, kstart + k.len());
+                    if let Some(found) = key_value::value_of(text, &key) {
+                        let value: String = found.iter().map(|(s, e)| &text[*s..*e]).collect();
+                        if is_secret(name, &value) {
+                            for (s, e) in found {
+                                out.push(span(s, e, "yaml-record"));
+                            }
+                        }
+                    }
                 }
             }
         }
