@@ -149,28 +149,6 @@ fn loops_over(name: &str) -> Vec<String> {
     out
 }
 
-/// Processes other than this one with `real` open, as `pid N (comm)`.
-fn openers(real: &Path) -> Vec<String> {
-    let me = std::process::id().to_string();
-    let mut out = Vec::new();
-    for p in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let pid = p.file_name().to_string_lossy().into_owned();
-        if !pid.bytes().all(|b| b.is_ascii_digit()) || pid == me {
-            continue;
-        }
-        let holds = std::fs::read_dir(p.path().join("fd"))
-            .into_iter()
-            .flatten()
-            .flatten()
-            .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|t| t == real));
-        if holds {
-            let comm = read(p.path().join("comm"));
-            out.push(format!("pid {pid} ({})", comm.trim()));
-        }
-    }
-    out
-}
-
 /// Processes other than this one that have the block device `rdev` open or mapped, in
 /// any pid or mount namespace, as sentences with the fix. Each descriptor
 /// (`/proc/<pid>/fd`) and each mapped file (`/proc/<pid>/map_files`, which outlives the
@@ -179,6 +157,17 @@ fn openers(real: &Path) -> Vec<String> {
 /// exclusive open does not see these: a plain `O_RDWR` open, a mapping and an export
 /// (qemu-nbd) claim nothing, yet they read or write the device.
 fn processes_using(name: &str, rdev: u64) -> Vec<String> {
+    holders_of(rdev)
+        .into_iter()
+        .map(|(pid, comm, how)| format!(
+            "`{name}` is in use: pid {pid} ({comm}) {how}: stop that program first (kill {pid}), or wait until it lets the device go"
+        ))
+        .collect()
+}
+
+/// (pid, program, how) of every other process that has the block device `rdev` open or
+/// mapped (see [`processes_using`]).
+fn holders_of(rdev: u64) -> Vec<(String, String, &'static str)> {
     use std::os::unix::fs::{FileTypeExt, MetadataExt};
     let me = std::process::id().to_string();
     let is_it = |p: &Path| {
@@ -205,10 +194,7 @@ fn processes_using(name: &str, rdev: u64) -> Vec<String> {
             continue;
         };
         let comm = read(p.path().join("comm"));
-        out.push(format!(
-            "`{name}` is in use: pid {pid} ({}) {how}: stop that program first (kill {pid}), or wait until it lets the device go",
-            comm.trim()
-        ));
+        out.push((pid, comm.trim().to_string(), how));
     }
     out
 }
@@ -271,7 +257,13 @@ fn busy_reason(name: &str, real: &Path) -> String {
         .into_iter()
         .map(|m| format!("mounted at {m}"))
         .collect::<Vec<_>>();
-    who.extend(openers(real).into_iter().map(|p| format!("open in {p}")));
+    who.extend(
+        rdev_of(real)
+            .map(holders_of)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(pid, comm, how)| format!("pid {pid} ({comm}) {how}")),
+    );
     let who = if who.is_empty() {
         String::new()
     } else {

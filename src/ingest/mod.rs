@@ -167,19 +167,22 @@ impl Catalog {
             });
         }
         problems.sort_by(|a, b| a.file.cmp(&b.file));
-        let timing = std::env::var_os("REPROBENCH_TIMING").is_some();
-        let timed: Vec<(Item, std::time::Duration)> = files
-            .par_iter()
-            .map(|e| {
-                let start = timing.then(std::time::Instant::now);
-                let item = read_item(&e.path, &e.rel);
-                (item, start.map(|s| s.elapsed()).unwrap_or_default())
-            })
-            .collect();
-        if timing {
+        let items: Vec<Item> = if std::env::var_os("REPROBENCH_TIMING").is_some() {
+            let timed: Vec<(Item, std::time::Duration)> = files
+                .par_iter()
+                .map(|e| {
+                    let start = std::time::Instant::now();
+                    (read_item(&e.path, &e.rel), start.elapsed())
+                })
+                .collect();
             print_kind_times(&timed);
-        }
-        let items: Vec<Item> = timed.into_iter().map(|(i, _)| i).collect();
+            timed.into_iter().map(|(i, _)| i).collect()
+        } else {
+            files
+                .par_iter()
+                .map(|e| read_item(&e.path, &e.rel))
+                .collect()
+        };
         Catalog {
             root: folder.root,
             root_name,

@@ -400,18 +400,14 @@ fn a_device_mounted_in_another_mount_namespace_is_refused() {
 
 /// A python3 holding `dev` open with O_EXCL until killed; None without python3.
 fn hold_exclusively(dev: &str) -> Option<std::process::Child> {
-    let mut child = std::process::Command::new("python3")
-        .arg("-c")
-        .arg("import os, sys, time; os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL); print('held', flush=True); time.sleep(60)")
-        .arg(dev)
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .ok()?;
-    let mut line = String::new();
-    use std::io::BufRead;
-    let stdout = child.stdout.take()?;
-    let _ = std::io::BufReader::new(stdout).read_line(&mut line);
-    (line.trim() == "held").then_some(child)
+    helper(
+        "python3",
+        &[
+            "-c",
+            "import os, sys, time; os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL); print('held', flush=True); time.sleep(60)",
+            dev,
+        ],
+    )
 }
 
 #[test]

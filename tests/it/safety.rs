@@ -980,41 +980,21 @@ fn names_and_job_names_cannot_forge_the_terminal_or_a_report() {
         "the sample's job name was replaced"
     );
     fs::write(&job, text).expect("w");
-    let s = |p: &Path| p.to_str().unwrap_or("").to_string();
     let out = tmp.path().join("out");
     let bundle = tmp.path().join("b.tar.gz");
+    let (i, o, b) = (
+        input.to_str().unwrap_or(""),
+        out.to_str().unwrap_or(""),
+        bundle.to_str().unwrap_or(""),
+    );
     for args in [
-        vec!["analyze".to_string(), s(&input)],
-        vec![
-            "analyze".into(),
-            s(&input),
-            "--format".into(),
-            "json".into(),
-        ],
-        vec![
-            "report".into(),
-            s(&input),
-            "-o".into(),
-            s(&out),
-            "--no-pdf".into(),
-        ],
-        vec![
-            "bundle".into(),
-            s(&input),
-            "-o".into(),
-            s(&bundle),
-            "--no-pdf".into(),
-            "--dry-run".into(),
-        ],
-        vec![
-            "bundle".into(),
-            s(&input),
-            "-o".into(),
-            s(&bundle),
-            "--no-pdf".into(),
-        ],
+        &["analyze", i][..],
+        &["analyze", i, "--format", "json"],
+        &["report", i, "-o", o, "--no-pdf"],
+        &["bundle", i, "-o", b, "--no-pdf", "--dry-run"],
+        &["bundle", i, "-o", b, "--no-pdf"],
     ] {
-        let r = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        let r = run(args);
         for (what, text) in [("stdout", &r.stdout), ("stderr", &r.stderr)] {
             assert_eq!(forged(text), None, "{args:?} {what}:\n{text}");
         }
