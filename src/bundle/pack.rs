@@ -211,10 +211,14 @@ fn read_chosen(e: &Entry, opts: &BundleOptions) -> Result<Content, String> {
 /// Redacts a file's content in place; returns how many secrets went.
 fn redact_content(rel: &str, content: &mut Content) -> usize {
     let mut n = 0;
+    // The redactor, then what the independent check still finds, redacted in place too:
+    // a value either pass flags goes, and a bundle is refused only for what cannot be
+    // redacted where it stands.
     let mut text = |name: &str, t: &mut Text| {
         t.map(|s| {
             let (r, k) = redact::redact_file(name, s);
-            n += k;
+            let (r, k2) = scan::redact_found(&r);
+            n += k + k2;
             r
         })
     };
@@ -223,9 +227,9 @@ fn redact_content(rel: &str, content: &mut Content) -> usize {
         Content::Tar { members, .. } => {
             for m in members {
                 match m {
-                    Member::Dir(name) => *name = redact::redact(name).0,
+                    Member::Dir(name) => *name = clean_name(name),
                     Member::File { name, text: t } => {
-                        *name = redact::redact(name).0;
+                        *name = clean_name(name);
                         let member = name.clone();
                         text(&member, t);
                     }
@@ -235,6 +239,11 @@ fn redact_content(rel: &str, content: &mut Content) -> usize {
         Content::Raw(_) => {}
     }
     n
+}
+
+/// A path as it may leave: redacted, then what the check still finds redacted too.
+fn clean_name(name: &str) -> String {
+    scan::redact_found(&redact::redact_name(name)).0
 }
 
 /// Every text of a file: (where, text), for pseudonyms and the check.
@@ -344,7 +353,7 @@ pub fn plan(folder: &Folder, analysis: &Analysis, opts: &BundleOptions) -> anyho
     // Names leave too: every path (in and out) is redacted and pseudonymized.
     let name = |rel: &str, pseudonyms: &mut Option<Pseudonyms>| {
         let n = if opts.redact {
-            redact::redact(rel).0
+            clean_name(rel)
         } else {
             rel.to_string()
         };
@@ -359,7 +368,7 @@ pub fn plan(folder: &Folder, analysis: &Analysis, opts: &BundleOptions) -> anyho
     for l in &mut left_out {
         l.path = name(&l.path, &mut pseudonyms);
         if opts.redact {
-            l.reason = redact::redact(&l.reason).0;
+            l.reason = scan::redact_found(&redact::redact(&l.reason).0).0;
             if !check(&l.path).is_empty() {
                 l.path = withheld_name(&l.path);
             }

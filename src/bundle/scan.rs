@@ -143,6 +143,9 @@ fn words() -> &'static Words {
 pub struct Hit {
     pub line: usize,
     pub what: String,
+    /// The value as it stands on the line (empty for a private key's armour, which is
+    /// not one value).
+    pub value: String,
 }
 
 fn masked(value: &str) -> String {
@@ -243,6 +246,42 @@ fn entropy(s: &str) -> f64 {
         .sum()
 }
 
+/// Every value the check finds redacted in place, line by line, until it finds none it
+/// can redact (at most a few rounds: each round removes the values it found). Returns
+/// the text and how many values went.
+pub fn redact_found(text: &str) -> (String, usize) {
+    let mut text = text.to_string();
+    let mut n = 0;
+    for _ in 0..4 {
+        let hits: Vec<Hit> = scan(&text)
+            .into_iter()
+            .filter(|h| !h.value.is_empty())
+            .collect();
+        if hits.is_empty() {
+            break;
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut by_line = hits.iter().peekable();
+        let mut changed = 0;
+        for (i, line) in text.split_inclusive(['\n', '\0']).enumerate() {
+            let mut line = line.to_string();
+            while let Some(h) = by_line.next_if(|h| h.line == i + 1) {
+                if line.contains(h.value.as_str()) {
+                    line = line.replace(h.value.as_str(), super::redact::MARK);
+                    changed += 1;
+                }
+            }
+            out.push_str(&line);
+        }
+        if changed == 0 {
+            break;
+        }
+        n += changed;
+        text = out;
+    }
+    (text, n)
+}
+
 /// Everything in `text` that still looks like a secret: per line, the first of the
 /// checks below that finds one.
 pub fn scan(text: &str) -> Vec<Hit> {
@@ -252,9 +291,9 @@ pub fn scan(text: &str) -> Vec<Hit> {
         let line = plain(raw);
         let line = line.as_ref();
         let lower = line.to_ascii_lowercase();
-        let mut first: Option<String> = None;
-        let mut push = |what: String| {
-            first.get_or_insert(what);
+        let mut first: Option<(String, String)> = None;
+        let mut push = |what: String, value: &str| {
+            first.get_or_insert((what, value.to_string()));
         };
         let l = Scanned {
             line,
@@ -266,8 +305,12 @@ pub fn scan(text: &str) -> Vec<Hit> {
         url_credentials(&l, &mut push);
         tool_secrets(w, &l, &mut push);
         named_values(w, &l, &mut push);
-        if let Some(what) = first {
-            hits.push(Hit { line: n + 1, what });
+        if let Some((what, value)) = first {
+            hits.push(Hit {
+                line: n + 1,
+                what,
+                value,
+            });
         }
     }
     hits
@@ -292,7 +335,7 @@ fn found(
 }
 
 /// A token that starts with a prefix the rules name.
-fn prefixed_tokens(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String)) {
+fn prefixed_tokens(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String, &str)) {
     let (line, lower) = (l.line, l.lower);
     for (at, p) in found(&w.find_prefixes, &w.prefixes, lower) {
         {
@@ -313,14 +356,14 @@ fn prefixed_tokens(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String))
                         c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-' || c == b'.'
                     }));
             if boundary && body.len() >= 12 && credential_like(body) && !place && !redacted(tok) {
-                push(format!("a `{p}` token ({})", masked(tok)));
+                push(format!("a `{p}` token ({})", masked(tok)), tok);
             }
         }
     }
 }
 
 /// The value of a query parameter that holds a secret (`X-Amz-Signature=…`, `sig=…`).
-fn secret_params(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String)) {
+fn secret_params(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String, &str)) {
     let (line, lower) = (l.line, l.lower);
     for (at, p) in found(&w.find_params, &w.params, lower) {
         let boundary = at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric();
@@ -330,27 +373,31 @@ fn secret_params(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String)) {
             .unwrap_or(rest.len());
         let value = &rest[..end];
         if boundary && !redacted(value) && credential_like(value) {
-            push(format!(
-                "the value of `{}` ({})",
-                &line[at..at + p.len() - 1],
-                masked(value)
-            ));
+            push(
+                format!(
+                    "the value of `{}` ({})",
+                    &line[at..at + p.len() - 1],
+                    masked(value)
+                ),
+                value,
+            );
         }
     }
 }
 
 /// A private key's armour that is still there.
-fn private_key(l: &Scanned, push: &mut dyn FnMut(String)) {
+fn private_key(l: &Scanned, push: &mut dyn FnMut(String, &str)) {
     let lower = l.lower;
-    if (lower.contains("-----begin") && lower.contains("private key"))
+    if (lower.contains("-----begin")
+        && (lower.contains("private key-----") || lower.contains("private key block-----")))
         || lower.trim_start().starts_with("putty-user-key-file-")
     {
-        push("a private key block".to_string());
+        push("a private key block".to_string(), "");
     }
 }
 
 /// Credentials in a URL: `scheme://user:password@` or `scheme://KEY@`.
-fn url_credentials(l: &Scanned, push: &mut dyn FnMut(String)) {
+fn url_credentials(l: &Scanned, push: &mut dyn FnMut(String, &str)) {
     let line = l.line;
     for (at, _) in line.match_indices("://") {
         let rest = &line[at + 3..];
@@ -364,14 +411,14 @@ fn url_credentials(l: &Scanned, push: &mut dyn FnMut(String)) {
             let secret = info.split_once(':').map_or(info, |(_, p)| p);
             let keyish = info.contains(':') || info.len() >= 16;
             if keyish && !redacted(secret) && credential_like(secret) {
-                push(format!("credentials in a URL ({})", masked(secret)));
+                push(format!("credentials in a URL ({})", masked(secret)), secret);
             }
         }
     }
 }
 
 /// A secret flag of a tool named on the line, and what `echo` pipes into a tool.
-fn tool_secrets(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String)) {
+fn tool_secrets(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String, &str)) {
     let (line, lower) = (l.line, l.lower);
     let tool_named = w.find_tools.as_ref().is_some_and(|a| a.is_match(lower));
     let words_on: Vec<&str> = if tool_named {
@@ -421,7 +468,7 @@ fn tool_secrets(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String)) {
                 let v = v.trim_matches(|c| c == '\'' || c == '"');
                 let v = v.rsplit_once([':', '%']).map_or(v, |(_, p)| p);
                 if !redacted(v) && !v.contains("://") && credential_like(v) {
-                    push(format!("the value of `{f}` ({})", masked(v)));
+                    push(format!("the value of `{f}` ({})", masked(v)), v);
                 }
             }
         }
@@ -446,7 +493,7 @@ fn tool_secrets(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String)) {
                 .unwrap_or("")
                 .trim_matches(|c| c == '\'' || c == '"');
             if !redacted(v) && credential_like(v) {
-                push(format!("what `echo` pipes in ({})", masked(v)));
+                push(format!("what `echo` pipes in ({})", masked(v)), v);
             }
         }
     }
@@ -454,7 +501,7 @@ fn tool_secrets(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String)) {
 
 /// A value right after a name that says secret, before any other word; and a long random
 /// token on a line that names a secret.
-fn named_values(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String)) {
+fn named_values(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String, &str)) {
     let (line, lower) = (l.line, l.lower);
     let ends_word = |at: usize, len: usize| {
         !lower[at + len..]
@@ -495,11 +542,14 @@ fn named_values(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String)) {
                     let more = rest[after..].len() - rest[after..].trim_start().len();
                     tok = token_at(rest, after + more);
                 }
-                // Paths and URLs are where a secret is kept, not the secret.
-                let where_kept =
-                    tok.starts_with('/') || tok.starts_with('.') || tok.contains("://");
+                // Paths and URLs are where a secret is kept, not the secret; a word
+                // after a dash is the next option (`-Name API_KEY -AsPlainText`).
+                let where_kept = tok.starts_with('/')
+                    || tok.starts_with('.')
+                    || tok.starts_with('-')
+                    || tok.contains("://");
                 if !redacted(tok) && !where_kept && credential_like(tok) {
-                    push(format!("a value after `{name}` ({})", masked(tok)));
+                    push(format!("a value after `{name}` ({})", masked(tok)), tok);
                 }
             }
         }
@@ -520,7 +570,7 @@ fn named_values(w: &'static Words, l: &Scanned, push: &mut dyn FnMut(String)) {
                 && !redacted(t)
                 && entropy(t) >= 4.0
             {
-                push(format!("a random token ({})", masked(t)));
+                push(format!("a random token ({})", masked(t)), t);
             }
         }
     }

@@ -473,15 +473,28 @@ fn a_refused_file_names_the_flags_that_go_on_and_allow_unredacted_takes_paths_as
     copy_dir(&root().join("samples/storage-published"), &input);
     fs::create_dir_all(input.join("notes")).expect("mkdir");
     // A random token on a line that names a secret, too far after the name for the
-    // redactor, which the second check still sees.
+    // redactor, which the second check still sees: redacted by the check, not refused.
     let token = "aB3dE5gH7jK9mN1pQ3sT5vX7zA9cQw";
-    fs::write(
-        input.join("notes/n.txt"),
-        format!("password hint: it is in the team's vault, not in this file; the line goes on about other things entirely, and then {token}\n"),
-    )
-    .expect("w");
+    let line = format!("password hint: it is in the team's vault, not in this file; the line goes on about other things entirely, and then {token}\n");
+    fs::write(input.join("notes/n.txt"), &line).expect("w");
     let out = tmp.path().join("b.tar.gz");
     let base = ["--no-pdf", "--include", "notes/*"];
+    let r = bundle(&input, &out, &base);
+    assert_eq!(r.code, 0, "redacted, not refused: {}", r.stderr);
+    let kept = String::from_utf8_lossy(&tar_contents(&out)["input/notes/n.txt"]).into_owned();
+    assert!(
+        !kept.contains(token) && kept.contains("password hint: it is in the team's vault"),
+        "{kept}"
+    );
+    // The same token split by a terminal colour sequence: the check reads it whole, but
+    // it stands nowhere whole in the file, so it cannot be redacted in place: refused.
+    let (a, b) = token.split_at(13);
+    fs::write(
+        input.join("notes/n.txt"),
+        line.replace(token, &format!("{a}\x1b[0m{b}")),
+    )
+    .expect("w");
+    fs::remove_file(&out).expect("rm");
     let r = bundle(&input, &out, &base);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(

@@ -28,6 +28,7 @@ mod redaction;
 mod regime;
 mod report;
 mod safety;
+mod secret_classes;
 mod signals;
 mod spdk;
 mod storage;

@@ -11,24 +11,7 @@ use super::{Edit, MARK};
 /// Deeper nesting than this is read as text instead (no recursion without bound).
 const MAX_DEPTH: usize = 128;
 
-/// The members of a record that give a setting's name, and those that give its value.
-const NAMES: &[&str] = &[
-    "name",
-    "key",
-    "variable",
-    "param",
-    "parameter",
-    "attribute",
-    "field",
-];
-const VALUES: &[&str] = &[
-    "value",
-    "string_value",
-    "stringValue",
-    "secret_value",
-    "secretValue",
-    "val",
-];
+use super::keys::{RECORD_NAMES as NAMES, RECORD_VALUES as VALUES};
 
 /// One member of an object: its name and where its value is.
 struct Member {

@@ -5,6 +5,32 @@
 
 use super::rules::rules;
 
+/// The fields of a record that give a setting's name (a JSON object's `"name"`, a YAML
+/// item's `key:`, an XML element's `Name=` attribute, a `Format-List` block's `Name :`),
+/// and those that give its value. Compared in any case.
+pub const RECORD_NAMES: &[&str] = &[
+    "name",
+    "key",
+    "variable",
+    "param",
+    "parameter",
+    "attribute",
+    "field",
+];
+pub const RECORD_VALUES: &[&str] = &[
+    "value",
+    "string_value",
+    "stringValue",
+    "secret_value",
+    "secretValue",
+    "val",
+];
+
+/// Whether `field` is one of `list`, in any case.
+pub fn field_is(field: &str, list: &[&str]) -> bool {
+    list.iter().any(|x| x.eq_ignore_ascii_case(field))
+}
+
 /// How sure a key's name makes us that its value is a secret.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Strength {
@@ -99,12 +125,72 @@ pub fn is_placeholder(value: &str) -> bool {
                 .all(|c| c.is_ascii_alphanumeric() || c == '_'))
         || (v.starts_with('<') && v.ends_with('>'))
         || (v.starts_with('%') && v.ends_with('%') && v.len() > 2)
+        // Make's and Azure Pipelines' `$(VAR)`.
+        || (v.starts_with("$(")
+            && v.ends_with(')')
+            && v[2..v.len() - 1]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+        // An Ansible vault: ciphertext, kept whole.
+        || v.starts_with("!vault")
         || v.chars()
             .all(|c| c == '*' || c == 'x' || c == 'X' || c == '.')
 }
 
-/// Whether a value looks like a credential rather than a word or a count: for weak keys.
+/// A path to a file (`/root/.smbcred`, `~/.aws/credentials`, `results/run-3/fio.json`):
+/// where a secret is kept, or an object's key, never the secret itself.
+pub fn is_reference(value: &str) -> bool {
+    let v = value.trim_matches(|c| c == '"' || c == '\'');
+    let v = v.strip_prefix("file://").unwrap_or(v);
+    let chars_ok = v
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '/' | '~' | '-' | '@' | '+'));
+    if !chars_ok || !v.contains('/') || v.contains("//") {
+        return false;
+    }
+    let segments_plain = v
+        .split('/')
+        .all(|seg| !super::text::random_token(seg) && seg.len() <= 64);
+    let rooted =
+        v.starts_with('/') || v.starts_with("~/") || v.starts_with("./") || v.starts_with("../");
+    let file_name = v
+        .rsplit('/')
+        .next()
+        .and_then(|f| f.rsplit_once('.'))
+        .is_some_and(|(stem, ext)| {
+            !stem.is_empty()
+                && (1..=5).contains(&ext.len())
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+        });
+    segments_plain && (rooted || file_name)
+}
+
+/// A name or a choice written as one (`hf_token`, `accept-new`, `service.name`,
+/// `EXECUTION_ENV_PATH`): lower case words joined by `.`, `_` or `-` (no digits), or
+/// upper snake case. What compose's `secrets:` list, a record's `key:` and an option's
+/// setting hold.
+fn is_identifier(v: &str) -> bool {
+    let lower = v
+        .chars()
+        .all(|c| c.is_ascii_lowercase() || matches!(c, '.' | '_' | '-'));
+    let upper_snake = v
+        .chars()
+        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && v.contains('_');
+    v.contains(['.', '_', '-'])
+        && v.starts_with(|c: char| c.is_ascii_alphabetic())
+        && (lower || upper_snake)
+}
+
+/// Whether a value looks like a credential rather than a word, a name or a count: for
+/// weak keys.
 pub fn looks_secret(value: &str) -> bool {
+    let v = value.trim_matches(|c| c == '"' || c == '\'');
+    !is_identifier(v) && mixes_classes(v)
+}
+
+/// Whether a value mixes kinds of character as credentials do (a rule's `mixed`).
+pub fn mixes_classes(value: &str) -> bool {
     let v = value.trim_matches(|c| c == '"' || c == '\'');
     let n = v.chars().count();
     if n < 6
@@ -123,7 +209,7 @@ pub fn looks_secret(value: &str) -> bool {
 
 /// Whether a key and its value make a secret.
 pub fn is_secret(key: &str, value: &str) -> bool {
-    if is_placeholder(value) {
+    if is_placeholder(value) || is_reference(value) {
         return false;
     }
     match strength(key) {

@@ -128,6 +128,9 @@ fn edits_for(name: &str, text: &str) -> Vec<Edit> {
     if looks_netrc {
         text::netrc(text, &mut spans);
     }
+    if file.ends_with("pgpass") || file.ends_with("passwd-s3fs") {
+        text::colon_fields(text, &file, &mut spans);
+    }
     merge(spans)
         .into_iter()
         .map(|s| Edit::mark(s.start, s.end, &s.rule))
@@ -147,6 +150,11 @@ pub fn redact_file(name: &str, text: &str) -> (String, usize) {
     }
     let n = edits.iter().map(|e| e.count).sum();
     (apply(text, &edits), n)
+}
+
+/// A path as it may leave: every component redacted like text.
+pub fn redact_name(name: &str) -> String {
+    redact(name).0
 }
 
 /// Every secret in `text` as findings with their lines (for file names and messages).

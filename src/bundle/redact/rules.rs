@@ -12,6 +12,7 @@ const RULES_TOML: &str = include_str!("secrets.toml");
 struct File {
     keys: Keys,
     placeholders: Vec<String>,
+    prompts: Vec<String>,
     tool: Vec<Tool>,
     rule: Vec<RuleData>,
 }
@@ -45,6 +46,21 @@ pub struct Tool {
     pub positional: Vec<[String; 2]>,
     #[serde(default)]
     pub stdin: Vec<String>,
+    /// (the flag naming a setting, the flag giving its value): the value is a secret when
+    /// the name names one (`iscsiadm -n node.session.auth.password -v VALUE`).
+    #[serde(default)]
+    pub named: Vec<[String; 2]>,
+    /// The tool's names and subcommand words match in any case (PowerShell, redis).
+    #[serde(default)]
+    pub nocase: bool,
+    /// Options are long words after one dash (`openssl -keyout`): a short flag's value is
+    /// never attached to it.
+    #[serde(default)]
+    pub single_dash_words: bool,
+    /// The tool counts only on a line holding one of these (lowercase): `AUTH` is redis's
+    /// only at a redis prompt.
+    #[serde(default)]
+    pub context: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -82,6 +98,8 @@ pub struct Rule {
 pub struct Rules {
     pub keys: Keys,
     pub placeholders: Vec<String>,
+    /// Words of a prompt that asks for a secret (what an expect script answers).
+    pub prompts: Vec<String>,
     pub tools: Vec<Tool>,
     pub rules: Vec<Rule>,
 }
@@ -95,6 +113,7 @@ pub fn rules() -> &'static Rules {
         Rules {
             keys: data.keys,
             placeholders: data.placeholders,
+            prompts: data.prompts,
             tools: data.tool,
             rules: data
                 .rule
@@ -118,9 +137,11 @@ impl Rules {
     /// The tool named by a command word (its file name: `/usr/bin/curl` is `curl`).
     pub fn tool(&self, word: &str) -> Option<&Tool> {
         let name = word.rsplit('/').next().unwrap_or(word);
-        self.tools
-            .iter()
-            .find(|t| t.names.iter().any(|n| n == name))
+        self.tools.iter().find(|t| {
+            t.names
+                .iter()
+                .any(|n| n == name || (t.nocase && n.eq_ignore_ascii_case(name)))
+        })
     }
 
     /// Every word the key vocabulary and the tools name, lowercase: what the independent

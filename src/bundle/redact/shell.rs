@@ -23,7 +23,7 @@ pub fn spans(text: &str, out: &mut Vec<Span>) {
         .tools
         .iter()
         .flat_map(|t| t.names.iter().map(String::as_str))
-        .filter(|n| lower.contains(*n))
+        .filter(|n| lower.contains(&n.to_ascii_lowercase()))
         .collect();
     if names.is_empty() {
         return;
@@ -33,7 +33,7 @@ pub fn spans(text: &str, out: &mut Vec<Span>) {
     while at < b.len() {
         let end = logical_end(b, at);
         let line = &lower[at..end];
-        if names.iter().any(|n| line.contains(n)) {
+        if names.iter().any(|n| line.contains(&n.to_ascii_lowercase())) {
             let words = tokenize(text, at, end);
             commands(&words, out);
         }
@@ -144,6 +144,14 @@ fn commands(words: &[Word], out: &mut Vec<Span>) {
         for (n, &(k, tool)) in tools.iter().enumerate() {
             let until = tools.get(n + 1).map_or(cmd.len(), |(next, _)| *next);
             let args = &cmd[k + 1..until];
+            let in_context = tool.context.is_empty()
+                || words.iter().any(|w| {
+                    let l = w.text.to_ascii_lowercase();
+                    tool.context.iter().any(|c| l.contains(c.as_str()))
+                });
+            if !in_context {
+                continue;
+            }
             if !tool.sub.is_empty() && !args.iter().any(|a| tool.sub.contains(&a.text)) {
                 continue;
             }
@@ -185,7 +193,7 @@ fn offset(w: &Word, i: usize) -> usize {
 /// A flag's value among `args`: (word index, byte offset of the value in that word).
 fn value_after(args: &[Word], i: usize, flag: &str, attached_ok: bool) -> Option<(usize, usize)> {
     let a = &args[i].text;
-    if a == flag {
+    if a == flag || (flag.starts_with('-') && a.eq_ignore_ascii_case(flag) && flag.len() > 2) {
         return (i + 1 < args.len()).then_some((i + 1, 0));
     }
     if flag.starts_with("--") || flag.len() > 2 {
@@ -199,9 +207,10 @@ fn value_after(args: &[Word], i: usize, flag: &str, attached_ok: bool) -> Option
 }
 
 fn flags(tool: &Tool, args: &[Word], out: &mut Vec<Span>) {
+    let attached_ok = !tool.single_dash_words;
     for i in 0..args.len() {
         for f in &tool.value {
-            if let Some((j, off)) = value_after(args, i, f, true) {
+            if let Some((j, off)) = value_after(args, i, f, attached_ok) {
                 push(&args[j], offset(&args[j], off), out, "tool-flag");
             }
         }
@@ -212,7 +221,7 @@ fn flags(tool: &Tool, args: &[Word], out: &mut Vec<Span>) {
             }
         }
         for f in &tool.userpass {
-            if let Some((j, off)) = value_after(args, i, f, true) {
+            if let Some((j, off)) = value_after(args, i, f, attached_ok) {
                 let v = &args[j].text[off.min(args[j].text.len())..];
                 if let Some(p) = v.find([':', '%']) {
                     push(
@@ -225,21 +234,55 @@ fn flags(tool: &Tool, args: &[Word], out: &mut Vec<Span>) {
             }
         }
     }
-    for p in &tool.positional {
-        let sub: Vec<&str> = p[0].split_whitespace().collect();
-        let n: usize = p[1].parse().unwrap_or(1);
-        let plain: Vec<&Word> = args
-            .iter()
-            .filter(|a| !a.text.starts_with('-') || sub.contains(&a.text.as_str()))
-            .collect();
-        if let Some(at) = plain
-            .windows(sub.len())
-            .position(|w| w.iter().zip(&sub).all(|(a, s)| a.text == *s))
-        {
-            if let Some(w) = plain.get(at + sub.len() + n - 1) {
-                push(w, 0, out, "tool-argument");
+    for [name_flag, value_flag] in &tool.named {
+        let named = (0..args.len()).find_map(|i| value_after(args, i, name_flag, false));
+        let value = (0..args.len()).find_map(|i| value_after(args, i, value_flag, false));
+        if let (Some((n, off)), Some((v, voff))) = (named, value) {
+            let name = &args[n].text[off.min(args[n].text.len())..];
+            let val = &args[v].text[voff.min(args[v].text.len())..];
+            if super::keys::is_secret(name, val) {
+                push(&args[v], offset(&args[v], voff), out, "tool-named-value");
             }
         }
+    }
+    for p in &tool.positional {
+        positional(tool, args, &p[0], &p[1], out);
+    }
+}
+
+/// `positional = [[SUB, N]]`: after the subcommand words SUB (any case for a `nocase`
+/// tool; none: right after the tool), the N-th word that is not an option, or the last
+/// one (`N = "last"`: `AUTH [user] password`).
+fn positional(tool: &Tool, args: &[Word], sub: &str, n: &str, out: &mut Vec<Span>) {
+    let sub: Vec<&str> = sub.split_whitespace().collect();
+    let same = |a: &str, b: &str| {
+        a == b || (tool.nocase || b.starts_with('-')) && a.eq_ignore_ascii_case(b)
+    };
+    let plain: Vec<&Word> = args
+        .iter()
+        .filter(|a| !a.text.starts_with('-') || sub.iter().any(|s| same(&a.text, s)))
+        .collect();
+    let at = if sub.is_empty() {
+        Some(0)
+    } else {
+        plain
+            .windows(sub.len())
+            .position(|w| w.iter().zip(&sub).all(|(a, s)| same(&a.text, s)))
+    };
+    let Some(at) = at else {
+        return;
+    };
+    let after = &plain[(at + sub.len()).min(plain.len())..];
+    let word = if n == "last" {
+        after.last()
+    } else {
+        n.parse::<usize>()
+            .ok()
+            .and_then(|n| n.checked_sub(1))
+            .and_then(|i| after.get(i))
+    };
+    if let Some(w) = word {
+        push(w, 0, out, "tool-argument");
     }
 }
 

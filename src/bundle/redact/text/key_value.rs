@@ -88,8 +88,12 @@ pub(super) fn key_values(text: &str, out: &mut Vec<Span>) {
             after_colour = true;
             continue;
         }
+        // A name starts after a word's end; after a `/` it is a path's part
+        // (`/run/secrets:ro`), not a name.
         let starts = (c.is_ascii_alphabetic() || c == b'_' || c == b'.')
-            && (i == 0 || after_colour || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'));
+            && (i == 0
+                || after_colour
+                || !(b[i - 1].is_ascii_alphanumeric() || matches!(b[i - 1], b'_' | b'/')));
         after_colour = false;
         if !starts {
             i += 1;
@@ -111,7 +115,16 @@ pub(super) fn key_values(text: &str, out: &mut Vec<Span>) {
                     && text[key.end..].trim_start().starts_with(':')
                     && found.len() == 1
                     && !matches!(b.get(found[0].0.wrapping_sub(1)), Some(b'"' | b'\''));
-                if is_secret(name.trim_matches('.'), &value) && (!prose || looks_secret(&value)) {
+                // A record's name field (`key: s3_secret_key`, `key="Region"`) holds a
+                // name: only a random token there is a secret.
+                let name_field = crate::bundle::redact::keys::field_is(
+                    name.trim_matches('.'),
+                    crate::bundle::redact::keys::RECORD_NAMES,
+                );
+                if is_secret(name.trim_matches('.'), &value)
+                    && (!prose || looks_secret(&value))
+                    && (!name_field || super::random_token(&value))
+                {
                     for (s, e) in found {
                         out.push(span(s, e, "key-value"));
                     }
@@ -234,7 +247,11 @@ pub(super) fn value_of(text: &str, key: &Key) -> Option<Vec<(usize, usize)>> {
         }
         b'[' => list(b, v + 1),
         b'{' => None,
-        b'"' | b'\'' => quoted(b, v, &text[v..v + 1]).map(|s| vec![s]),
+        // A quoted value that starts with a blank is the text around a name, not its
+        // value (`does "host's password: " (spawn_id …)`).
+        b'"' | b'\'' => quoted(b, v, &text[v..v + 1])
+            .filter(|&(s, e)| e > s && !b[s].is_ascii_whitespace())
+            .map(|s| vec![s]),
         b'\\' if text[v..].starts_with("\\\"") => quoted(b, v, "\\\"").map(|s| vec![s]),
         _ => {
             let end = if sep == b':' && key.starts_line {

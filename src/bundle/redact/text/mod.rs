@@ -7,10 +7,12 @@
 //! the value's own extent in its syntax, so what replaces it leaves the quotes, brackets
 //! and indentation where they were.
 
-use super::keys::{is_placeholder, is_secret, looks_secret};
+use super::keys::{is_placeholder, is_secret, looks_secret, mixes_classes};
 use super::rules::rules;
 use super::Span;
 mod key_value;
+mod no_context;
+mod records;
 use key_value::*;
 
 /// Every word any detector starts from: the rules' keywords, the stems of secrets'
@@ -34,21 +36,58 @@ fn triggers() -> &'static aho_corasick::AhoCorasick {
 
 /// Every secret span in `text` (unsorted, possibly overlapping).
 pub fn spans(text: &str) -> Vec<Span> {
+    spans_at(text, 0)
+}
+
+/// [`spans`], `depth` levels of base64 down.
+fn spans_at(text: &str, depth: usize) -> Vec<Span> {
     let mut out = Vec::new();
-    if !triggers().is_match(text) {
-        return out;
+    let blocks = no_context::base64_blocks(text, depth);
+    if triggers().is_match(text) {
+        let lower = text.to_ascii_lowercase();
+        token_rules(text, &lower, &mut out);
+        key_values(text, &mut out);
+        url_credentials(text, &mut out);
+        if lower.contains("kind: secret") {
+            kubernetes_secret(text, &mut out);
+        }
+        near_names(text, &mut out);
+        records::spans(text, &lower, &mut out);
+        super::shell::spans(text, &mut out);
+        if lower.contains("send") {
+            no_context::expect_answers(text, &mut out);
+        }
     }
-    let lower = text.to_ascii_lowercase();
-    token_rules(text, &lower, &mut out);
-    key_values(text, &mut out);
-    url_credentials(text, &mut out);
-    if lower.contains("kind: secret") {
-        kubernetes_secret(text, &mut out);
+    if memchr::memmem::find(text.as_bytes(), b"command not found").is_some() {
+        no_context::typed_at_prompt(text, &mut out);
     }
-    near_names(text, &mut out);
-    yaml_records(text, &mut out);
-    super::shell::spans(text, &mut out);
+    no_context::random_tokens(text, &blocks.kept, &mut out);
+    // An image or a certificate in base64 is kept whole: nothing inside it is a token.
+    out.retain(|s| !blocks.keeps(s.start, s.end));
+    out.extend(blocks.secret);
+    same_values(text, &mut out);
     out
+}
+
+/// A secret found once is redacted wherever else it stands in the text (the password
+/// typed at the prompt is also on the prompt's line).
+fn same_values(text: &str, out: &mut Vec<Span>) {
+    let mut values: Vec<&str> = out
+        .iter()
+        .map(|s| &text[s.start..s.end])
+        .filter(|v| v.len() >= 8 && !v.contains('\n') && !super::keys::is_placeholder(v))
+        .collect();
+    values.sort_unstable();
+    values.dedup();
+    if values.is_empty() || values.len() > 10_000 {
+        return;
+    }
+    let Ok(ac) = aho_corasick::AhoCorasick::new(&values) else {
+        return;
+    };
+    for m in ac.find_iter(text) {
+        out.push(span(m.start(), m.end(), "same-value"));
+    }
 }
 
 fn span(start: usize, end: usize, rule: &str) -> Span {
@@ -69,7 +108,7 @@ fn token_rules(text: &str, lower: &str, out: &mut Vec<Span>) {
             let Some(m) = c.name("secret").or_else(|| c.name("token")) else {
                 continue;
             };
-            if is_placeholder(m.as_str()) || (rule.mixed && !looks_secret(m.as_str())) {
+            if is_placeholder(m.as_str()) || (rule.mixed && !mixes_classes(m.as_str())) {
                 continue;
             }
             out.push(span(m.start(), m.end(), &rule.id));
@@ -123,6 +162,22 @@ fn first_stem(line: &str) -> Option<usize> {
         .find_overlapping_iter(line)
         .find(|m| !matches!(STEMS[m.pattern().as_usize()], "pat" | "sig"))
         .map(|m| m.start())
+}
+
+/// Whether the word holding the stem at `at` can name a secret: not a public key, a
+/// certificate authority or a fingerprint, and a name, not a long token.
+fn names_a_secret(line: &str, at: usize) -> bool {
+    let b = line.as_bytes();
+    let mut s = at;
+    while s > 0 && name_byte(b[s - 1]) {
+        s -= 1;
+    }
+    let mut e = at;
+    while e < b.len() && name_byte(b[e]) {
+        e += 1;
+    }
+    let word = &line[s..e];
+    word.len() <= 64 && super::keys::strength(word) != super::keys::Strength::No
 }
 
 /// `scheme://user:password@host` (a password with `@` included) and
@@ -186,6 +241,46 @@ pub fn netrc(text: &str, out: &mut Vec<Span>) {
         {
             out.push(span(w[1].0, w[1].1, "netrc"));
         }
+    }
+}
+
+/// Colon-separated credential files, by their names: PostgreSQL's `.pgpass`
+/// (`host:port:db:user:password`, the password is the rest of the line, `\:` escapes)
+/// and s3fs's `passwd-s3fs` (`[bucket:]KEY_ID:SECRET`, the secret after the last
+/// colon). Comments and blank lines stay.
+pub fn colon_fields(text: &str, file: &str, out: &mut Vec<Span>) {
+    let pgpass = file.ends_with("pgpass");
+    let b = text.as_bytes();
+    let mut at = 0;
+    while at < b.len() {
+        let e = line_end(b, at);
+        let line = &text[at..e];
+        if !line.trim_start().starts_with('#') && !line.trim().is_empty() {
+            let from = if pgpass {
+                // The fifth field: after four unescaped colons.
+                let mut seen = 0;
+                let mut i = 0;
+                let lb = line.as_bytes();
+                while i < lb.len() && seen < 4 {
+                    match lb[i] {
+                        b'\\' => i += 1,
+                        b':' => seen += 1,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                (seen == 4).then_some(i)
+            } else {
+                line.rfind(':').map(|i| i + 1)
+            };
+            if let Some(f) = from.filter(|&f| f < line.len()) {
+                let value = line[f..].trim_end();
+                if !is_placeholder(value) {
+                    out.push(span(at + f, at + f + value.len(), "credential-file"));
+                }
+            }
+        }
+        at = e + 1;
     }
 }
 
@@ -258,7 +353,7 @@ fn near_names(text: &str, out: &mut Vec<Span>) {
     while at < b.len() {
         let e = line_end(b, at);
         let line = &text[at..e];
-        if let Some(name_at) = first_stem(line) {
+        if let Some(name_at) = first_stem(line).filter(|&n| names_a_secret(line, n)) {
             let lb = line.as_bytes();
             // Tokens after the name (the word holding the name is the name).
             let mut i = name_at;
@@ -284,60 +379,8 @@ fn near_names(text: &str, out: &mut Vec<Span>) {
                     break;
                 }
                 let tok = &line[s..i];
-                if random_token(tok) {
+                if random_token(tok) && !no_context::public_by_prefix(b, at + s) {
                     out.push(span(at + s, at + i, "random-near-name"));
-                }
-            }
-        }
-        at = e + 1;
-    }
-}
-
-/// A YAML record of a setting, as Kubernetes env lists and many configs write them: a
-/// `name:` (or `key:`) line that names a secret, and in the same item a `value:` line
-/// whose value is the secret (`- name: VLLM_API_KEY` then `  value: …`). The name and
-/// the value are on different lines, so no key-value rule sees them together.
-fn yaml_records(text: &str, out: &mut Vec<Span>) {
-    const NAMES: &[&str] = &["name", "key"];
-    const VALUES: &[&str] = &["value", "stringValue", "string_value", "secretValue"];
-    let b = text.as_bytes();
-    // (the item's indentation, the secret's name) of the item being read, if any.
-    let mut item: Option<(usize, String)> = None;
-    let mut at = 0;
-    while at < b.len() {
-        let e = line_end(b, at);
-        let line = &text[at..e];
-        let ind = indent(b, at);
-        let body = line[ind..].trim_end();
-        let dashed = body.strip_prefix("- ");
-        let (field_at, field) = match dashed {
-            Some(rest) => (at + ind + 2, rest),
-            None => (at + ind, body),
-        };
-        let field_ind = field_at - at;
-        // A line at or left of the item's own fields ends it (a new `- ` item too).
-        if item
-            .as_ref()
-            .is_some_and(|(i, _)| dashed.is_some() || (field_ind < *i && !body.is_empty()))
-        {
-            item = None;
-        }
-        if let Some((k, v)) = field.split_once(':') {
-            let (k, v) = (k.trim(), v.trim().trim_matches(|c| c == '"' || c == '\''));
-            if NAMES.contains(&k) && !v.is_empty() {
-                item = Some((field_ind, v.to_string()));
-            } else if let Some((_, name)) = item.as_ref().filter(|(i, _)| field_ind == *i) {
-                if VALUES.contains(&k) {
-                    let kstart = field_at;
-                    let key = key_value::describe(b, kstart, kstart + k.len());
-                    if let Some(found) = key_value::value_of(text, &key) {
-                        let value: String = found.iter().map(|(s, e)| &text[*s..*e]).collect();
-                        if is_secret(name, &value) {
-                            for (s, e) in found {
-                                out.push(span(s, e, "yaml-record"));
-                            }
-                        }
-                    }
                 }
             }
         }
