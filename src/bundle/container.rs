@@ -13,21 +13,72 @@ pub const MAX_MEMBERS: usize = 10_000;
 /// More bytes than this, unpacked, and the archive is left out.
 pub const MAX_BYTES: u64 = 256 * 1024 * 1024;
 
+/// Archives inside archives deeper than this and the outer one is left out.
+pub const MAX_DEPTH: usize = 4;
+
 /// One member of an archive, as it goes back in.
 #[derive(Debug, Clone)]
 pub enum Member {
     Dir(String),
-    File { name: String, text: Text },
+    File {
+        name: String,
+        text: Text,
+    },
+    /// A tar or tar.gz inside the archive: opened in turn, its members redacted as
+    /// members (not its bytes as text), packed again the same way.
+    Archive {
+        name: String,
+        gzip: bool,
+        members: Vec<Member>,
+    },
 }
 
-/// The members of a tar archive, each file read as text; or why the archive stays out.
+impl Member {
+    /// Every name (also inside nested archives), and every file's text with it: what
+    /// redaction and pseudonyms go over.
+    pub fn visit_mut(members: &mut [Member], f: &mut dyn FnMut(&mut String, Option<&mut Text>)) {
+        for m in members {
+            match m {
+                Member::Dir(name) => f(name, None),
+                Member::File { name, text } => f(name, Some(text)),
+                Member::Archive { name, members, .. } => {
+                    f(name, None);
+                    Member::visit_mut(members, f);
+                }
+            }
+        }
+    }
+
+    /// Every file's text, as (`outer!inner!name`, text).
+    pub fn texts(members: &[Member], prefix: &str, out: &mut Vec<(String, String)>) {
+        for m in members {
+            match m {
+                Member::File { name, text } => {
+                    out.push((format!("{prefix}!{name}"), text.joined()))
+                }
+                Member::Archive { name, members, .. } => {
+                    Member::texts(members, &format!("{prefix}!{name}"), out);
+                }
+                Member::Dir(_) => {}
+            }
+        }
+    }
+}
+
+/// The members of a tar archive, each file read as text (an archive inside opened in
+/// turn); or why the archive stays out.
 pub fn open(bytes: &[u8]) -> Result<Vec<Member>, String> {
+    let mut total: u64 = 0;
+    open_at(bytes, 0, &mut total)
+}
+
+/// [`open`], `depth` archives down; `total` counts the bytes unpacked at every depth.
+fn open_at(bytes: &[u8], depth: usize, total: &mut u64) -> Result<Vec<Member>, String> {
     let mut archive = tar::Archive::new(bytes);
     let entries = archive
         .entries()
         .map_err(|e| format!("an archive that cannot be read ({e})"))?;
     let mut out = Vec::new();
-    let mut total: u64 = 0;
     for e in entries {
         let mut e = e.map_err(|e| format!("an archive that cannot be read ({e})"))?;
         let name = e
@@ -47,8 +98,8 @@ pub fn open(bytes: &[u8]) -> Result<Vec<Member>, String> {
                 "an archive holding `{name}`, which is a link or a special file: links inside archives are not followed"
             ));
         }
-        total = total.saturating_add(e.header().size().unwrap_or(u64::MAX));
-        if total > MAX_BYTES {
+        *total = total.saturating_add(e.header().size().unwrap_or(u64::MAX));
+        if *total > MAX_BYTES {
             return Err(format!(
                 "an archive of more than {} MiB unpacked",
                 MAX_BYTES >> 20
@@ -59,9 +110,31 @@ pub fn open(bytes: &[u8]) -> Result<Vec<Member>, String> {
             .take(MAX_BYTES)
             .read_to_end(&mut data)
             .map_err(|err| format!("an archive whose member `{name}` cannot be read ({err})"))?;
-        let text = encoding::decode(&data)
-            .map_err(|why| format!("an archive whose member `{name}` is {why}"))?;
-        out.push(Member::File { name, text });
+        match encoding::decode_file(&data) {
+            Ok(encoding::Decoded::Tar { bytes, gzip }) => {
+                if depth + 1 >= MAX_DEPTH {
+                    return Err(format!(
+                        "archives inside archives more than {MAX_DEPTH} deep (at `{name}`)"
+                    ));
+                }
+                *total = total.saturating_add(bytes.len() as u64);
+                if *total > MAX_BYTES {
+                    return Err(format!(
+                        "an archive of more than {} MiB unpacked",
+                        MAX_BYTES >> 20
+                    ));
+                }
+                let members = open_at(&bytes, depth + 1, total)
+                    .map_err(|why| format!("the archive `{name}` inside it is {why}"))?;
+                out.push(Member::Archive {
+                    name,
+                    gzip,
+                    members,
+                });
+            }
+            Ok(encoding::Decoded::Text(text)) => out.push(Member::File { name, text }),
+            Err(why) => return Err(format!("an archive whose member `{name}` is {why}")),
+        }
     }
     Ok(out)
 }
@@ -70,7 +143,9 @@ pub fn open(bytes: &[u8]) -> Result<Vec<Member>, String> {
 pub fn pack(members: &[Member]) -> Result<Vec<u8>, String> {
     let mut sorted: Vec<&Member> = members.iter().collect();
     let name = |m: &Member| match m {
-        Member::Dir(n) | Member::File { name: n, .. } => n.clone(),
+        Member::Dir(n) | Member::File { name: n, .. } | Member::Archive { name: n, .. } => {
+            n.clone()
+        }
     };
     sorted.sort_by_key(|m| name(m));
     let mut tar = tar::Builder::new(Vec::new());
@@ -88,6 +163,15 @@ pub fn pack(members: &[Member]) -> Result<Vec<u8>, String> {
                 tar::EntryType::Regular,
                 0o644,
             ),
+            Member::Archive {
+                name,
+                gzip,
+                members,
+            } => {
+                let inner = pack(members)?;
+                let data = if *gzip { encoding::gzip(&inner) } else { inner };
+                (name.clone(), data, tar::EntryType::Regular, 0o644)
+            }
         };
         h.set_size(data.len() as u64);
         h.set_mode(mode);

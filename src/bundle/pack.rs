@@ -224,18 +224,13 @@ fn redact_content(rel: &str, content: &mut Content) -> usize {
     };
     match content {
         Content::Text(t) => text(rel, t),
-        Content::Tar { members, .. } => {
-            for m in members {
-                match m {
-                    Member::Dir(name) => *name = clean_name(name),
-                    Member::File { name, text: t } => {
-                        *name = clean_name(name);
-                        let member = name.clone();
-                        text(&member, t);
-                    }
-                }
+        Content::Tar { members, .. } => Member::visit_mut(members, &mut |name, t| {
+            *name = clean_name(name);
+            if let Some(t) = t {
+                let member = name.clone();
+                text(&member, t);
             }
-        }
+        }),
         Content::Raw(_) => {}
     }
     n
@@ -250,13 +245,11 @@ fn clean_name(name: &str) -> String {
 fn texts_of(rel: &str, content: &Content) -> Vec<(String, String)> {
     match content {
         Content::Text(t) => vec![(rel.to_string(), t.joined())],
-        Content::Tar { members, .. } => members
-            .iter()
-            .filter_map(|m| match m {
-                Member::File { name, text } => Some((format!("{rel}!{name}"), text.joined())),
-                Member::Dir(_) => None,
-            })
-            .collect(),
+        Content::Tar { members, .. } => {
+            let mut out = Vec::new();
+            Member::texts(members, rel, &mut out);
+            out
+        }
         Content::Raw(_) => Vec::new(),
     }
 }
@@ -264,17 +257,12 @@ fn texts_of(rel: &str, content: &Content) -> Vec<(String, String)> {
 fn pseudonymize(p: &mut Pseudonyms, content: &mut Content) {
     match content {
         Content::Text(t) => t.map(|s| p.apply(s)),
-        Content::Tar { members, .. } => {
-            for m in members {
-                match m {
-                    Member::Dir(name) => *name = p.apply(name),
-                    Member::File { name, text } => {
-                        *name = p.apply(name);
-                        text.map(|s| p.apply(s));
-                    }
-                }
+        Content::Tar { members, .. } => Member::visit_mut(members, &mut |name, text| {
+            *name = p.apply(name);
+            if let Some(text) = text {
+                text.map(|s| p.apply(s));
             }
-        }
+        }),
         Content::Raw(_) => {}
     }
 }

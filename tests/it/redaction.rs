@@ -141,6 +141,10 @@ fn hostile(tmp: &Path) -> PathBuf {
         ("corpus.txt", corpus.clone().into_bytes()),
         ("sub/corpus16.log", utf16(&corpus, true, true)),
         ("sub/inner.log.gz", gzip(corpus.as_bytes())),
+        (
+            "sub/nested.tar",
+            tar_of(&[("deep/corpus.txt", corpus.clone().into_bytes())]),
+        ),
     ]);
     w("archive.tar.gz", &gzip(&tar));
     w("archive.tar", &tar);
@@ -218,21 +222,41 @@ fn the_corpus_leaves_in_no_encoding_container_name_or_report() {
     let mut a = tar::Archive::new(flate2::read::GzDecoder::new(
         &files["input/logs/archive.tar.gz"][..],
     ));
-    let names: Vec<String> = a
-        .entries()
-        .expect("still a tar.gz")
-        .map(|e| {
-            e.expect("entry")
-                .path()
-                .expect("path")
-                .display()
-                .to_string()
-        })
-        .collect();
+    let mut names = Vec::new();
+    let mut nested = Vec::new();
+    for e in a.entries().expect("still a tar.gz") {
+        let mut e = e.expect("entry");
+        let name = e.path().expect("path").display().to_string();
+        if name == "sub/nested.tar" {
+            e.read_to_end(&mut nested).expect("read");
+        }
+        names.push(name);
+    }
     assert_eq!(
         names,
-        ["corpus.txt", "sub/corpus16.log", "sub/inner.log.gz"]
+        [
+            "corpus.txt",
+            "sub/corpus16.log",
+            "sub/inner.log.gz",
+            "sub/nested.tar"
+        ]
     );
+    // A tar inside the tar.gz is redacted member by member: still a tar, its member
+    // there and redacted (not the tar's bytes read as text and its member lost).
+    let mut inner = tar::Archive::new(&nested[..]);
+    let members: Vec<(String, String)> = inner
+        .entries()
+        .expect("the nested tar is still a tar")
+        .map(|e| {
+            let mut e = e.expect("entry");
+            let mut t = String::new();
+            e.read_to_string(&mut t).expect("text");
+            (e.path().expect("path").display().to_string(), t)
+        })
+        .collect();
+    assert_eq!(members.len(), 1, "{members:?}");
+    assert_eq!(members[0].0, "deep/corpus.txt");
+    assert!(members[0].1.contains("[REDACTED]") && !seeds().is_match(&members[0].1));
     let manifest = String::from_utf8_lossy(&files["manifest.json"]).into_owned();
     assert!(
         manifest.contains("logs/archive.zip") && manifest.contains("zip"),
