@@ -150,7 +150,7 @@ pub fn is_reference(value: &str) -> bool {
     }
     let segments_plain = v
         .split('/')
-        .all(|seg| !super::text::random_token(seg) && seg.len() <= 64);
+        .all(|seg| !random_token(seg) && seg.len() <= 64);
     let rooted =
         v.starts_with('/') || v.starts_with("~/") || v.starts_with("./") || v.starts_with("../");
     let file_name = v
@@ -217,6 +217,36 @@ pub fn is_secret(key: &str, value: &str) -> bool {
         Strength::Weak => looks_secret(value),
         Strength::No => false,
     }
+}
+
+/// Shannon entropy of a string, in bits per character.
+pub fn entropy(s: &str) -> f64 {
+    let mut counts = [0u32; 256];
+    for &c in s.as_bytes() {
+        counts[c as usize] += 1;
+    }
+    let n = s.len() as f64;
+    counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = f64::from(c) / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// Long, mixed upper, lower and digits, high entropy, not a path.
+pub fn random_token(tok: &str) -> bool {
+    let t = tok.trim_end_matches('=');
+    if t.len() < 20 || t.contains("REDACTED") {
+        return false;
+    }
+    let upper = t.bytes().any(|c| c.is_ascii_uppercase());
+    let lower = t.bytes().any(|c| c.is_ascii_lowercase());
+    let digit = t.bytes().any(|c| c.is_ascii_digit());
+    let pathlike = t.matches('/').count() >= 2 && !t.contains('+');
+    upper && lower && digit && !pathlike && entropy(t) >= 3.7
 }
 
 #[cfg(test)]

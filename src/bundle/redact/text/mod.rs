@@ -7,6 +7,7 @@
 //! the value's own extent in its syntax, so what replaces it leaves the quotes, brackets
 //! and indentation where they were.
 
+pub use super::keys::{entropy, random_token};
 use super::keys::{is_placeholder, is_secret, looks_secret, mixes_classes};
 use super::rules::rules;
 use super::Span;
@@ -327,23 +328,6 @@ fn kubernetes_secret(text: &str, out: &mut Vec<Span>) {
     }
 }
 
-/// Shannon entropy of a string, in bits per character.
-pub fn entropy(s: &str) -> f64 {
-    let mut counts = [0u32; 256];
-    for &c in s.as_bytes() {
-        counts[c as usize] += 1;
-    }
-    let n = s.len() as f64;
-    counts
-        .iter()
-        .filter(|&&c| c > 0)
-        .map(|&c| {
-            let p = f64::from(c) / n;
-            -p * p.log2()
-        })
-        .sum()
-}
-
 /// A long random token (upper and lower case and digits, base64 or base62 style) within
 /// a short distance after a secret's name on its line: what no rule names, found by its
 /// shape. Hex digests, ids and paths are not random enough to count.
@@ -390,17 +374,4 @@ fn near_names(text: &str, out: &mut Vec<Span>) {
 
 fn token_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'_' | b'-' | b'~')
-}
-
-/// Long, mixed upper, lower and digits, high entropy, not a path.
-pub fn random_token(tok: &str) -> bool {
-    let t = tok.trim_end_matches('=');
-    if t.len() < 20 || t.contains("REDACTED") {
-        return false;
-    }
-    let upper = t.bytes().any(|c| c.is_ascii_uppercase());
-    let lower = t.bytes().any(|c| c.is_ascii_lowercase());
-    let digit = t.bytes().any(|c| c.is_ascii_digit());
-    let pathlike = t.matches('/').count() >= 2 && !t.contains('+');
-    upper && lower && digit && !pathlike && entropy(t) >= 3.7
 }
