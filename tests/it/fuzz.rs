@@ -274,6 +274,9 @@ fn mutated_samples_never_panic_any_parser_or_suite() {
         "tests/fixtures/spdk",
         "tests/fixtures/iostat",
         "tests/fixtures/fio-shapes",
+        // The secrets corpus: the redactor's record, grammar, base64 and no-context
+        // readers get mutated inputs of every class.
+        "tests/fixtures/secrets",
     ];
     let mut folders: Vec<(PathBuf, Vec<PathBuf>)> = Vec::new();
     for (i, s) in sources.iter().enumerate() {
