@@ -163,9 +163,34 @@ fn commands(words: &[Word], out: &mut Vec<Span>) {
                         .any(|a| a.text == *f || a.text.starts_with(&format!("{f}=")))
             });
             if reads_stdin && ci > 0 {
-                piped_in(cmds[ci - 1], out);
+                // `echo PW | tool`, or a group piped in: `(echo PW; echo PW) | tool`.
+                let mut k = ci - 1;
+                let closes = |c: &[Word]| c.last().is_some_and(|w| w.text.ends_with(')'));
+                if closes(cmds[k]) {
+                    while k > 0 && !cmds[k].first().is_some_and(|w| w.text.starts_with('(')) {
+                        k -= 1;
+                    }
+                }
+                for c in &cmds[k..ci] {
+                    piped_in(c, out);
+                }
             }
         }
+    }
+}
+
+/// The first `end` bytes of an unquoted word as a piped secret.
+fn push_part(w: &Word, end: usize, out: &mut Vec<Span>) {
+    if end < w.text.len() && w.end - w.start == w.text.len() {
+        if !super::keys::is_placeholder(&w.text[..end]) && end > 0 {
+            out.push(Span {
+                start: w.start,
+                end: w.start + end,
+                rule: "piped-secret".to_string(),
+            });
+        }
+    } else {
+        push(w, 0, out, "piped-secret");
     }
 }
 
@@ -292,13 +317,18 @@ fn piped_in(cmd: &[Word], out: &mut Vec<Span>) {
     let Some(first) = cmd.first() else {
         return;
     };
-    let name = first.text.rsplit('/').next().unwrap_or(&first.text);
+    let command = first.text.trim_start_matches('(');
+    let name = command.rsplit('/').next().unwrap_or(command);
     let args: Vec<&Word> = cmd[1..]
         .iter()
         .filter(|w| !w.text.starts_with('-'))
         .collect();
     match name {
-        "echo" => args.iter().for_each(|w| push(w, 0, out, "piped-secret")),
+        "echo" => args.iter().for_each(|w| {
+            // A group's closing parenthesis is not part of the word.
+            let end = w.text.len() - usize::from(w.text.ends_with(')'));
+            push_part(w, end, out)
+        }),
         "printf" => {
             let skip =
                 usize::from(args.first().is_some_and(|f| f.text.contains('%')) && args.len() > 1);

@@ -5,7 +5,8 @@
 //! XML element named by an attribute (`<Attribute Name="Users.3#Password">…`), an XML
 //! element that names the secret itself (`<password>…</password>`) or whose attributes
 //! pair a name and a value (`<add key="StorageAccountKey" value="…"/>`), and a CSV column
-//! whose header names a secret. JSON records are read by the JSON reader.
+//! whose header names a secret, and a call's name and value arguments. JSON records
+//! are read by the JSON reader.
 
 use std::sync::OnceLock;
 
@@ -27,6 +28,27 @@ pub(super) fn spans(text: &str, lower: &str, out: &mut Vec<Span>) {
         xml(text, out);
     }
     csv(text, out);
+    if lower.contains("(\"") || lower.contains("('") {
+        call_arguments(text, out);
+    }
+}
+
+/// A call whose first argument names a setting and whose second gives its value
+/// (`SetEnvironmentVariable("HF_TOKEN", "…")`, `os.environ.setdefault('API_KEY', '…')`).
+fn call_arguments(text: &str, out: &mut Vec<Span>) {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = re(
+        &RE,
+        r#"\(\s*(?:"([^"\n]*)"|'([^'\n]*)')\s*,\s*(?:"([^"\\\n]*)"|'([^'\\\n]*)')"#,
+    );
+    for c in re.captures_iter(text) {
+        let (Some(name), Some(value)) = (c.get(1).or(c.get(2)), c.get(3).or(c.get(4))) else {
+            continue;
+        };
+        if is_secret(name.as_str(), value.as_str()) {
+            out.push(span(value.start(), value.end(), "call-record"));
+        }
+    }
 }
 
 #[allow(clippy::expect_used)]
