@@ -7,17 +7,6 @@ use std::path::Path;
 
 use crate::common::*;
 
-fn bundle(input: &Path, out: &Path, extra: &[&str]) -> Run {
-    let mut args = vec![
-        "bundle",
-        input.to_str().unwrap_or(""),
-        "-o",
-        out.to_str().unwrap_or(""),
-    ];
-    args.extend_from_slice(extra);
-    run(&args)
-}
-
 const SECRETS: [&str; 6] = [
     "hf_Zx9QmKb3LrTn7WvYp2AsDfGh",
     "sk-live-7f3b9c2d1e0a4b8c9d7e6f5a",

@@ -264,6 +264,18 @@ impl Drop for Loop {
     }
 }
 
+/// `reprobench bundle INPUT -o OUT` plus `extra`.
+pub fn bundle(input: &Path, out: &Path, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "bundle",
+        input.to_str().unwrap_or(""),
+        "-o",
+        out.to_str().unwrap_or(""),
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
 /// Every file of a tar.gz, by path, as stored.
 pub fn tar_contents(tgz: &Path) -> BTreeMap<String, Vec<u8>> {
     use std::io::Read;

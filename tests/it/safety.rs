@@ -351,14 +351,7 @@ fn pseudonyms_are_whole_tokens_and_the_same_across_files() {
     )
     .expect("w");
     let out = tmp.path().join("p.tar.gz");
-    let r = run(&[
-        "bundle",
-        input.to_str().unwrap_or(""),
-        "-o",
-        out.to_str().unwrap_or(""),
-        "--no-pdf",
-        "--pseudonymize",
-    ]);
+    let r = bundle(&input, &out, &["--no-pdf", "--pseudonymize"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let files = decoded(&out);
     let mapping: BTreeMap<String, String> = serde_json::from_slice(

@@ -123,15 +123,7 @@ fn a_bundle_of_the_corpus_by_class_leaks_nothing_and_keeps_the_look_alikes() {
         &notes.join("kept"),
     );
     let out = tmp.path().join("support.tar.gz");
-    let r = run(&[
-        "bundle",
-        input.to_str().unwrap_or(""),
-        "-o",
-        out.to_str().unwrap_or(""),
-        "--no-pdf",
-        "--include",
-        "notes/**",
-    ]);
+    let r = bundle(&input, &out, &["--no-pdf", "--include", "notes/**"]);
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
     assert!(
         !seeds_in(&r.stdout)
