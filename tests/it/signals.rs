@@ -80,25 +80,38 @@ fn each_stopping_signal_to_the_pid_or_the_group_stops_the_step_and_keeps_the_res
         for group in [false, true] {
             let out = tmp.path().join(format!("out-{i}-{group}"));
             let o = out.to_str().unwrap_or("");
+            let err_path = tmp.path().join(format!("stderr-{i}-{group}"));
             let mut child = bin()
                 .args(collect_args(dev.path(), o, "3"))
                 .stdout(Stdio::null())
-                .stderr(Stdio::null())
+                .stderr(fs::File::create(&err_path).expect("stderr file"))
                 .process_group(0)
                 .spawn()
                 .expect("spawn");
-            // Wait until the first fio step is done and the second is running.
-            let until = Instant::now() + Duration::from_secs(60);
-            while Instant::now() < until {
+            let said = || fs::read_to_string(&err_path).unwrap_or_default();
+            // Wait until the first fio step is done and the second is running; a
+            // collection that ends before that is a failure with what it printed.
+            let until = Instant::now() + Duration::from_secs(120);
+            loop {
                 let m = manifest(&out);
                 if step(&m, "raid10/randwrite-8k-j8-d8").is_some_and(|s| s["result"] == "ok") {
                     break;
                 }
+                if let Ok(Some(st)) = child.try_wait() {
+                    panic!(
+                        "collection ended before its second step ({st}):\n{}\n{m}",
+                        said()
+                    );
+                }
+                if Instant::now() > until {
+                    let _ = child.kill();
+                    panic!("first step not done after 120 s:\n{}\n{m}", said());
+                }
                 std::thread::sleep(Duration::from_millis(100));
             }
             std::thread::sleep(Duration::from_millis(1000));
-            let first =
-                fs::read(out.join("raid10/randwrite-8k-j8-d8.json")).expect("first step's result");
+            let first = fs::read(out.join("raid10/randwrite-8k-j8-d8.json"))
+                .unwrap_or_else(|e| panic!("first step's result: {e}\n{}", said()));
             let pid = child.id() as i32;
             let target = if group { -pid } else { pid };
             let sent = Instant::now();
