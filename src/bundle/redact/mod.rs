@@ -6,6 +6,7 @@
 //! is checked again afterwards by a detector that shares none of this code
 //! ([`super::scan`]).
 
+pub mod gitleaks;
 mod json;
 pub mod keys;
 pub mod rules;
@@ -114,11 +115,22 @@ fn ordered(mut edits: Vec<Edit>) -> Vec<Edit> {
 fn edits_for(name: &str, text: &str) -> Vec<Edit> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        if let Some(e) = json::edits(text) {
+        if let Some(mut e) = json::edits(text) {
+            // gitleaks' rules read a value with its key around it: the whole text. What
+            // they find inside a string is marked there (the mark keeps JSON valid), unless
+            // an edit of the structure already covers it.
+            let mut found = Vec::new();
+            text::gitleaks(name, text, &mut found);
+            for s in found {
+                let inside = !text[s.start..s.end].contains(['"', '\\', '\n']);
+                if inside && !e.iter().any(|x| x.start < s.end && s.start < x.end) {
+                    e.push(Edit::mark(s.start, s.end, &s.rule));
+                }
+            }
             return ordered(e);
         }
     }
-    let mut spans = text::spans(text);
+    let mut spans = text::spans_of_file(name, text);
     let file = name.rsplit('/').next().unwrap_or(name).to_ascii_lowercase();
     let looks_netrc = file.ends_with("netrc")
         || text.split(['\n', '\0']).any(|l| {

@@ -37,13 +37,21 @@ fn triggers() -> &'static aho_corasick::AhoCorasick {
 
 /// Every secret span in `text` (unsorted, possibly overlapping).
 pub fn spans(text: &str) -> Vec<Span> {
-    spans_at(text, 0)
+    spans_at(None, text, 0)
 }
 
-/// [`spans`], `depth` levels of base64 down.
-fn spans_at(text: &str, depth: usize) -> Vec<Span> {
+/// [`spans`] of a whole file, `name` (its path in the bundle, "" when unknown): gitleaks'
+/// rule set runs too, on the whole text (it reads context across lines).
+pub fn spans_of_file(name: &str, text: &str) -> Vec<Span> {
+    spans_at(Some(name), text, 0)
+}
+
+/// [`spans`], `depth` levels of base64 down; `file`: the whole file's name, when `text`
+/// is a whole file (or what one decodes to) rather than one value of it.
+fn spans_at(file: Option<&str>, text: &str, depth: usize) -> Vec<Span> {
     let mut out = Vec::new();
     let blocks = no_context::base64_blocks(text, depth);
+
     if triggers().is_match(text) {
         let lower = text.to_ascii_lowercase();
         token_rules(text, &lower, &mut out);
@@ -63,6 +71,9 @@ fn spans_at(text: &str, depth: usize) -> Vec<Span> {
         no_context::typed_at_prompt(text, &mut out);
     }
     no_context::random_tokens(text, &blocks.kept, &mut out);
+    if let Some(name) = file {
+        gitleaks_where_ours_did_not(name, text, &mut out);
+    }
     // An image or a certificate in base64 is kept whole: nothing inside it is a token.
     out.retain(|s| !blocks.keeps(s.start, s.end));
     out.extend(blocks.secret);
@@ -88,6 +99,37 @@ fn same_values(text: &str, out: &mut Vec<Span>) {
     };
     for m in ac.find_iter(text) {
         out.push(span(m.start(), m.end(), "same-value"));
+    }
+}
+
+/// gitleaks' findings beside ours. Where ours found a secret inside one of its findings
+/// and reach to its end, ours decide the extent: they read the syntax (the user of
+/// `curl -u user:pw` is a name, the password after it the secret). Anywhere else, its
+/// extent stands, so a token ours caught only the start of is still redacted whole.
+fn gitleaks_where_ours_did_not(name: &str, text: &str, out: &mut Vec<Span>) {
+    let mut found = Vec::new();
+    gitleaks(name, text, &mut found);
+    for g in found {
+        let ours_reach = out
+            .iter()
+            .filter(|o| o.start < g.end && g.start < o.end)
+            .map(|o| o.end)
+            .max();
+        if ours_reach.is_none_or(|end| end < g.end) {
+            out.push(g);
+        }
+    }
+}
+
+/// What gitleaks' rules find, but for placeholders (`${VAR}`, `<token>`) and paths to
+/// a secret's file, which its allowlists leave to the reader.
+pub fn gitleaks(name: &str, text: &str, out: &mut Vec<Span>) {
+    for f in super::gitleaks::rule_set().find(name, text) {
+        let value = &text[f.start..f.end];
+        if is_placeholder(value) || super::keys::is_reference(value) {
+            continue;
+        }
+        out.push(span(f.start, f.end, &f.rule));
     }
 }
 

@@ -190,7 +190,7 @@ pub(super) fn base64_blocks(text: &str, depth: usize) -> Blocks {
         let secret = match classify(&bytes) {
             Decoded::PrivateKey => true,
             Decoded::Binary => false,
-            Decoded::Text(t) => depth < 2 && !super::spans_at(&t, depth + 1).is_empty(),
+            Decoded::Text(t) => depth < 2 && !super::spans_at(Some(""), &t, depth + 1).is_empty(),
             Decoded::Unknown => continue,
         };
         if secret {
