@@ -106,7 +106,100 @@ pub fn run(args: &[&str]) -> Run {
         "the tool panicked: {}",
         run.stderr
     );
+    // A bundle the user asked to keep something unredacted in (`--no-redact`,
+    // `--allow-unredacted`) holds it by choice; every other bundle is checked.
+    let chosen = ["--dry-run", "--no-redact", "--allow-unredacted"];
+    if args.first() == Some(&"bundle") && run.code == 0 && !args.iter().any(|a| chosen.contains(a))
+    {
+        if let (Some(input), Some(at)) = (args.get(1), args.iter().position(|a| *a == "-o")) {
+            if let Some(out) = args.get(at + 1) {
+                independent_scan(Path::new(input), Path::new(out));
+            }
+        }
+    }
     run
+}
+
+/// The Python that has detect-secrets: `REPROBENCH_SCANNER_PYTHON` (what `.ci/run` sets
+/// up, pinned), else `python3` if it can import it.
+fn scanner_python() -> Option<String> {
+    let candidates = std::env::var("REPROBENCH_SCANNER_PYTHON")
+        .ok()
+        .into_iter()
+        .chain(["python3".to_string()]);
+    for py in candidates {
+        let ok = Command::new(&py)
+            .args(["-c", "import detect_secrets"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if ok {
+            return Some(py);
+        }
+    }
+    None
+}
+
+/// Every bundle a test makes is scanned by an independent scanner (detect-secrets, see
+/// `tests/scanner/independent_scan.py`): a finding whose value the input holds too is a
+/// secret the bundle kept, and fails the test that made it.
+pub fn independent_scan(input: &Path, out: &Path) {
+    if let Some((scanner, kept)) = independent_findings(input, out) {
+        assert!(
+            kept.is_empty(),
+            "{scanner} found in the bundle {} of {} what the input holds: {}",
+            out.display(),
+            input.display(),
+            serde_json::to_string_pretty(&kept).unwrap_or_default()
+        );
+    }
+}
+
+/// What the independent scanner finds in the bundle at `out` (a file, or the one
+/// `.tar.gz` in a folder) that `input` holds too: (the scanner and its version, the
+/// findings, masked). None, and the test skipped visibly, where detect-secrets is not
+/// installed.
+pub fn independent_findings(input: &Path, out: &Path) -> Option<(String, Vec<serde_json::Value>)> {
+    static PYTHON: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    let Some(py) = PYTHON.get_or_init(scanner_python) else {
+        assert!(
+            !everything_installed(),
+            "CI installs detect-secrets (REPROBENCH_SCANNER_PYTHON) before the tests"
+        );
+        skipped(
+            "the independent scan of a bundle needs detect-secrets (pip install detect-secrets)",
+        );
+        return None;
+    };
+    let bundle = if out.is_dir() {
+        std::fs::read_dir(out)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.to_string_lossy().ends_with(".tar.gz"))?
+    } else {
+        out.to_path_buf()
+    };
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/scanner/independent_scan.py"
+    );
+    let o = Command::new(py)
+        .arg(script)
+        .arg(&bundle)
+        .arg(input)
+        .output()
+        .expect("the independent scanner runs");
+    assert!(
+        o.status.success(),
+        "the independent scanner failed on {}: {}",
+        bundle.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_slice(&o.stdout).expect("the independent scanner prints JSON");
+    let kept = v["kept"].as_array().cloned().unwrap_or_default();
+    Some((v["scanner"].as_str().unwrap_or("").to_string(), kept))
 }
 
 /// `analyze --format json` on a path, parsed.
