@@ -135,7 +135,90 @@ struct Lat<'a> {
     #[serde(borrow)]
     percentile: Option<Pairs<'a, Value>>,
     #[serde(borrow)]
-    bins: Option<Pairs<'a, Value>>,
+    bins: Option<Pairs<'a, Count>>,
+}
+
+/// A json+ bin's count: a whole number, or None for anything else (read and dropped
+/// without building a value: a block has thousands of bins).
+struct Count(Option<u64>);
+
+impl<'de> Deserialize<'de> for Count {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct C;
+        impl<'de> Visitor<'de> for C {
+            type Value = Count;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a count")
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Count, E> {
+                Ok(Count(Some(v)))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Count, E> {
+                Ok(Count(u64::try_from(v).ok()))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Count, E> {
+                Ok(Count(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Count, E> {
+                Ok(Count(None))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Count, E> {
+                Ok(Count(None))
+            }
+            fn visit_unit<E>(self) -> Result<Count, E> {
+                Ok(Count(None))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Count, A::Error> {
+                while a.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Count(None))
+            }
+            fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<Count, M::Error> {
+                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Count(None))
+            }
+        }
+        d.deserialize_any(C)
+    }
+}
+
+/// A json+ block's bins as (ns, count), sorted; the entries collapsed as
+/// [`Pairs::collapsed`] does (a key given twice: its last count), without a map: the
+/// keys are fio's ascending numbers, so a sort by number is nearly free.
+/// A bin as read: (its number, if the key is one; the key; its place; its count).
+type Bin<'a> = (Option<u64>, Cow<'a, str>, usize, Option<u64>);
+
+fn bins(p: Pairs<'_, Count>, at: &str) -> Result<Vec<(u64, u64)>, String> {
+    let mut entries: Vec<Bin<'_>> = Vec::with_capacity(p.0.len());
+    for (place, (k, Count(count))) in p.0.into_iter().enumerate() {
+        entries.push((k.parse().ok(), k, place, count));
+    }
+    // Equal keys side by side, in file order: the last one's count stays, at the first
+    // one's place. The first problem in that order is the one named, as when the entries
+    // are read one by one.
+    entries.sort_by(|a, b| (a.0, &a.1, a.2).cmp(&(b.0, &b.1, b.2)));
+    let mut kept: Vec<Bin<'_>> = Vec::with_capacity(entries.len());
+    for e in entries {
+        match kept.last_mut() {
+            Some(last) if last.0 == e.0 && last.1 == e.1 => last.3 = e.3,
+            _ => kept.push(e),
+        }
+    }
+    if let Some(bad) = kept
+        .iter()
+        .filter(|e| e.0.is_none() || e.3.is_none())
+        .min_by_key(|e| e.2)
+    {
+        return Err(match bad.0 {
+            None => format!("{at}.bins: key `{}` is not a whole number", bad.1),
+            Some(_) => format!("{at}.bins.{}: expected a count", bad.1),
+        });
+    }
+    let mut out: Vec<(u64, u64)> = kept
+        .into_iter()
+        .filter_map(|(ns, _, _, c)| Some((ns?, c?)))
+        .collect();
+    out.sort_unstable();
+    Ok(out)
 }
 
 /// A file that is one fio document and nothing else (the usual case), read without
@@ -318,21 +401,7 @@ fn latency(b: Lat, at: &str, scale: f64) -> Result<Latency, String> {
     }
     let bins = match b.bins {
         None => None,
-        Some(p) => {
-            let p = p.collapsed();
-            let mut bins = Vec::with_capacity(p.len());
-            for (k, val) in p {
-                let ns: u64 = k
-                    .parse()
-                    .map_err(|_| format!("{at}.bins: key `{k}` is not a whole number"))?;
-                let count = val
-                    .as_u64()
-                    .ok_or_else(|| format!("{at}.bins.{k}: expected a count"))?;
-                bins.push((ns, count));
-            }
-            bins.sort_unstable();
-            Some(bins)
-        }
+        Some(p) => Some(bins(p, at)?),
     };
     Ok(Latency {
         n: whole(b.n.as_ref(), at, "N")?.unwrap_or(0),
