@@ -2,10 +2,11 @@
 """The dataset at scale: 1,000 generated campaigns of the reference archive's shape
 (bench/generate.py's reference archive, varied by bench/campaigns.py) added to a dataset
 one `dataset add` at a time, each beside an `analyze` of the same campaign (interleaved,
-the order alternating, so both see the same machine); then the README's queries in DuckDB
-over the 1,000 campaigns. Prints the time per campaign of both and their ratio, the
-dataset's size, and each query's time (median of --repeat runs, each on a fresh
-connection). Also one `dataset add` of all campaigns at once.
+the order alternating, so both see the same machine); then the queries of
+docs/compare-and-datasets.md in DuckDB over the 1,000 campaigns. Prints the time per
+campaign of both and their ratio, the dataset's size, and each query's time (median of
+--repeat runs, each on a fresh connection). Also one `dataset add` of all campaigns at
+once.
 
 Usage: python3 bench/dataset.py [--campaigns N] [--repeat R] [--python PY]
   PY: a Python with the duckdb package (default: $REPROBENCH_DUCKDB_PYTHON or python3).
@@ -95,10 +96,10 @@ def main():
     print(f"all at once (one process): dataset add {tb:.2f} s ({tb / len(campaigns) * 1000:.1f} ms per campaign), "
           f"analyze {ta:.2f} s ({ta / len(campaigns) * 1000:.1f} ms per campaign): {tb / ta:.2f}x")
 
-    out = subprocess.run([a.python, os.path.join(HERE, "queries.py"), os.path.join(ROOT, "README.md"), ds,
+    out = subprocess.run([a.python, os.path.join(HERE, "queries.py"), os.path.join(ROOT, "docs", "compare-and-datasets.md"), ds,
                           "--repeat", str(a.repeat)], check=True, capture_output=True, text=True)
     q = json.loads(out.stdout)
-    print(f"README queries in DuckDB over {len(campaigns)} campaigns (median of {a.repeat}, fresh connection each):")
+    print(f"Documented queries in DuckDB over {len(campaigns)} campaigns (median of {a.repeat}, fresh connection each):")
     for name, r in q.items():
         print(f"  {name}: {statistics.median(r['seconds']) * 1000:.0f} ms ({len(r['rows'])} rows)")
     shutil.rmtree(work, ignore_errors=True)

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Runs the README's dataset queries with DuckDB: every ```sql block whose first line is
-`-- query: NAME`, with the path DATASET replaced by the dataset given. Prints one JSON
-object: {NAME: {"columns": [...], "rows": [[...], ...], "seconds": [...]}}, where
-"seconds" holds each run's wall time (--repeat runs, each on a fresh connection).
+"""Runs the dataset queries of docs/compare-and-datasets.md with DuckDB: every ```sql
+block whose first line is `-- query: NAME`, with the path DATASET replaced by the dataset
+given. Prints one JSON object: {NAME: {"columns": [...], "rows": [[...], ...],
+"seconds": [...]}}, where "seconds" holds each run's wall time (--repeat runs, each on a
+fresh connection).
 
-Usage: queries.py README DATASET [--repeat N]
+Usage: queries.py docs/compare-and-datasets.md DATASET [--repeat N]
 """
 
 import argparse
@@ -15,8 +16,8 @@ import time
 import duckdb
 
 
-def queries(readme):
-    text = open(readme, encoding="utf-8").read()
+def queries(doc):
+    text = open(doc, encoding="utf-8").read()
     out = []
     for block in re.findall(r"```sql\n(.*?)```", text, re.S):
         first = block.split("\n", 1)[0]
@@ -34,12 +35,12 @@ def plain(v):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("readme")
+    ap.add_argument("doc")
     ap.add_argument("dataset")
     ap.add_argument("--repeat", type=int, default=1)
     a = ap.parse_args()
     result = {}
-    for name, sql in queries(a.readme):
+    for name, sql in queries(a.doc):
         sql = sql.replace("'DATASET/", "'" + a.dataset.rstrip("/") + "/")
         times = []
         for _ in range(max(1, a.repeat)):

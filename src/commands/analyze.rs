@@ -42,7 +42,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
         if let Some((root, sel)) = crate::dataset::read::parse(input) {
             if !args.trend {
                 crate::errln!(
-                    "error: `{}` is a dataset: it holds campaigns' results, not files to judge; read it with --trend, compare, or SQL (README, Datasets)",
+                    "error: `{}` is a dataset: it holds campaigns' results, not files to judge; read it with --trend, compare, or SQL (docs/compare-and-datasets.md, Datasets)",
                     input.display()
                 );
                 worst = UNUSABLE;

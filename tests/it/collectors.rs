@@ -769,13 +769,13 @@ fn interrupt_once(dir: &Path) -> (PathBuf, PathBuf, Vec<(String, String)>) {
     (dev, out, results)
 }
 
-/// The README's row for `collect <what>` in the collectors table.
-fn readme_row(what: &str) -> String {
-    let readme = fs::read_to_string(root().join("README.md")).expect("README");
-    readme
+/// The row for `collect <what>` in the collectors table of docs/collect.md.
+fn guide_row(what: &str) -> String {
+    let guide = fs::read_to_string(root().join("docs/collect.md")).expect("docs/collect.md");
+    guide
         .lines()
         .find(|l| l.starts_with(&format!("| `collect {what} ")))
-        .unwrap_or_else(|| panic!("no README row for collect {what}"))
+        .unwrap_or_else(|| panic!("no docs/collect.md row for collect {what}"))
         .to_string()
 }
 
@@ -791,10 +791,10 @@ fn number_before(text: &str, words: &str) -> Option<usize> {
 }
 
 #[test]
-fn the_readme_says_what_each_collector_s_dry_run_does() {
+fn the_collect_guide_says_what_each_collector_s_dry_run_does() {
     let tmp = tempfile::tempdir().expect("tmp");
     // Storage: the mdadm command and the headline runs.
-    let row = readme_row("storage");
+    let row = guide_row("storage");
     let r = run(&[
         "collect",
         "storage",
@@ -813,7 +813,7 @@ fn the_readme_says_what_each_collector_s_dry_run_does() {
     let said = row
         .split('`')
         .find(|x| x.starts_with("mdadm --create"))
-        .expect("mdadm in the README");
+        .expect("mdadm in docs/collect.md");
     let flags = |s: &str| -> Vec<String> {
         s.split_whitespace()
             .filter(|w| w.starts_with("--"))
@@ -823,7 +823,7 @@ fn the_readme_says_what_each_collector_s_dry_run_does() {
     assert_eq!(
         flags(said),
         flags(mdadm),
-        "README: {said}\ndry run: {mdadm}"
+        "docs/collect.md: {said}\ndry run: {mdadm}"
     );
     let runs: Vec<&str> = r
         .stdout
@@ -841,7 +841,7 @@ fn the_readme_says_what_each_collector_s_dry_run_does() {
     );
     assert!(runs.iter().any(|l| l.ends_with("randread-8k-j1-d1")) == row.contains("QD 1 read"));
     // kv-restore: how many asks, restarts and resets.
-    let row = readme_row("kv-restore");
+    let row = guide_row("kv-restore");
     let home = tmp.path().join("home");
     fs::create_dir_all(home.join("bench/load")).expect("mkdir");
     let out = bin()
@@ -873,7 +873,7 @@ fn the_readme_says_what_each_collector_s_dry_run_does() {
     );
     assert!(text.contains("docker compose down") == row.contains("docker compose down"));
     // kv-dram: three warm resets per variant.
-    let row = readme_row("kv-dram");
+    let row = guide_row("kv-dram");
     let out = bin()
         .env("HOME", &home)
         .args(["collect", "kv-dram", "--dry-run"])

@@ -2,7 +2,8 @@
 //! a real kill, the schema (every file's columns and types against `_schema.json`, and
 //! `_schema.json` against the committed 1.0 schema: additive changes only), pseudonyms
 //! beside the dataset, compare and --trend from a dataset equal to the folders', and the
-//! README's queries in a real DuckDB checked against `analyze --format json`.
+//! queries of docs/compare-and-datasets.md in a real DuckDB checked against
+//! `analyze --format json`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -487,7 +488,7 @@ fn close(a: &Value, b: f64) -> bool {
 }
 
 #[test]
-fn duckdb_answers_the_readmes_queries_as_analyze_does() {
+fn duckdb_answers_the_documented_queries_as_analyze_does() {
     let Some(py) = duckdb_python() else {
         return;
     };
@@ -521,7 +522,7 @@ fn duckdb_answers_the_readmes_queries_as_analyze_does() {
     };
     let out = Command::new(&py)
         .arg(root().join("bench/queries.py"))
-        .arg(root().join("README.md"))
+        .arg(root().join("docs/compare-and-datasets.md"))
         .arg(&ds)
         .output()
         .expect("python runs");
@@ -534,7 +535,7 @@ fn duckdb_answers_the_readmes_queries_as_analyze_does() {
     assert_eq!(
         q.as_object().map(|m| m.len()),
         Some(5),
-        "the README's five queries ran"
+        "the five queries of docs/compare-and-datasets.md ran"
     );
 
     // counts per suite: campaigns, verdicts, passes.
