@@ -346,10 +346,24 @@ pub fn shannon(s: &str) -> f64 {
         .sum()
 }
 
-/// The line(s) holding bytes `start..end` of `text`.
+/// How far a finding's line reaches either side of the match, at most: the line an
+/// allowlist reads is cut there, so one long line costs what many short ones do.
+const LINE_REACH: usize = 1024;
+
+/// The line(s) holding bytes `start..end` of `text`, at most [`LINE_REACH`] bytes either
+/// side of them (gitleaks reads the whole line; a line of megabytes would make the reading
+/// quadratic).
 fn lines_around(text: &str, start: usize, end: usize) -> &str {
-    let from = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let to = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    let mut lo = start.saturating_sub(LINE_REACH);
+    while !text.is_char_boundary(lo) {
+        lo += 1;
+    }
+    let mut hi = (end + LINE_REACH).min(text.len());
+    while !text.is_char_boundary(hi) {
+        hi -= 1;
+    }
+    let from = text[lo..start].rfind('\n').map_or(lo, |i| lo + i + 1);
+    let to = text[end..hi].find('\n').map_or(hi, |i| end + i);
     &text[from..to]
 }
 

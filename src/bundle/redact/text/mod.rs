@@ -109,11 +109,25 @@ fn same_values(text: &str, out: &mut Vec<Span>) {
 fn gitleaks_where_ours_did_not(name: &str, text: &str, out: &mut Vec<Span>) {
     let mut found = Vec::new();
     gitleaks(name, text, &mut found);
+    if found.is_empty() {
+        return;
+    }
+    // Ours as disjoint sorted ranges: each finding's question is a binary search.
+    let mut ours: Vec<(usize, usize)> = out.iter().map(|o| (o.start, o.end)).collect();
+    ours.sort_unstable();
+    let mut joined: Vec<(usize, usize)> = Vec::with_capacity(ours.len());
+    for (s, e) in ours {
+        match joined.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => joined.push((s, e)),
+        }
+    }
     for g in found {
-        let ours_reach = out
+        let first = joined.partition_point(|&(_, e)| e <= g.start);
+        let ours_reach = joined[first..]
             .iter()
-            .filter(|o| o.start < g.end && g.start < o.end)
-            .map(|o| o.end)
+            .take_while(|&&(s, _)| s < g.end)
+            .map(|&(_, e)| e)
             .max();
         if ours_reach.is_none_or(|end| end < g.end) {
             out.push(g);
