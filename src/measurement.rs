@@ -186,7 +186,7 @@ pub fn job_shape(rw: &str, bs: u64, jobs: u64, depth: u64, mix: Option<u64>) -> 
     };
     format!(
         "{rw}{mix} {} × {jobs} jobs × QD {depth}",
-        crate::fio::signature::format_size(bs)
+        crate::units::format_size(bs)
     )
 }
 

@@ -182,7 +182,7 @@ impl fmt::Display for Arg {
             }
             Arg::Plain(v) => write!(f, "{v}"),
             Arg::Count(n) => write!(f, "{n}"),
-            Arg::Size(b) => f.write_str(&crate::fio::signature::format_size(*b)),
+            Arg::Size(b) => f.write_str(&crate::units::format_size(*b)),
             Arg::Bandwidth(crate::units::MBps(mb_s)) => {
                 write!(
                     f,

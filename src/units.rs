@@ -3,6 +3,17 @@
 //! binary (2^20 bytes): MiB/s. Every bandwidth the tool prints beside another is in the
 //! same unit, converted here.
 
+/// A size as fio writes one in a job's name: `8k`, `1m`, `512` (binary multiples).
+pub fn format_size(bytes: u64) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{}m", bytes >> 20)
+    } else if bytes >= 1 << 10 && bytes.is_multiple_of(1 << 10) {
+        format!("{}k", bytes >> 10)
+    } else {
+        bytes.to_string()
+    }
+}
+
 /// Bytes in a MiB.
 pub const MIB: f64 = 1_048_576.0;
 /// Bytes in a (decimal) MB.

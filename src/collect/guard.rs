@@ -471,7 +471,7 @@ pub fn check(dev: &Path, runner: &dyn Runner) -> Findings {
             }
         }
         Err(e) if matches!(e.raw_os_error(), Some(libc::EACCES) | Some(libc::EPERM)) => {
-            let fix = if crate::collect::plan::is_root() {
+            let fix = if crate::process::is_root() {
                 "this system does not let it be opened exclusively, so whether it is in use cannot be asked"
             } else {
                 "run the collection as root (sudo reprobench collect ...)"

@@ -22,18 +22,6 @@ pub fn expand_home(p: &Path) -> PathBuf {
     }
 }
 
-/// Whether this process runs as root (the procedure's `sudo` is then not needed).
-pub fn is_root() -> bool {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("Uid:"))
-                .and_then(|l| l.split_whitespace().nth(1).map(|u| u == "0"))
-        })
-        .unwrap_or(false)
-}
-
 /// Programs that are not on PATH, by name.
 pub fn missing_programs(names: &[&str]) -> Vec<String> {
     names

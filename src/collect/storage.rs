@@ -386,7 +386,7 @@ pub fn collect(plan: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
     if is_raid10(plan) && (plan.prepare || plan.teardown) {
         needed.extend(["blkdiscard", "mdadm"]);
     }
-    if !plan::is_root() {
+    if !crate::process::is_root() {
         needed.push("sudo");
     }
     if !is_raid10(plan) {

@@ -6,6 +6,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::units::format_size;
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct Signature {
     pub rw: String,
@@ -110,16 +112,6 @@ pub fn parse_size(s: &str) -> Option<u64> {
         _ => return None,
     };
     n.checked_mul(mult)
-}
-
-pub fn format_size(bytes: u64) -> String {
-    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
-        format!("{}m", bytes >> 20)
-    } else if bytes >= 1 << 10 && bytes.is_multiple_of(1 << 10) {
-        format!("{}k", bytes >> 10)
-    } else {
-        bytes.to_string()
-    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! (8k, QD32, 1-64 jobs) and full-stripe sequential I/O (strip x data drives, QD16, 1-4
 //! jobs), one file per run. raid5f write jobs smaller than a full stripe are refused.
 
-use crate::fio::signature::{format_size, parse_size};
+use crate::fio::signature::parse_size;
+use crate::units::format_size;
 
 use super::{stripe_bytes, Raid};
 

@@ -1,11 +1,12 @@
 //! Tables like the article's, measured beside published, and the suite's charts.
 
 use crate::chart::{Chart, Kind, Series};
-use crate::fio::signature::{format_size, parse_size};
+use crate::fio::signature::parse_size;
 use crate::measurement::Unit;
 use crate::phrase;
 use crate::phrase::{count, fixed, qty, Phrase};
 use crate::suites::Table;
+use crate::units::format_size;
 
 use super::judge::{op_of, unsupported, Shares};
 use super::load::{ArrayDir, Run};

@@ -8,7 +8,7 @@ use crate::chart::{Chart, Kind, Series};
 use super::judge::{find_workload, mb_s, Sides};
 use super::load::RunGroup;
 use super::reference::Reference;
-use crate::fio::signature::format_size;
+use crate::units::format_size;
 
 pub fn charts(groups: &[RunGroup], sides: &Sides, reference: &Reference) -> Vec<Chart> {
     let mut out = vec![bandwidth(groups, sides, reference)];
