@@ -3,124 +3,13 @@
 //! (the last is final), duplicate keys in `global options` (the last wins, as in fio).
 //! This module finds the documents; [`super::fio_typed`] is the one reader of a document.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-use serde::Serialize;
 use serde_json::Value;
 
+pub use super::fio_record::{DirStats, DiskUtil, FioJob, FioOutput, Latency};
 use crate::error::{ParseError, Problem};
 use crate::parse::text::{line_starts, read_capped, TextCheck};
-
-/// One fio output file, reduced to its final document.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FioOutput {
-    pub fio_version: Option<String>,
-    /// How many complete fio documents the file held (`--status-interval` writes several).
-    pub documents: usize,
-    /// Line (1-based) where the final document starts.
-    pub line: usize,
-    /// Non-empty lines before the first document (warnings, `note:` lines, errors).
-    pub text_before: Vec<String>,
-    /// Whether text follows the last document (`normal,json`).
-    pub text_after: bool,
-    /// A cut-off document after the final complete one, if any.
-    pub broken_tail: Option<String>,
-    pub global_options: BTreeMap<String, String>,
-    pub jobs: Vec<FioJob>,
-    /// fio's `disk_util` section: the disks it saw moving data, in its order.
-    pub disk_util: Vec<DiskUtil>,
-    /// fio's own line saying it was stopped (`fio: terminating on signal 2`), wherever
-    /// it sits in the file.
-    pub signal: Option<String>,
-    /// Earlier documents in the file that are not status reports of the final one
-    /// (other job names or options, or a runtime that does not rise): separate runs
-    /// pasted together, as (line, why).
-    pub separate_runs: Vec<(usize, String)>,
-}
-
-/// One entry of fio's `disk_util`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct DiskUtil {
-    pub name: String,
-    /// An md (software RAID) entry: fio gives it `aggr_*` figures over its member disks,
-    /// which it lists as entries of their own.
-    pub aggregate: bool,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FioJob {
-    pub jobname: String,
-    pub groupid: u64,
-    /// errno of the job; 0 is success.
-    pub error: i64,
-    /// Only this job's own options; see [`FioOutput::options_for`].
-    pub job_options: BTreeMap<String, String>,
-    pub read: DirStats,
-    pub write: DirStats,
-    pub trim: DirStats,
-    pub usr_cpu: f64,
-    pub sys_cpu: f64,
-    /// `job_runtime` in ms (fio's total_run_time, summed across clones by group_reporting).
-    pub job_runtime_ms: u64,
-}
-
-/// One data direction of a job.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
-pub struct DirStats {
-    pub io_bytes: u64,
-    pub bw_bytes: f64,
-    pub iops: f64,
-    pub runtime_ms: u64,
-    pub total_ios: u64,
-    /// fio's bandwidth samples: their mean and standard deviation, KiB/s (`bw_mean`,
-    /// `bw_dev`), when fio logged any.
-    pub bw_mean_kib: Option<f64>,
-    pub bw_dev_kib: Option<f64>,
-    pub slat: Latency,
-    pub clat: Latency,
-    pub lat: Latency,
-}
-
-/// A latency block (`clat_ns`, `lat_ns`, `slat_ns`), in nanoseconds.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
-pub struct Latency {
-    pub n: u64,
-    pub mean: f64,
-    pub max: f64,
-    /// `(percent, ns)`, e.g. `(99.0, 123904.0)`, as fio printed them.
-    pub percentiles: Vec<(f64, f64)>,
-    /// `json+` histogram: `(ns, count)`, ascending.
-    pub bins: Option<Vec<(u64, u64)>>,
-}
-
-impl Latency {
-    pub fn percentile(&self, pct: f64) -> Option<f64> {
-        self.percentiles
-            .iter()
-            .find(|(p, _)| (p - pct).abs() < 1e-9)
-            .map(|(_, v)| *v)
-    }
-}
-
-impl FioOutput {
-    /// Whether any job ran with this ioengine (`spdk_bdev` runs belong to the SPDK suite).
-    pub fn uses_ioengine(&self, engine: &str) -> bool {
-        self.jobs.iter().any(|j| {
-            j.job_options
-                .get("ioengine")
-                .or_else(|| self.global_options.get("ioengine"))
-                .is_some_and(|i| i == engine)
-        })
-    }
-
-    /// A job's effective options: `global options` overridden by its `job options`.
-    pub fn options_for(&self, job: &FioJob) -> BTreeMap<String, String> {
-        let mut all = self.global_options.clone();
-        all.extend(job.job_options.clone());
-        all
-    }
-}
 
 pub fn parse_path(path: &Path) -> Result<FioOutput, ParseError> {
     let bytes = read_capped(path)?;

@@ -14,7 +14,7 @@ use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::fio::{DirStats, DiskUtil, FioJob, FioOutput, Latency};
+use super::fio_record::{DirStats, DiskUtil, FioJob, FioOutput, Latency};
 use crate::error::Problem;
 
 /// A JSON object's entries in file order (keys borrowed where the file allows).

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::error::Problem;
 
-use super::iostat::{new_block, DeviceRow, IostatLog, IostatSample};
+use super::iostat_record::{new_block, DeviceRow, IostatLog, IostatSample};
 
 #[derive(Deserialize)]
 struct Cpu {
