@@ -63,7 +63,7 @@ pub struct Loaded<'c> {
     pub bw_logs: BTreeMap<(String, String), Vec<(String, &'c crate::parse::fio_log::FioLog)>>,
     pub no_result: Vec<NoResult>,
     /// What the folder says about the arrays' member drives.
-    pub evidence: super::members::Evidence<'c>,
+    pub evidence: super::evidence::Evidence<'c>,
 }
 
 impl<'c> Loaded<'c> {
@@ -123,7 +123,7 @@ pub fn detect(catalog: &Catalog) -> bool {
 
 pub fn load<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Loaded<'c> {
     let mut loaded = Loaded {
-        evidence: super::members::Evidence::read(catalog),
+        evidence: super::evidence::Evidence::read(catalog),
         ..Loaded::default()
     };
     // Files at the top of the input belong to the input folder itself, as the

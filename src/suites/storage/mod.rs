@@ -6,6 +6,7 @@ mod checklist;
 pub mod conformance;
 mod deviations;
 mod drives;
+mod evidence;
 mod frames;
 mod judge;
 mod limits;
