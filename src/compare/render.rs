@@ -16,6 +16,28 @@ use super::{Comparison, Row};
 
 pub use crate::render::num;
 
+const COMPARE_MARKDOWN: &str = include_str!("../../templates/compare.md.j2");
+const COMPARE_TYPST: &str = include_str!("../../templates/compare.typ.j2");
+
+/// `compare.md` or `compare.typ` from a comparison, in the reports' template environment.
+fn render_compare(c: &Comparison, typst: bool) -> anyhow::Result<String> {
+    use minijinja::{context, Value};
+    let mut env = templates::environment();
+    let (name, source) = if typst {
+        ("compare.typ", COMPARE_TYPST)
+    } else {
+        ("compare.md", COMPARE_MARKDOWN)
+    };
+    env.add_template(name, source)?;
+    let ctx = context! {
+        typst_version => crate::typst::TYPST_VERSION,
+        summary_line => c.summary_line(),
+        charts => c.charts.iter().map(|ch| (ch.id.clone(), ch.title.clone())).collect::<Vec<_>>(),
+        ..Value::from_serialize(c)
+    };
+    Ok(env.get_template(name)?.render(ctx)?)
+}
+
 fn pct(p: Option<f64>) -> String {
     p.map_or("-".into(), |p| format!("{p:+.1}%"))
 }
@@ -279,14 +301,14 @@ pub fn write(
     }
     files.push(put(
         dir.join("compare.md"),
-        templates::render_compare(c, false)?.as_bytes(),
+        render_compare(c, false)?.as_bytes(),
     )?);
     if choice.skip {
         return Ok(files);
     }
     files.push(put(
         dir.join("compare.typ"),
-        templates::render_compare(c, true)?.as_bytes(),
+        render_compare(c, true)?.as_bytes(),
     )?);
     let typst = match crate::typst::find(choice.typst) {
         Some(t) => t,

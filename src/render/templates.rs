@@ -9,8 +9,6 @@ use crate::typst::TYPST_VERSION;
 pub const MARKDOWN: &str = include_str!("../../templates/report.md.j2");
 pub const TYPST: &str = include_str!("../../templates/report.typ.j2");
 pub const HTML: &str = include_str!("../../templates/report.html.j2");
-pub const COMPARE_MARKDOWN: &str = include_str!("../../templates/compare.md.j2");
-pub const COMPARE_TYPST: &str = include_str!("../../templates/compare.typ.j2");
 
 /// Escapes what would break a Markdown table cell.
 fn cell(s: String) -> String {
@@ -47,7 +45,9 @@ pub fn typst_str(s: String) -> String {
     out
 }
 
-fn environment() -> Environment<'static> {
+/// The environment every template renders in: its filters (`cell`, `status`, `t`, `few`,
+/// `status_word`).
+pub fn environment() -> Environment<'static> {
     let mut env = Environment::new();
     env.add_filter("cell", cell);
     env.add_filter("status", status);
@@ -84,24 +84,6 @@ fn render_with(
         limits => limits,
         svgs => svgs,
         ..Value::from_serialize(a)
-    };
-    Ok(env.get_template(name)?.render(ctx)?)
-}
-
-/// `compare.md` or `compare.typ` from a comparison.
-pub fn render_compare(c: &crate::compare::Comparison, typst: bool) -> anyhow::Result<String> {
-    let mut env = environment();
-    let (name, source) = if typst {
-        ("compare.typ", COMPARE_TYPST)
-    } else {
-        ("compare.md", COMPARE_MARKDOWN)
-    };
-    env.add_template(name, source)?;
-    let ctx = context! {
-        typst_version => TYPST_VERSION,
-        summary_line => c.summary_line(),
-        charts => c.charts.iter().map(|ch| (ch.id.clone(), ch.title.clone())).collect::<Vec<_>>(),
-        ..Value::from_serialize(c)
     };
     Ok(env.get_template(name)?.render(ctx)?)
 }
