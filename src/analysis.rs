@@ -51,7 +51,9 @@ impl Run {
     /// Adds the catalog's record frames (fio groups, iostat, ladder requests, ...) before
     /// the suites' own: what `--export` writes.
     pub fn with_record_frames(&mut self) {
-        let (mut records, problems) = records::frames(&self.catalog);
+        let (mut records, problems) = records::frames(&self.catalog, &|item| {
+            crate::suites::owner(item).map_or("", |s| s.name())
+        });
         records.append(&mut self.frames);
         self.frames = records;
         self.frame_problems.extend(problems);
@@ -304,6 +306,26 @@ fn summarize<'a>(verdicts: impl Iterator<Item = &'a Verdict>) -> Summary {
 }
 
 impl Analysis {
+    /// What support asks for, from every suite found in the analysis (an item two suites of
+    /// one procedure both ask for is listed once).
+    pub fn checklist(&self, folder: &crate::ingest::walk::Folder) -> Vec<crate::checklist::Item> {
+        let mut out: Vec<crate::checklist::Item> = Vec::new();
+        for suite in crate::suites::SUITES {
+            let Some(report) = self.suites.iter().find(|r| r.name == suite.name()) else {
+                continue;
+            };
+            for i in suite.checklist(folder, &self.environment, report) {
+                if !out
+                    .iter()
+                    .any(|o| o.procedure == i.procedure && o.what == i.what)
+                {
+                    out.push(i);
+                }
+            }
+        }
+        out
+    }
+
     pub fn verdicts(&self) -> impl Iterator<Item = &Verdict> {
         self.suites.iter().flat_map(|s| &s.verdicts)
     }

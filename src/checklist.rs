@@ -4,9 +4,8 @@
 
 use serde::Serialize;
 
-use crate::analysis::Analysis;
 use crate::ingest::walk::Folder;
-use crate::suites::Fact;
+use crate::model::report::Fact;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Item {
@@ -76,26 +75,6 @@ pub fn system_outputs(
             item(procedure, what, found, hint)
         })
         .collect()
-}
-
-/// What support asks for, from every suite found in the analysis (an item two suites of
-/// one procedure both ask for is listed once).
-pub fn checklist(folder: &Folder, a: &Analysis) -> Vec<Item> {
-    let mut out: Vec<Item> = Vec::new();
-    for suite in crate::suites::SUITES {
-        let Some(report) = a.suites.iter().find(|r| r.name == suite.name()) else {
-            continue;
-        };
-        for i in suite.checklist(folder, &a.environment, report) {
-            if !out
-                .iter()
-                .any(|o| o.procedure == i.procedure && o.what == i.what)
-            {
-                out.push(i);
-            }
-        }
-    }
-    out
 }
 
 /// The checklist as Markdown, for CHECKLIST.md and the terminal.

@@ -18,6 +18,7 @@ pub mod fio;
 pub mod frames;
 pub mod ingest;
 pub mod measurement;
+pub mod model;
 pub mod output;
 pub mod parse;
 pub mod phrase;

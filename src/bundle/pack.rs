@@ -527,7 +527,7 @@ pub fn build(
         entries.insert(rel, std::fs::read(&f)?);
     }
     let staged_folder = Folder::scan(&staged_input)?;
-    let items = checklist::checklist(&staged_folder, &analysis);
+    let items = analysis.checklist(&staged_folder);
     entries.insert(
         "CHECKLIST.md".into(),
         checklist::markdown(&items).into_bytes(),

@@ -3,7 +3,7 @@
 //! server ran with. Built from the result model, never from the catalog.
 
 use crate::measurement::{ParamValue, Scope};
-use crate::suites::SuiteReport;
+use crate::model::report::SuiteReport;
 
 use super::{Frame, FrameBuilder};
 

@@ -11,10 +11,9 @@ use crate::parse::iostat::IostatSample;
 
 use super::{Frame, FrameBuilder};
 
-/// The suite whose layout the file is in (`""` for none).
-fn suite_of(item: &Item) -> &'static str {
-    crate::suites::owner(item).map_or("", |s| s.name())
-}
+/// The suite whose layout a file is in (`""` for none): the registry's answer, handed
+/// in by the analysis (frames sit below the suites and do not ask them).
+pub type SuiteOf<'a> = &'a dyn Fn(&Item) -> &'static str;
 
 /// The array a file belongs to: its folder's name (`iostat/` is skipped), or the input's.
 fn array_of(catalog: &Catalog, rel: &str) -> String {
@@ -30,16 +29,16 @@ fn array_of(catalog: &Catalog, rel: &str) -> String {
 }
 
 /// Every frame the catalog gives; a frame that cannot be built is reported, not fatal.
-pub fn frames(catalog: &Catalog) -> (Vec<Frame>, Vec<String>) {
+pub fn frames(catalog: &Catalog, suite_of: SuiteOf) -> (Vec<Frame>, Vec<String>) {
     let mut out = Vec::new();
     let mut problems = Vec::new();
     for built in [
-        fio_groups(catalog),
-        iostat_devices(catalog),
-        iostat_cpu(catalog),
+        fio_groups(catalog, suite_of),
+        iostat_devices(catalog, suite_of),
+        iostat_cpu(catalog, suite_of),
         ladder_requests(catalog),
         prom_deltas(catalog),
-        restore_attempts(catalog),
+        restore_attempts(catalog, suite_of),
         server_facts(catalog),
     ] {
         match built {
@@ -52,7 +51,7 @@ pub fn frames(catalog: &Catalog) -> (Vec<Frame>, Vec<String>) {
 }
 
 /// One row per reporting group of every fio result (jobs summed as group_reporting).
-fn fio_groups(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
+fn fio_groups(catalog: &Catalog, suite_of: SuiteOf) -> anyhow::Result<Option<Frame>> {
     let mut rows = Vec::new();
     for item in catalog.of(Kind::Fio) {
         let Some(rec) = item.fio_record() else {
@@ -143,7 +142,7 @@ fn iostat_logs(catalog: &Catalog) -> Vec<(&Item, &crate::parse::iostat::IostatLo
 }
 
 /// One row per iostat sample and device.
-fn iostat_devices(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
+fn iostat_devices(catalog: &Catalog, suite_of: SuiteOf) -> anyhow::Result<Option<Frame>> {
     let mut rows = Vec::new();
     for (item, log) in iostat_logs(catalog) {
         for s in &log.samples {
@@ -156,17 +155,22 @@ fn iostat_devices(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
         return Ok(None);
     }
     let keys: Vec<(&Item, &IostatSample)> = rows.iter().map(|r| (r.0, r.1)).collect();
-    let f = sample_keys(FrameBuilder::new("iostat_devices"), catalog, &keys)
-        .str("device", rows.iter().map(|r| &*r.2.device))
-        .f64("r_s", rows.iter().map(|r| r.2.r_s))
-        .f64("w_s", rows.iter().map(|r| r.2.w_s))
-        .f64("r_mib_s", rows.iter().map(|r| r.2.r_mb_s))
-        .f64("w_mib_s", rows.iter().map(|r| r.2.w_mb_s))
-        .f64("r_await_ms", rows.iter().map(|r| r.2.r_await))
-        .f64("w_await_ms", rows.iter().map(|r| r.2.w_await))
-        .f64("await_ms", rows.iter().map(|r| r.2.await_ms))
-        .f64("util_pct", rows.iter().map(|r| r.2.util))
-        .build()?;
+    let f = sample_keys(
+        FrameBuilder::new("iostat_devices"),
+        catalog,
+        &keys,
+        suite_of,
+    )
+    .str("device", rows.iter().map(|r| &*r.2.device))
+    .f64("r_s", rows.iter().map(|r| r.2.r_s))
+    .f64("w_s", rows.iter().map(|r| r.2.w_s))
+    .f64("r_mib_s", rows.iter().map(|r| r.2.r_mb_s))
+    .f64("w_mib_s", rows.iter().map(|r| r.2.w_mb_s))
+    .f64("r_await_ms", rows.iter().map(|r| r.2.r_await))
+    .f64("w_await_ms", rows.iter().map(|r| r.2.w_await))
+    .f64("await_ms", rows.iter().map(|r| r.2.await_ms))
+    .f64("util_pct", rows.iter().map(|r| r.2.util))
+    .build()?;
     Ok(Some(f))
 }
 
@@ -175,6 +179,7 @@ fn sample_keys(
     b: FrameBuilder,
     catalog: &Catalog,
     rows: &[(&Item, &IostatSample)],
+    suite_of: SuiteOf,
 ) -> FrameBuilder {
     b.str("suite", rows.iter().map(|r| suite_of(r.0)))
         .str("array", rows.iter().map(|r| array_of(catalog, &r.0.rel)))
@@ -188,7 +193,7 @@ fn sample_keys(
 }
 
 /// One row per iostat sample: the CPU side.
-fn iostat_cpu(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
+fn iostat_cpu(catalog: &Catalog, suite_of: SuiteOf) -> anyhow::Result<Option<Frame>> {
     let mut rows = Vec::new();
     for (item, log) in iostat_logs(catalog) {
         for s in &log.samples {
@@ -198,7 +203,7 @@ fn iostat_cpu(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
     if rows.is_empty() {
         return Ok(None);
     }
-    let f = sample_keys(FrameBuilder::new("iostat_cpu"), catalog, &rows)
+    let f = sample_keys(FrameBuilder::new("iostat_cpu"), catalog, &rows, suite_of)
         .f64("system_pct", rows.iter().map(|r| r.1.cpu_system))
         .f64("iowait_pct", rows.iter().map(|r| r.1.cpu_iowait))
         .build()?;
@@ -330,7 +335,7 @@ fn prom_deltas(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
 }
 
 /// One row per `ask` request of tests 1 and 3.
-fn restore_attempts(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
+fn restore_attempts(catalog: &Catalog, suite_of: SuiteOf) -> anyhow::Result<Option<Frame>> {
     let mut rows = Vec::new();
     for item in catalog.of(Kind::Ask) {
         let Ok(Record::Ask(attempts)) = &item.record else {

@@ -1,7 +1,7 @@
 //! The analysis's judgements as frames: one row per verdict (with its numbers), one per
 //! deviation from the procedure.
 
-use crate::suites::SuiteReport;
+use crate::model::report::SuiteReport;
 
 use super::{Frame, FrameBuilder};
 
