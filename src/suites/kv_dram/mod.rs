@@ -286,22 +286,13 @@ fn gen_verdict(agg: &Aggregate, n: u32, gap: f64, max_spread: f64) -> Verdict {
 
 fn hits_verdict(all: &[(String, (String, Vec<Attempt>))], share: f64) -> Verdict {
     let mut v = Verdict {
-        id: "kv-dram.restores-hit".into(),
-        criterion:
-            "Every restore (after reset or restart) is served from cache, >= 99% of prompt_tokens"
-                .into(),
-        status: Status::NotMeasured,
-        measured: Phrase::dash(),
-        threshold: phrase!(">= {}", qty(share * 100.0, 0, Unit::Percent)),
-        published: Phrase::dash(),
         files: all.iter().map(|(_, (f, _))| f.clone()).collect(),
-        note: String::new(),
-        measured_value: None,
-        threshold_value: None,
-        published_value: None,
-        unit: UnitOf::default(),
-        check_next: Vec::new(),
-        measurements: Vec::new(),
+        ..Verdict::new(
+            "kv-dram.restores-hit",
+            "Every restore (after reset or restart) is served from cache, >= 99% of prompt_tokens",
+            phrase!(">= {}", qty(share * 100.0, 0, Unit::Percent)),
+            Phrase::dash(),
+        )
     }
     .with_numbers(
         None,

@@ -155,7 +155,7 @@ pub fn judge(arrays: &[ArrayDir], r: &SpdkReference) -> Judged {
             out.notes.push(format!(
                 "`{}`: bs={} is not a whole stripe ({} bytes) of {name}: not counted as a full-stripe run",
                 run.file,
-                run.sig.bs.map_or("?".into(), crate::fio::signature::format_size),
+                run.sig.bs.map_or("?".into(), crate::units::format_size),
                 stripe_bytes(a, r).unwrap_or(0)
             ));
         }
@@ -224,20 +224,12 @@ fn share_verdict(
     shares: &mut Shares,
 ) -> Verdict {
     let mut v = Verdict {
-        id: format!("spdk-raid.{name}.{}", op.label().replace(' ', "-")),
-        criterion: format!("{name} ({lvl}, {} drives): {what}", a.drives),
-        status: Status::NotMeasured,
-        measured: Phrase::dash(),
-        threshold: phrase!(">= {}", qty(min * 100.0, 0, Unit::Percent)),
-        published: "90-95% of theoretical (Xinnor's design goal)".into(),
-        files: Vec::new(),
-        note: String::new(),
-        measured_value: None,
-        threshold_value: None,
-        published_value: None,
-        unit: UnitOf::default(),
-        check_next: Vec::new(),
-        measurements: Vec::new(),
+        ..Verdict::new(
+            format!("spdk-raid.{name}.{}", op.label().replace(' ', "-")),
+            format!("{name} ({lvl}, {} drives): {what}", a.drives),
+            phrase!(">= {}", qty(min * 100.0, 0, Unit::Percent)),
+            "90-95% of theoretical (Xinnor's design goal)",
+        )
     }
     .with_numbers(
         None,
@@ -431,12 +423,8 @@ fn consistency(a: &ArrayDir, name: &str, out: &mut Judged) {
     }
     if !problems.is_empty() {
         out.verdicts.push(Verdict {
-            id: format!("spdk-raid.{name}.drive-count"),
-            criterion: format!("{name}: the config and array state match the results' drive count"),
             status: Status::Fail,
             measured: Phrase::join(problems, "; "),
-            threshold: "equal".into(),
-            published: Phrase::dash(),
             files: a
                 .config
                 .iter()
@@ -444,12 +432,12 @@ fn consistency(a: &ArrayDir, name: &str, out: &mut Judged) {
                 .chain(a.state.iter().map(|s| s.file.clone()))
                 .collect(),
             note: "results may come from another array than the config describes".into(),
-            measured_value: None,
-            threshold_value: None,
-            published_value: None,
-            unit: UnitOf::default(),
-            check_next: Vec::new(),
-            measurements: Vec::new(),
+            ..Verdict::new(
+                format!("spdk-raid.{name}.drive-count"),
+                format!("{name}: the config and array state match the results' drive count"),
+                "equal",
+                Phrase::dash(),
+            )
         });
     }
 }

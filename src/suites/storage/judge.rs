@@ -103,20 +103,13 @@ pub fn headline_verdict(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Ver
     let (cand, cand_note) = find_workload(groups, &sides.candidate, w);
     let cmp = if w.strict { ">" } else { ">=" };
     let mut v = Verdict {
-        id: format!("storage.{}", w.id),
-        criterion: format!("{}: {}", w.title, w.criterion),
-        status: Status::NotMeasured,
-        measured: Phrase::dash(),
-        threshold: phrase!("{} {}", phrase::name(cmp), qty(w.min_ratio, 1, Unit::Ratio)),
-        published: Phrase::text(&w.published),
-        files: Vec::new(),
         note: join(&base_note, &cand_note),
-        measured_value: None,
-        threshold_value: None,
-        published_value: None,
-        unit: UnitOf::default(),
-        check_next: Vec::new(),
-        measurements: Vec::new(),
+        ..Verdict::new(
+            format!("storage.{}", w.id),
+            format!("{}: {}", w.title, w.criterion),
+            phrase!("{} {}", phrase::name(cmp), qty(w.min_ratio, 1, Unit::Ratio)),
+            Phrase::text(&w.published),
+        )
     }
     .with_numbers(
         None,
@@ -304,23 +297,19 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
         ));
     }
     Verdict {
-        id: "storage.exit-status".into(),
-        criterion: format!(
-            "Both arrays ({} and {}): every fio job exits with status 0",
-            sides.baseline, sides.candidate
-        ),
         status,
         measured: phrase!("{} of {} result files clean", count(clean), count(total)),
-        threshold: "all".into(),
-        published: Phrase::dash(),
         files,
         note: problems.join("; "),
-        measured_value: None,
-        threshold_value: None,
-        published_value: None,
-        unit: UnitOf::default(),
-        check_next: Vec::new(),
-        measurements: Vec::new(),
+        ..Verdict::new(
+            "storage.exit-status",
+            format!(
+                "Both arrays ({} and {}): every fio job exits with status 0",
+                sides.baseline, sides.candidate
+            ),
+            "all",
+            Phrase::dash(),
+        )
     }
     .with_numbers(
         (total > 0).then_some(clean as f64),
