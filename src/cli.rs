@@ -16,14 +16,23 @@ pub struct Cli {
 pub enum Command {
     /// Judge a results folder against the procedure's criteria and published numbers.
     ///
-    /// Exit status: 0 when every criterion passes, 1 when any fails, is not measured or
-    /// is inconclusive, 2 when the input cannot be used at all.
+    /// Writes nothing (but the frames, with --export). Exit status: 0 when every
+    /// criterion passes; 1 when any fails, is not measured, is not comparable or is
+    /// inconclusive; 2 when nothing was judged (no criterion, or every one not measured)
+    /// or the input cannot be used at all.
     Analyze(AnalyzeArgs),
-    /// Write report.md and report.pdf (with plots) for a results folder or bundle.
+    /// Write report.md, report.html, report.typ and report.pdf, with plots/*.svg, for a
+    /// results folder or bundle.
+    ///
+    /// Exit status: as analyze's (0 when every criterion passes; 1 when any does not; 2
+    /// when nothing was judged or the input cannot be used).
     Report(ReportArgs),
     /// Compare two runs (folders or bundles, or pools of them): what differs between the
     /// setups, the criteria of each side, and every matched measurement with a
-    /// noise-aware verdict. Exits 1 when any metric is worse beyond the threshold.
+    /// noise-aware verdict.
+    ///
+    /// Exit status: 0 when no metric is worse beyond the threshold and the noise; 1 when
+    /// any is; 2 when an input cannot be used.
     Compare(CompareArgs),
     /// Make a support bundle: report, raw results, checklist, checksums; secrets redacted.
     Bundle(BundleArgs),
@@ -149,7 +158,7 @@ pub struct CompareArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Also write compare.md, compare.pdf and plots/ into this folder.
+    /// Also write compare.md, compare.typ, compare.pdf and plots/*.svg into this folder.
     #[arg(short, long, value_name = "DIR")]
     pub output: Option<PathBuf>,
     #[command(flatten)]
@@ -163,7 +172,8 @@ pub struct ReportArgs {
     /// The results folder.
     #[arg(value_name = "FOLDER")]
     pub input: PathBuf,
-    /// Where to write report.md, report.pdf and plots/ (created if missing).
+    /// Where to write report.md, report.html, report.typ, report.pdf and plots/ (created
+    /// if missing).
     #[arg(short, long, value_name = "DIR")]
     pub output: PathBuf,
     #[command(flatten)]
@@ -174,7 +184,8 @@ pub struct ReportArgs {
 
 #[derive(Debug, Args)]
 pub struct PdfArgs {
-    /// Skip report.pdf (Markdown and plots only).
+    /// Skip the PDF and its Typst source (report.typ and report.pdf; compare.typ and
+    /// compare.pdf); the Markdown, the HTML and the plots are still written.
     #[arg(long)]
     pub no_pdf: bool,
     /// The typst binary to use (else $REPROBENCH_TYPST, the pinned one in the cache, or

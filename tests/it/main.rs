@@ -19,6 +19,7 @@ mod formats;
 mod frames;
 mod fuzz;
 mod guard;
+mod help;
 mod honest;
 mod html;
 mod kv;
