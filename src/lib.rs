@@ -27,6 +27,7 @@ pub mod qualifier;
 pub mod render;
 pub mod signals;
 pub mod spdk;
+pub mod stats;
 pub mod suites;
 pub mod typst;
 pub mod units;

@@ -335,6 +335,15 @@ impl Serialize for UnitOf {
     }
 }
 
+/// A list shown in one cell or line: the first three, then how many more.
+pub fn few(v: &[String]) -> String {
+    match v.len() {
+        0 => "-".into(),
+        1..=3 => v.join(", "),
+        n => format!("{} and {} more", v[..3].join(", "), n - 3),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

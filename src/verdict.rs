@@ -80,7 +80,7 @@ pub struct Verdict {
     pub unit: UnitOf,
     /// For a fail, inconclusive or not-comparable verdict: what to check next, each with
     /// the procedure text it is drawn from.
-    pub check_next: Vec<crate::why::NextStep>,
+    pub check_next: Vec<NextStep>,
     /// The measurements the verdict judged, by key (see `measurements` on the suites).
     pub measurements: Vec<crate::measurement::Key>,
 }
@@ -148,6 +148,14 @@ impl Verdict {
             measurements: Vec::new(),
         }
     }
+}
+
+/// One thing to check next for a verdict that is not a pass, and where the advice comes
+/// from (the procedure's section, or the rule's reasoning).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NextStep {
+    pub text: String,
+    pub source: String,
 }
 
 /// A number the procedure asks to look at without a pass mark.

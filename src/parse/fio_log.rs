@@ -82,7 +82,7 @@ pub fn per_second(logs: &[&FioLog]) -> Result<Vec<f64>, String> {
         times.sort_unstable();
         times.dedup();
         let gaps: Vec<f64> = times.windows(2).map(|w| (w[1] - w[0]) as f64).collect();
-        if let Some(g) = crate::suites::kv_common::stats::median(&gaps) {
+        if let Some(g) = crate::stats::median(&gaps) {
             if !(900.0..=1100.0).contains(&g) {
                 return Err(format!(
                     "logged every {g:.0} ms, not once a second: write it with --log_avg_msec=1000"

@@ -6,14 +6,7 @@ pub mod svg;
 pub mod templates;
 pub mod terminal;
 
-/// A list shown in one cell or line: the first three, then how many more.
-pub fn few(v: &[String]) -> String {
-    match v.len() {
-        0 => "-".into(),
-        1..=3 => v.join(", "),
-        n => format!("{} and {} more", v[..3].join(", "), n - 3),
-    }
-}
+pub use crate::phrase::few;
 
 /// A number with few enough digits to read.
 pub fn num(v: f64) -> String {

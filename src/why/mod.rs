@@ -32,13 +32,7 @@ pub struct Limit {
     pub files: Vec<String>,
 }
 
-/// One thing to check next for a verdict that is not a pass, and where the advice comes
-/// from (the procedure's section, or the rule's reasoning).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct NextStep {
-    pub text: String,
-    pub source: String,
-}
+pub use crate::verdict::NextStep;
 
 /// `12.3 GB` from bytes, decimal units as the procedures use.
 pub fn gb(bytes: f64) -> String {

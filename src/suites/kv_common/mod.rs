@@ -10,7 +10,7 @@ pub mod measurements;
 pub mod reference;
 pub mod regime;
 pub mod restore;
-pub mod stats;
+pub use crate::stats;
 pub mod timeline;
 
 use std::collections::BTreeMap;

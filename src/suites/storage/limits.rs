@@ -127,7 +127,7 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
             } else {
                 format!("{array}: {} jobs", jobs.len())
             },
-            measured: Phrase::text(crate::render::few(&labels)),
+            measured: Phrase::text(crate::phrase::few(&labels)),
             measured_value: None,
             bound: phrase!("unknown: {}", name(why)),
             bound_value: None,
@@ -141,7 +141,7 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
         out.push(Limit {
             suite: "storage".into(),
             subject: format!("{} job(s) without an iostat log", without.len()),
-            measured: Phrase::text(crate::render::few(&without)),
+            measured: Phrase::text(crate::phrase::few(&without)),
             measured_value: None,
             bound: "unknown: needs <array>/iostat/<job>.iostat taken during each job (the procedure's helper records it)".into(),
             bound_value: None,
