@@ -265,3 +265,54 @@ fn runs_that_disagree_make_a_level_inconclusive() {
     let (_, v) = analyze_json(tmp.path(), &["--max-spread", "0.5"]);
     assert_eq!(verdict(&v, "kv-ladder.L1-parity")["status"], "fail");
 }
+
+/// Test 1's repeat rule ("if the first run after a fresh start is slower while kernels
+/// compile and tune, repeat it once and use the second measurement"): a slow first
+/// restore is excused only when the files hold its repeat. Without the repeat, a first
+/// restore over the limit with the others under it is inconclusive and says to repeat
+/// it; with the repeat (a fourth timed restore) the repeat is used; over the limit
+/// everywhere is a fail whatever the repeat.
+#[test]
+fn a_slow_first_restore_is_excused_only_when_the_files_hold_its_repeat() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let case = |name: &str, restores: &[f64]| {
+        let dir = tmp.path().join(name);
+        copy_dir(&root().join("samples/kv-cache-published"), &dir);
+        let mut text = String::from("time 47.930000 s  {\"prompt_tokens\":196531,\"cached\":0}\n");
+        for t in restores {
+            text.push_str(&format!(
+                "time {t:.6} s  {{\"prompt_tokens\":196531,\"cached\":196480}}\n"
+            ));
+        }
+        std::fs::write(dir.join("restore/adp.txt"), text).expect("write");
+        let (code, v) = analyze_json(&dir, &[]);
+        let time = v["suites"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|s| s["verdicts"].as_array().cloned().unwrap_or_default())
+            .find(|x| x["id"] == "kv-restore.time")
+            .expect("the restore-time verdict");
+        (code, time)
+    };
+    // The recomputes' median is 47.71 s: the limit is 9.54 s.
+    let (code, t) = case("unrepeated", &[11.30, 2.10, 2.14]);
+    assert_eq!(t["status"], "inconclusive", "{t}");
+    assert!(
+        t["note"]
+            .as_str()
+            .unwrap_or("")
+            .contains("repeat restore 1"),
+        "{t}"
+    );
+    assert_eq!(code, 1, "an inconclusive criterion is not a pass");
+    let (_, t) = case("repeated", &[11.30, 2.10, 2.14, 2.12]);
+    assert_eq!(t["status"], "pass", "{t}");
+    assert!(t["measured"].as_str().unwrap_or("").contains("2.14"), "{t}");
+    let (_, t) = case("all-slow", &[11.30, 10.20, 10.40]);
+    assert_eq!(t["status"], "fail", "{t}");
+    // A slow first restore under the limit changes nothing: it passes, counted.
+    let (_, t) = case("slow-but-under", &[3.10, 2.10, 2.14]);
+    assert_eq!(t["status"], "pass", "{t}");
+    assert!(t["measured"].as_str().unwrap_or("").contains("3.10"), "{t}");
+}

@@ -10,7 +10,7 @@ use crate::phrase;
 use crate::phrase::{count as count_of, fixed, qty, signed, Phrase, UnitOf};
 use crate::suites::kv_common::aggregate::{failing_runs, fed_by, too_spread, Aggregate, GEN};
 use crate::suites::kv_common::reference::KvReference;
-use crate::suites::kv_common::restore::measured;
+use crate::suites::kv_common::restore::{measured, TIMED_RUNS};
 use crate::suites::kv_common::{self, ADP, LMCACHE};
 use crate::suites::{Options, Suite, SuiteInfo, SuiteReport, Table};
 use crate::verdict::{Observation, Status, Verdict};
@@ -178,7 +178,7 @@ impl Suite for KvDram {
                 "Restore after a vLLM restart",
             ),
         ] {
-            let m = |v: &str| get(v, kind).map(|(f, a)| measured(&f, &a, 1));
+            let m = |v: &str| get(v, kind).map(|(f, a)| measured(&f, &a, 1, TIMED_RUNS));
             let (a, l) = (m(ADP), m(LMCACHE));
             chart_values.push([
                 a.as_ref().and_then(|x| x.median),

@@ -9,7 +9,7 @@ use crate::parse::ask::Attempt;
 use crate::phrase;
 use crate::phrase::{count, fixed, name, qty, Phrase, UnitOf};
 use crate::suites::kv_common::reference::{KvReference, ModelRef};
-use crate::suites::kv_common::restore::{measured, Measured};
+use crate::suites::kv_common::restore::{measured, Measured, TIMED_RUNS};
 use crate::suites::kv_common::{self, ServerLogs, ADP, PLAIN};
 use crate::suites::{Options, Suite, SuiteInfo, SuiteReport, Table};
 use crate::verdict::{Observation, Status, Verdict};
@@ -145,8 +145,8 @@ impl Suite for KvRestore {
         };
         let mut model_devs = model_deviations(&mut report, &reference, model.as_ref(), published);
 
-        let recompute = plain.as_ref().map(|(f, a)| measured(f, a, 0));
-        let restore = adp.as_ref().map(|(f, a)| measured(f, a, 1));
+        let recompute = plain.as_ref().map(|(f, a)| measured(f, a, 0, TIMED_RUNS));
+        let restore = adp.as_ref().map(|(f, a)| measured(f, a, 1, TIMED_RUNS));
 
         report
             .verdicts
