@@ -83,6 +83,24 @@ pub struct Verdict {
     pub check_next: Vec<NextStep>,
     /// The measurements the verdict judged, by key (see `measurements` on the suites).
     pub measurements: Vec<crate::measurement::Key>,
+    /// The 95% confidence interval of `measured_value`, where the runs give one; the
+    /// status follows it (pass when all of it meets the threshold, fail when none does,
+    /// inconclusive when it straddles).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interval: Option<Interval>,
+}
+
+/// A 95% confidence interval of a verdict's number, and how it was had.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Interval {
+    pub low: f64,
+    pub high: f64,
+    /// The confidence level (0.95).
+    pub level: f64,
+    /// The method, named as the report names it.
+    pub method: String,
+    /// The runs behind it: baseline then candidate.
+    pub runs: Vec<usize>,
 }
 
 impl Verdict {
@@ -146,6 +164,7 @@ impl Verdict {
             unit: UnitOf::default(),
             check_next: Vec::new(),
             measurements: Vec::new(),
+            interval: None,
         }
     }
 }
@@ -198,6 +217,7 @@ mod tests {
             unit: UnitOf::default(),
             check_next: Vec::new(),
             measurements: Vec::new(),
+            interval: None,
         }
     }
 

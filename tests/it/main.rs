@@ -32,5 +32,6 @@ mod safety;
 mod secret_classes;
 mod signals;
 mod spdk;
+mod statistics;
 mod storage;
 mod why;

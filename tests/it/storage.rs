@@ -489,3 +489,114 @@ fn a_live_fio_run_with_the_procedure_helper_options_is_read_like_the_script() {
         );
     }
 }
+
+/// A copy of a fio result with every job's bandwidth scaled by `factor`.
+fn scaled_copy(from: &std::path::Path, to: &std::path::Path, factor: f64) {
+    let mut d: serde_json::Value =
+        serde_json::from_slice(&fs::read(from).expect("fio result")).expect("fio JSON");
+    for job in d["jobs"].as_array_mut().into_iter().flatten() {
+        for dir in ["read", "write"] {
+            for key in ["bw", "bw_bytes", "iops"] {
+                if let Some(x) = job[dir][key].as_f64() {
+                    job[dir][key] = serde_json::json!((x * factor).round());
+                }
+            }
+        }
+    }
+    fs::write(to, serde_json::to_vec(&d).expect("json")).expect("write");
+}
+
+fn headline(dir: &std::path::Path, id: &str) -> (i32, serde_json::Value) {
+    let (code, v) = analyze_json(dir, &[]);
+    let found = v["suites"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s["verdicts"].as_array().cloned().unwrap_or_default())
+        .find(|x| x["id"] == id)
+        .expect("the verdict");
+    (code, found)
+}
+
+/// Repeats are pooled, every run is listed, and the status follows the 95% interval of
+/// the ratio: two runs of one job that differ twofold are not a confident pass; three
+/// consistent runs a side are, with a narrow interval; one run a side is judged on the
+/// point, as the procedure's script does, with no interval.
+#[test]
+fn repeated_runs_are_pooled_listed_and_judged_by_their_interval() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let job = "randwrite-8k-j8-d8";
+    let id = "storage.randwrite-8k-qd64";
+    let (_, single) = headline(&root().join("samples/storage-published"), id);
+    assert_eq!(single["status"], "pass");
+    assert!(single.get("interval").is_none(), "{single}");
+
+    let two = tmp.path().join("two");
+    copy_dir(&root().join("samples/storage-published"), &two);
+    let adp = two.join("results/adp");
+    scaled_copy(
+        &adp.join(format!("{job}.json")),
+        &adp.join(format!("{job}-run2.json")),
+        1.9,
+    );
+    let (code, v) = headline(&two, id);
+    assert_eq!(v["status"], "inconclusive", "{v}");
+    let note = v["note"].as_str().unwrap_or("");
+    assert!(
+        note.contains(&format!("run 1 `results/adp/{job}.json`")),
+        "{note}"
+    );
+    assert!(
+        note.contains(&format!("run 2 `results/adp/{job}-run2.json`")),
+        "{note}"
+    );
+    assert!(note.contains("runs of each side would settle it"), "{note}");
+    assert_eq!(v["interval"]["runs"], serde_json::json!([1, 2]), "{v}");
+    assert_eq!(code, 1);
+
+    let three = tmp.path().join("three");
+    copy_dir(&root().join("samples/storage-published"), &three);
+    for array in ["adp", "raid10"] {
+        let d = three.join("results").join(array);
+        for (n, f) in [(2, 1.01), (3, 0.99)] {
+            scaled_copy(
+                &d.join(format!("{job}.json")),
+                &d.join(format!("{job}-run{n}.json")),
+                f,
+            );
+        }
+    }
+    let (_, v) = headline(&three, id);
+    assert_eq!(v["status"], "pass", "{v}");
+    let (low, high) = (
+        v["interval"]["low"].as_f64().unwrap_or(0.0),
+        v["interval"]["high"].as_f64().unwrap_or(f64::MAX),
+    );
+    let estimate = v["measured_value"].as_f64().unwrap_or(0.0);
+    assert!(low < estimate && estimate < high && high / low < 1.1, "{v}");
+    assert!(
+        v["interval"]["method"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Welch"),
+        "{v}"
+    );
+}
+
+/// Two result trees of one procedure (`results/`, `results-newfio/`) are two campaigns:
+/// not pooled, and the verdict says which tree it judged and how to judge the other.
+#[test]
+fn another_result_tree_is_another_campaign_not_a_repeat() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("trees");
+    copy_dir(&root().join("samples/storage-published"), &dir);
+    copy_dir(&dir.join("results"), &dir.join("results-newfio"));
+    let (_, v) = headline(&dir, "storage.randwrite-8k-qd64");
+    assert!(v.get("interval").is_none(), "not pooled: {v}");
+    let note = v["note"].as_str().unwrap_or("");
+    assert!(
+        note.contains("another result tree is another campaign"),
+        "{note}"
+    );
+    assert!(note.contains("`results-newfio`"), "{note}");
+}

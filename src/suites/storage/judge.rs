@@ -17,13 +17,27 @@ pub struct Sides {
     pub candidate: String,
 }
 
-/// The run of `array` that is the procedure's `w`: by the procedure's job name first,
-/// then by shape. Returns the run and a note when the choice needs saying.
+/// The run of `array` that is the procedure's `w` (the first of [`find_runs`]), and a
+/// note when the choice needs saying.
 pub fn find_workload<'a>(
     groups: &'a [RunGroup<'a>],
     array: &str,
     w: &Workload,
 ) -> (Option<&'a RunGroup<'a>>, String) {
+    let (runs, note) = find_runs(groups, array, w);
+    (runs.first().copied(), note)
+}
+
+/// Every run of `array` that is the procedure's `w`: by the procedure's job name first
+/// (`randwrite-8k-j8-d8.json`, `randwrite-8k-j8-d8-run2.json`: repeats, pooled), then by
+/// shape. Runs of one array folder are repeats of one campaign; the same array in
+/// another result tree (`results/adp`, `results-newfio/adp`) is another campaign: it is
+/// not pooled, and the note says which tree is judged and how to judge the other.
+pub fn find_runs<'a>(
+    groups: &'a [RunGroup<'a>],
+    array: &str,
+    w: &Workload,
+) -> (Vec<&'a RunGroup<'a>>, String) {
     let want = workload_signature(w);
     let in_array: Vec<&RunGroup> = groups
         .iter()
@@ -32,47 +46,96 @@ pub fn find_workload<'a>(
     let by_name: Vec<&RunGroup> = in_array
         .iter()
         .copied()
-        .filter(|g| g.group.jobname == w.name || g.run.stem == w.name)
+        .filter(|g| {
+            g.group.jobname == w.name || g.run.stem == w.name || repeat_of(&g.run.stem, &w.name)
+        })
         .collect();
-    if let Some(first) = by_name.first() {
+    let (found, mut note) = if !by_name.is_empty() {
         let mut note = String::new();
-        if first.signature != want {
-            note = format!(
-                "`{}` ran {} where the procedure runs {}",
-                first.run.file, first.signature, want
-            );
+        let odd: Vec<String> = by_name
+            .iter()
+            .filter(|g| g.signature != want)
+            .map(|g| format!("`{}` ran {}", g.run.file, g.signature))
+            .collect();
+        if !odd.is_empty() {
+            note = format!("{} where the procedure runs {want}", odd.join(", "));
         }
-        if by_name.len() > 1 {
-            note = join(
-                &note,
-                &format!(
-                    "{} runs named `{}`; used `{}`",
-                    by_name.len(),
-                    w.name,
-                    first.run.file
-                ),
-            );
-        }
-        return (Some(first), note);
-    }
-    let by_shape: Vec<&RunGroup> = in_array
+        (by_name, note)
+    } else {
+        let by_shape: Vec<&RunGroup> = in_array
+            .iter()
+            .copied()
+            .filter(|g| g.signature == want)
+            .collect();
+        let note = match by_shape.as_slice() {
+            [] => String::new(),
+            [one] => format!("matched `{}` by its options ({want})", one.run.file),
+            many => format!(
+                "matched {} by their options ({want})",
+                many.iter()
+                    .map(|g| format!("`{}`", g.run.file))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        (by_shape, note)
+    };
+    // The job's own file first, then its numbered repeats, by name.
+    let mut found = found;
+    found.sort_by_key(|g| (g.run.stem != w.name, g.run.file.clone()));
+    // One result tree: the first one's; another tree is another campaign.
+    let tree = |g: &RunGroup| {
+        let dir = crate::ingest::layout::dir_of(&g.run.file);
+        crate::ingest::layout::dir_of(dir).to_string()
+    };
+    let Some(first_tree) = found.first().map(|g| tree(g)) else {
+        return (found, note);
+    };
+    let mut others: Vec<String> = found
         .iter()
-        .copied()
-        .filter(|g| g.signature == want)
+        .map(|g| tree(g))
+        .filter(|t| *t != first_tree)
         .collect();
-    match by_shape.first() {
-        Some(first) => {
-            let mut note = format!("matched `{}` by its options ({want})", first.run.file);
-            if by_shape.len() > 1 {
-                note = join(
-                    &note,
-                    &format!("{} runs have this shape; used the first", by_shape.len()),
-                );
+    others.sort();
+    others.dedup();
+    let found: Vec<&RunGroup> = found
+        .into_iter()
+        .filter(|g| tree(g) == first_tree)
+        .collect();
+    if !others.is_empty() {
+        let shown = |t: &str| {
+            if t.is_empty() {
+                "the top folder".to_string()
+            } else {
+                format!("`{t}`")
             }
-            (Some(first), note)
-        }
-        None => (None, String::new()),
+        };
+        note = join(
+            &note,
+            &format!(
+                "`{array}` also stands in {}: another result tree is another campaign, not a repeat; this verdict judges {}; analyze the other tree on its own to judge it",
+                others.iter().map(|t| shown(t)).collect::<Vec<_>>().join(", "),
+                shown(&first_tree)
+            ),
+        );
     }
+    (found, note)
+}
+
+/// Whether a file's stem is a numbered repeat of the job `name` (`NAME-run2`,
+/// `NAME_run3`, `NAME.2`, `NAME-rep2`).
+fn repeat_of(stem: &str, name: &str) -> bool {
+    let Some(rest) = stem.strip_prefix(name) else {
+        return false;
+    };
+    let Some(rest) = rest.strip_prefix(['-', '_', '.']) else {
+        return false;
+    };
+    let digits = rest
+        .strip_prefix("run")
+        .or_else(|| rest.strip_prefix("rep"))
+        .unwrap_or(rest);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 pub fn workload_signature(w: &Workload) -> Signature {
@@ -99,8 +162,8 @@ pub fn mb_s(g: &RunGroup) -> f64 {
 }
 
 pub fn headline_verdict(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Verdict {
-    let (base, base_note) = find_workload(groups, &sides.baseline, w);
-    let (cand, cand_note) = find_workload(groups, &sides.candidate, w);
+    let (base, base_note) = find_runs(groups, &sides.baseline, w);
+    let (cand, cand_note) = find_runs(groups, &sides.candidate, w);
     let cmp = if w.strict { ">" } else { ">=" };
     let mut v = Verdict {
         note: join(&base_note, &cand_note),
@@ -119,10 +182,10 @@ pub fn headline_verdict(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Ver
     );
     v.files.extend(base.iter().map(|g| g.run.file.clone()));
     v.files.extend(cand.iter().map(|g| g.run.file.clone()));
-    let (Some(b), Some(c)) = (base, cand) else {
+    if base.is_empty() || cand.is_empty() {
         let missing: Vec<&str> = [
-            (base.is_none(), sides.baseline.as_str()),
-            (cand.is_none(), sides.candidate.as_str()),
+            (base.is_empty(), sides.baseline.as_str()),
+            (cand.is_empty(), sides.candidate.as_str()),
         ]
         .iter()
         .filter(|(m, _)| *m)
@@ -137,49 +200,133 @@ pub fn headline_verdict(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Ver
             &v.note,
         );
         return v;
-    };
-    let (bm, cm) = (mb_s(b), mb_s(c));
-    v.set_measured((bm > 0.0).then(|| cm / bm));
-    let ratio = if bm > 0.0 {
-        phrase!("{}", qty(cm / bm, 2, Unit::Ratio))
-    } else {
-        Phrase::dash()
-    };
-    v.measured = phrase!("{} ({} vs {} MB/s)", ratio, fixed(cm, 0), fixed(bm, 0));
-    for g in [b, c] {
-        if g.group.error != 0 {
+    }
+    let (bs, cs): (Vec<f64>, Vec<f64>) = (
+        base.iter().map(|g| mb_s(g)).collect(),
+        cand.iter().map(|g| mb_s(g)).collect(),
+    );
+    let single = base.len() == 1 && cand.len() == 1;
+    if single {
+        let (bm, cm) = (bs[0], cs[0]);
+        v.set_measured((bm > 0.0).then(|| cm / bm));
+        let ratio = if bm > 0.0 {
+            phrase!("{}", qty(cm / bm, 2, Unit::Ratio))
+        } else {
+            Phrase::dash()
+        };
+        v.measured = phrase!("{} ({} vs {} MB/s)", ratio, fixed(cm, 0), fixed(bm, 0));
+    }
+    for g in base.iter().chain(&cand) {
+        if let Some(why) = not_a_result(g) {
             v.status = Status::Inconclusive;
-            v.note = join(
-                &format!(
-                    "fio reported error {} for `{}`: its bandwidth is not a result",
-                    g.group.error, g.run.file
-                ),
-                &v.note,
-            );
-            return v;
-        }
-        let ios = g.group.read.total_ios + g.group.write.total_ios;
-        let runtime = g.group.read.runtime_ms.max(g.group.write.runtime_ms);
-        if ios == 0 || runtime == 0 {
-            v.status = Status::Inconclusive;
-            v.note = join(
-                &format!(
-                    "`{}` moved no data ({ios} I/Os in {runtime} ms): the job did not run, so there is nothing to compare",
-                    g.run.file
-                ),
-                &v.note,
-            );
+            v.note = join(&why, &v.note);
             return v;
         }
     }
-    let ratio = cm / bm;
-    let ok = if w.strict {
-        ratio > w.min_ratio
-    } else {
-        ratio >= w.min_ratio
+    if single {
+        let ratio = cs[0] / bs[0];
+        let ok = if w.strict {
+            ratio > w.min_ratio
+        } else {
+            ratio >= w.min_ratio
+        };
+        v.status = if ok { Status::Pass } else { Status::Fail };
+        return v;
+    }
+    let Some(r) = crate::stats::ratio::ratio(&bs, &cs) else {
+        v.status = Status::Inconclusive;
+        v.note = join("a run moved 0 MB/s: no ratio of the pools", &v.note);
+        return v;
     };
-    v.status = if ok { Status::Pass } else { Status::Fail };
+    v.set_measured(Some(r.estimate));
+    pooled(&mut v, &r, (&base, &bs), (&cand, &cs), sides, w);
     v
+}
+
+/// The verdict on repeated runs: every run listed, the ratio of the geometric means with
+/// its 95% interval, and the status from the interval.
+fn pooled(
+    v: &mut Verdict,
+    r: &crate::stats::ratio::Ratio,
+    base: (&[&RunGroup], &[f64]),
+    cand: (&[&RunGroup], &[f64]),
+    sides: &Sides,
+    w: &Workload,
+) {
+    use crate::stats::ratio::Against;
+    let geo = |xs: &[f64]| (xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp();
+    let runs = |array: &str, (gs, xs): (&[&RunGroup], &[f64])| {
+        let each: Vec<String> = gs
+            .iter()
+            .zip(xs)
+            .enumerate()
+            .map(|(i, (g, x))| format!("run {} `{}` {x:.0} MB/s", i + 1, g.run.file))
+            .collect();
+        format!("{array}: {}", each.join(", "))
+    };
+    let listed = format!(
+        "{}; {}",
+        runs(&sides.baseline, base),
+        runs(&sides.candidate, cand)
+    );
+    match r.interval {
+        Some((low, high, _, method)) => {
+            v.measured = phrase!(
+                "{} (95% CI {} to {}; {} vs {} MB/s, geometric means of {} and {} runs)",
+                qty(r.estimate, 2, Unit::Ratio),
+                qty(low, 2, Unit::Ratio),
+                qty(high, 2, Unit::Ratio),
+                fixed(geo(cand.1), 0),
+                fixed(geo(base.1), 0),
+                count(cand.1.len()),
+                count(base.1.len())
+            );
+            v.interval = Some(crate::verdict::Interval {
+                low,
+                high,
+                level: 0.95,
+                method: method.name().to_string(),
+                runs: vec![base.1.len(), cand.1.len()],
+            });
+            v.status = match r.against(w.min_ratio, w.strict) {
+                Some(Against::Above) => Status::Pass,
+                Some(Against::Below) => Status::Fail,
+                _ => Status::Inconclusive,
+            };
+            let mut why = format!("{listed}; interval: {}", method.name());
+            if v.status == Status::Inconclusive {
+                why = match r.runs_to_settle(w.min_ratio) {
+                    Some(n) => format!(
+                        "{why}; the interval straddles the threshold: about {n} runs of each side would settle it at the spread seen (the n at which t(0.975, 2n-2) x the spread x sqrt(2/n) falls below the distance from the threshold)"
+                    ),
+                    None => format!("{why}; the interval straddles the threshold and the estimate sits on it: more runs cannot settle it"),
+                };
+            }
+            v.note = join(&why, &v.note);
+        }
+        None => {
+            v.status = Status::Inconclusive;
+            v.note = join(&listed, &v.note);
+        }
+    }
+}
+
+/// Why a run's bandwidth is not a result (fio's error, no I/O), or None.
+fn not_a_result(g: &RunGroup) -> Option<String> {
+    if g.group.error != 0 {
+        return Some(format!(
+            "fio reported error {} for `{}`: its bandwidth is not a result",
+            g.group.error, g.run.file
+        ));
+    }
+    let ios = g.group.read.total_ios + g.group.write.total_ios;
+    let runtime = g.group.read.runtime_ms.max(g.group.write.runtime_ms);
+    (ios == 0 || runtime == 0).then(|| {
+        format!(
+            "`{}` moved no data ({ios} I/Os in {runtime} ms): the job did not run, so there is nothing to compare",
+            g.run.file
+        )
+    })
 }
 
 /// "Both arrays: every fio job exits with status 0", over the two compared arrays only.

@@ -1,4 +1,4 @@
-//! Small statistics shared by the suites, compare and the readers: the median and the spread.
+//! The median and the spread of a few runs.
 
 /// The median (mean of the middle two for an even count), as Python's statistics.median.
 pub fn median(v: &[f64]) -> Option<f64> {

@@ -1,0 +1,9 @@
+//! Small statistics shared by the suites, compare and the readers: the median and spread
+//! of a few runs, Student's t distribution, and the interval of a ratio of two pools of
+//! runs.
+
+pub mod ratio;
+pub mod student;
+pub mod summary;
+
+pub use summary::{median, spread};

@@ -1,0 +1,187 @@
+//! The ratio of two pools of runs (candidate over baseline) with its 95% confidence
+//! interval, taken on the logarithm (bandwidths are positive and spread in proportion to
+//! their size, so the interval of a ratio is symmetric there):
+//! - two runs or more on each side: Welch's t-interval of the difference of the mean
+//!   logarithms (degrees of freedom by Welch-Satterthwaite);
+//! - one run on a side: the other side's spread stands for both (a t-interval with the
+//!   degrees of freedom of the side that has repeats);
+//! - one run on each side: no interval can be had from the runs.
+//!
+//! The estimate is the ratio of the geometric means.
+
+use super::student;
+
+/// How a ratio's interval was computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// Welch's t on the logarithms: both sides repeated.
+    Welch,
+    /// t on the logarithms with the spread of the one side that has repeats.
+    OneSidedSpread,
+}
+
+impl Method {
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Welch => "Welch t-interval on the log ratio",
+            Method::OneSidedSpread => "t-interval on the log ratio, spread from the repeated side",
+        }
+    }
+}
+
+/// A ratio of two pools and, where the runs give one, its 95% interval.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ratio {
+    pub estimate: f64,
+    pub n_base: usize,
+    pub n_cand: usize,
+    /// (low, high, degrees of freedom, method), or None with one run a side.
+    pub interval: Option<(f64, f64, f64, Method)>,
+    /// The standard deviation of one run's logarithm (pooled), where there is one.
+    sd_log: Option<f64>,
+}
+
+/// Where an interval stands against a threshold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Against {
+    Above,
+    Below,
+    Straddles,
+}
+
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+fn var(v: &[f64]) -> f64 {
+    let m = mean(v);
+    v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (v.len() as f64 - 1.0)
+}
+
+/// The ratio of `cand` over `base` (each a pool of positive values), or None when a
+/// pool is empty or holds a value that is not positive.
+pub fn ratio(base: &[f64], cand: &[f64]) -> Option<Ratio> {
+    let ok = |v: &[f64]| !v.is_empty() && v.iter().all(|x| x.is_finite() && *x > 0.0);
+    if !ok(base) || !ok(cand) {
+        return None;
+    }
+    let lb: Vec<f64> = base.iter().map(|x| x.ln()).collect();
+    let lc: Vec<f64> = cand.iter().map(|x| x.ln()).collect();
+    let d = mean(&lc) - mean(&lb);
+    let (nb, nc) = (lb.len() as f64, lc.len() as f64);
+    let spread = match (lb.len() >= 2, lc.len() >= 2) {
+        (true, true) => {
+            let (vb, vc) = (var(&lb), var(&lc));
+            let se2 = vb / nb + vc / nc;
+            let df = if se2 > 0.0 {
+                se2 * se2 / ((vb / nb).powi(2) / (nb - 1.0) + (vc / nc).powi(2) / (nc - 1.0))
+            } else {
+                nb + nc - 2.0
+            };
+            Some((se2.sqrt(), df, Method::Welch, ((vb + vc) / 2.0).sqrt()))
+        }
+        (true, false) | (false, true) => {
+            let repeated = if lb.len() >= 2 { &lb } else { &lc };
+            let v = var(repeated);
+            let se = (v * (1.0 / nb + 1.0 / nc)).sqrt();
+            Some((
+                se,
+                repeated.len() as f64 - 1.0,
+                Method::OneSidedSpread,
+                v.sqrt(),
+            ))
+        }
+        (false, false) => None,
+    };
+    let interval = spread.map(|(se, df, method, _)| {
+        let t = student::quantile(0.975, df);
+        ((d - t * se).exp(), (d + t * se).exp(), df, method)
+    });
+    Some(Ratio {
+        estimate: d.exp(),
+        n_base: base.len(),
+        n_cand: cand.len(),
+        interval,
+        sd_log: spread.map(|s| s.3),
+    })
+}
+
+impl Ratio {
+    /// Where the interval stands against `threshold` (`strict`: the ratio must exceed
+    /// it, not only reach it). None without an interval.
+    pub fn against(&self, threshold: f64, strict: bool) -> Option<Against> {
+        let (low, high, _, _) = self.interval?;
+        let above = if strict {
+            low > threshold
+        } else {
+            low >= threshold
+        };
+        let below = if strict {
+            high <= threshold
+        } else {
+            high < threshold
+        };
+        Some(if above {
+            Against::Above
+        } else if below {
+            Against::Below
+        } else {
+            Against::Straddles
+        })
+    }
+
+    /// About how many runs of each side would put the interval clear of `threshold`, at
+    /// the spread seen and the estimate as it is: the smallest n for which
+    /// t(0.975, 2n-2) x sd x sqrt(2/n) is below the distance of the log estimate from the
+    /// log threshold. None when the estimate sits on the threshold or there is no spread.
+    pub fn runs_to_settle(&self, threshold: f64) -> Option<usize> {
+        let sd = self.sd_log.filter(|s| *s > 0.0)?;
+        let gap = (self.estimate.ln() - threshold.ln()).abs();
+        if gap < 1e-12 {
+            return None;
+        }
+        (2..=10_000).find(|&n| {
+            let n = n as f64;
+            student::quantile(0.975, 2.0 * n - 2.0) * sd * (2.0 / n).sqrt() < gap
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_run_a_side_has_no_interval_and_the_ratio_is_plain() {
+        let r = ratio(&[100.0], &[450.0]).expect("ratio");
+        assert!((r.estimate - 4.5).abs() < 1e-12);
+        assert_eq!(r.interval, None);
+        assert_eq!(r.against(4.0, false), None);
+    }
+
+    #[test]
+    fn two_runs_that_differ_twofold_straddle_and_three_close_ones_clear_it() {
+        // The case: 1324 and 2481 MB/s against one baseline run of 330 MB/s.
+        let r = ratio(&[330.0], &[1324.0, 2481.0]).expect("ratio");
+        assert_eq!(r.against(4.0, false), Some(Against::Straddles));
+        let (low, high, df, m) = r.interval.expect("interval");
+        assert!(low < 4.0 && high > 4.0 && df == 1.0 && m == Method::OneSidedSpread);
+        let r = ratio(&[330.0, 331.0, 329.0], &[1650.0, 1655.0, 1648.0]).expect("ratio");
+        assert_eq!(r.against(4.0, false), Some(Against::Above));
+        assert_eq!(r.interval.map(|i| i.3), Some(Method::Welch));
+        let r = ratio(&[330.0, 331.0, 329.0], &[990.0, 995.0, 992.0]).expect("ratio");
+        assert_eq!(r.against(4.0, false), Some(Against::Below));
+        assert!(ratio(&[0.0], &[1.0]).is_none());
+    }
+
+    #[test]
+    fn runs_to_settle_grows_with_the_spread_and_shrinks_with_the_gap() {
+        let wide = ratio(&[330.0, 400.0], &[1500.0, 1800.0]).expect("ratio");
+        let narrow = ratio(&[330.0, 335.0], &[1500.0, 1520.0]).expect("ratio");
+        let (w, n) = (
+            wide.runs_to_settle(4.0).expect("wide"),
+            narrow.runs_to_settle(4.0).expect("narrow"),
+        );
+        assert!(w > n, "{w} vs {n}");
+    }
+}

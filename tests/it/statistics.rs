@@ -1,0 +1,127 @@
+//! The statistics behind verdict intervals against a reference implementation: scipy
+//! (pinned in `.ci/run`), run on fixed inputs where it is installed. Student's t
+//! quantiles at integer and Welch's fractional degrees of freedom, and the 95% interval
+//! of a ratio of two pools, computed by scipy from the logarithms (Welch's t-test's
+//! confidence interval, and a one-sample t interval for the one-repeated-side case).
+
+use std::process::Command;
+
+use reprobench::stats::ratio::{ratio, Method};
+use reprobench::stats::student;
+
+use crate::common::*;
+
+/// A Python that has scipy: `REPROBENCH_SCIPY_PYTHON`, else `python3` if it can.
+fn scipy_python() -> Option<String> {
+    let candidates = std::env::var("REPROBENCH_SCIPY_PYTHON")
+        .ok()
+        .into_iter()
+        .chain(["python3".to_string()]);
+    for py in candidates {
+        let ok = Command::new(&py)
+            .args(["-c", "import scipy.stats"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if ok {
+            return Some(py);
+        }
+    }
+    None
+}
+
+const POOLS: &[(&[f64], &[f64])] = &[
+    (&[330.0, 331.0, 329.0], &[1650.0, 1655.0, 1648.0]),
+    (&[330.0, 400.0], &[1500.0, 1800.0, 1700.0, 1650.0]),
+    (
+        &[1082.0, 1100.0, 1050.0, 1090.0, 1075.0],
+        &[6934.0, 13175.0],
+    ),
+    (&[330.0], &[1324.0, 2481.0]),
+    (&[330.0, 350.0, 340.0], &[1500.0]),
+];
+
+#[test]
+fn quantiles_and_ratio_intervals_equal_scipy_s() {
+    let Some(py) = scipy_python() else {
+        assert!(
+            !everything_installed(),
+            "CI installs scipy (REPROBENCH_SCIPY_PYTHON)"
+        );
+        skipped("the statistics reference test needs scipy (pip install scipy)");
+        return;
+    };
+    let script = r#"
+import json, sys, math
+import numpy as np
+from scipy import stats
+req = json.load(sys.stdin)
+out = {"t": [float(stats.t.ppf(p, df)) for p, df in req["t"]], "ratio": []}
+for b, c in req["pools"]:
+    lb, lc = np.log(b), np.log(c)
+    if len(b) >= 2 and len(c) >= 2:
+        ci = stats.ttest_ind(lc, lb, equal_var=False).confidence_interval(0.95)
+        lo, hi = ci.low, ci.high
+    else:
+        rep, one = (lb, lc) if len(b) >= 2 else (lc, lb)
+        d = lc.mean() - lb.mean()
+        s = rep.std(ddof=1)
+        se = s * math.sqrt(1 / len(b) + 1 / len(c))
+        t = stats.t.ppf(0.975, len(rep) - 1)
+        lo, hi = d - t * se, d + t * se
+    out["ratio"].append([math.exp(lc.mean() - lb.mean()), math.exp(lo), math.exp(hi)])
+print(json.dumps(out))
+"#;
+    let t_cases: Vec<(f64, f64)> = vec![
+        (0.975, 1.0),
+        (0.975, 2.0),
+        (0.975, 3.7),
+        (0.975, 12.5),
+        (0.95, 4.0),
+        (0.999, 2.5),
+        (0.6, 30.0),
+    ];
+    let req = serde_json::json!({ "t": t_cases, "pools": POOLS });
+    let mut child = Command::new(&py)
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python runs");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(req.to_string().as_bytes()).expect("write");
+    }
+    let out = child.wait_with_output().expect("scipy answers");
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    for ((p, df), want) in t_cases.iter().zip(v["t"].as_array().into_iter().flatten()) {
+        let want = want.as_f64().unwrap_or(f64::NAN);
+        let got = student::quantile(*p, *df);
+        assert!(
+            (got - want).abs() < 1e-8 * want.abs().max(1.0),
+            "t({p}, {df}): {got} vs scipy {want}"
+        );
+    }
+    for ((b, c), want) in POOLS
+        .iter()
+        .zip(v["ratio"].as_array().into_iter().flatten())
+    {
+        let r = ratio(b, c).expect("ratio");
+        let (lo, hi, _, m) = r.interval.expect("an interval");
+        let w: Vec<f64> = want
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|x| x.as_f64())
+            .collect();
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-8 * b.abs().max(1.0);
+        assert!(
+            close(r.estimate, w[0]) && close(lo, w[1]) && close(hi, w[2]),
+            "{b:?} vs {c:?} ({}): ours {} [{lo}, {hi}], scipy {w:?}",
+            m.name(),
+            r.estimate
+        );
+        assert_eq!(m == Method::Welch, b.len() >= 2 && c.len() >= 2);
+    }
+}
