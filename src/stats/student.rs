@@ -94,7 +94,7 @@ pub fn cdf(t: f64, df: f64) -> f64 {
 
 /// The `p` quantile of Student's t with `df` degrees of freedom (0 < p < 1).
 pub fn quantile(p: f64, df: f64) -> f64 {
-    if !(p > 0.0 && p < 1.0) || !(df > 0.0) {
+    if p.is_nan() || p <= 0.0 || p >= 1.0 || df.is_nan() || df <= 0.0 {
         return f64::NAN;
     }
     if p < 0.5 {
