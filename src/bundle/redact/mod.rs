@@ -111,23 +111,77 @@ fn ordered(mut edits: Vec<Edit>) -> Vec<Edit> {
     out
 }
 
+/// The content ranges of a JSON text's strings (keys too), in order: one pass.
+fn string_ranges(text: &str) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut open: Option<usize> = None;
+    let mut i = 0;
+    while i < b.len() {
+        match (open, b[i]) {
+            (None, b'"') => open = Some(i + 1),
+            (Some(_), b'\\') => i += 1,
+            (Some(s), b'"') => {
+                out.push((s, i));
+                open = None;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// gitleaks' rules over a JSON file's whole text (they read a value with its key around
+/// it), added to the structure's edits (`edits`, ordered). A finding in a string without
+/// escapes is marked in place; one in a string with escapes, or in a string the
+/// structure's reading writes again, takes the whole string: a mark inside an escape
+/// would break the JSON, and a rewritten string cannot carry a mark in raw offsets.
+fn with_gitleaks_in_json(name: &str, text: &str, mut edits: Vec<Edit>) -> Vec<Edit> {
+    let mut found = Vec::new();
+    text::gitleaks(name, text, &mut found);
+    if found.is_empty() {
+        return edits;
+    }
+    let strings = string_ranges(text);
+    let mut whole: Vec<(usize, usize)> = Vec::new();
+    let mut marks: Vec<Edit> = Vec::new();
+    for f in found {
+        let at = strings.partition_point(|r| r.1 <= f.start);
+        let Some(&(a, b)) = strings.get(at).filter(|r| r.0 <= f.start) else {
+            continue;
+        };
+        // Edits are ordered and disjoint: the ones in this string by binary search.
+        let first = edits.partition_point(|x| x.end <= a);
+        let rewritten = edits[first..]
+            .iter()
+            .take_while(|x| x.start < b)
+            .any(|x| x.replacement.is_some());
+        if f.end <= b && !rewritten && !text[f.start..f.end].contains('\\') {
+            marks.push(Edit::mark(f.start, f.end, &f.rule));
+        } else {
+            whole.push((a, b));
+            marks.push(Edit::mark(a, b, &f.rule));
+        }
+    }
+    whole.sort_unstable();
+    edits.retain(|x| {
+        let at = whole.partition_point(|w| w.1 <= x.start);
+        x.replacement.is_none()
+            || whole
+                .get(at)
+                .is_none_or(|w| !(w.0 <= x.start && x.end <= w.1))
+    });
+    edits.extend(marks);
+    ordered(edits)
+}
+
 /// The edits that redact a file: JSON by its structure, everything else as text.
 fn edits_for(name: &str, text: &str) -> Vec<Edit> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        if let Some(mut e) = json::edits(text) {
-            // gitleaks' rules read a value with its key around it: the whole text. What
-            // they find inside a string is marked there (the mark keeps JSON valid), unless
-            // an edit of the structure already covers it.
-            let mut found = Vec::new();
-            text::gitleaks(name, text, &mut found);
-            for s in found {
-                let inside = !text[s.start..s.end].contains(['"', '\\', '\n']);
-                if inside && !e.iter().any(|x| x.start < s.end && s.start < x.end) {
-                    e.push(Edit::mark(s.start, s.end, &s.rule));
-                }
-            }
-            return ordered(e);
+        if let Some(e) = json::edits(text) {
+            return with_gitleaks_in_json(name, text, ordered(e));
         }
     }
     let mut spans = text::spans_of_file(name, text);

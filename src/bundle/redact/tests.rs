@@ -346,3 +346,37 @@ fn a_yaml_record_s_value_goes_when_its_name_names_a_secret() {
         "the quotes stay: {out}"
     );
 }
+
+/// A JSON string our rules write again (it has escapes and a secret of ours) keeps no
+/// token only gitleaks' rules know (a Pulumi token: lower-case hex, no name near it),
+/// and stays JSON; a string without escapes gets the mark in place.
+#[test]
+fn a_token_only_gitleaks_knows_leaves_json_strings_ours_rewrite() {
+    let token = "pul-0123456789abcdef0123456789abcdef01234567";
+    let text =
+        format!(r#"{{"log": "export PASSWORD=hunter2hunter2\ndeploy {token}", "n": "{token}"}}"#);
+    let (out, _) = redact(&text);
+    assert!(!out.contains("hunter2hunter2"), "{out}");
+    assert!(!out.contains("0123456789abcdef0123456789"), "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("still JSON");
+    assert_eq!(v["n"], MARK, "{out}");
+}
+
+/// gitleaks' lazy private-key pattern runs from a short key to the next key's end; ours
+/// find both keys, whole, with blank-separated lines between them: those lines are
+/// evidence and stay.
+#[test]
+fn lines_between_two_private_keys_stay_when_gitleaks_pattern_runs_across_them() {
+    let text = "-----BEGIN RSA PRIVATE KEY-----\nshortbody\n-----END RSA PRIVATE KEY-----\n\
+                fio --name=randwrite-8k-j8-d8 ran at 6934 MB/s\n\
+                -----BEGIN PRIVATE KEY-----\nanother\n-----END PRIVATE KEY-----\n";
+    let (out, _) = redact(text);
+    assert!(
+        out.contains("fio --name=randwrite-8k-j8-d8 ran at 6934 MB/s"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("shortbody") && !out.contains("another"),
+        "{out}"
+    );
+}

@@ -35,19 +35,15 @@ fn triggers() -> &'static aho_corasick::AhoCorasick {
     })
 }
 
-/// Every secret span in `text` (unsorted, possibly overlapping).
-pub fn spans(text: &str) -> Vec<Span> {
-    spans_at(None, text, 0)
-}
-
-/// [`spans`] of a whole file, `name` (its path in the bundle, "" when unknown): gitleaks'
-/// rule set runs too, on the whole text (it reads context across lines).
+/// Every secret span in a file's `text`, or a value of one (unsorted, possibly
+/// overlapping); `name` is its path in the bundle ("" when unknown or a value). gitleaks'
+/// rule set runs beside ours.
 pub fn spans_of_file(name: &str, text: &str) -> Vec<Span> {
     spans_at(Some(name), text, 0)
 }
 
-/// [`spans`], `depth` levels of base64 down; `file`: the whole file's name, when `text`
-/// is a whole file (or what one decodes to) rather than one value of it.
+/// [`spans_of_file`], `depth` levels of base64 down; `file`: the file's name, when
+/// gitleaks' rules are to run (None: ours only).
 fn spans_at(file: Option<&str>, text: &str, depth: usize) -> Vec<Span> {
     let mut out = Vec::new();
     let blocks = no_context::base64_blocks(text, depth);
@@ -102,10 +98,11 @@ fn same_values(text: &str, out: &mut Vec<Span>) {
     }
 }
 
-/// gitleaks' findings beside ours. Where ours found a secret inside one of its findings
-/// and reach to its end, ours decide the extent: they read the syntax (the user of
-/// `curl -u user:pw` is a name, the password after it the secret). Anywhere else, its
-/// extent stands, so a token ours caught only the start of is still redacted whole.
+/// gitleaks' findings beside ours. Where ours found the secrets inside one of its findings,
+/// reach to its end and leave no token cut between them, ours decide the extent: they
+/// read the syntax (the user of `curl -u user:pw` is a name, the password after it the
+/// secret; the lines between two PEM blocks a lazy pattern ran across are evidence).
+/// Anywhere else its extent stands, so a token ours caught only part of goes whole.
 fn gitleaks_where_ours_did_not(name: &str, text: &str, out: &mut Vec<Span>) {
     let mut found = Vec::new();
     gitleaks(name, text, &mut found);
@@ -124,12 +121,22 @@ fn gitleaks_where_ours_did_not(name: &str, text: &str, out: &mut Vec<Span>) {
     }
     for g in found {
         let first = joined.partition_point(|&(_, e)| e <= g.start);
-        let ours_reach = joined[first..]
+        let inside: Vec<(usize, usize)> = joined[first..]
             .iter()
-            .take_while(|&&(s, _)| s < g.end)
-            .map(|&(_, e)| e)
-            .max();
-        if ours_reach.is_none_or(|end| end < g.end) {
+            .copied()
+            .take_while(|&(s, _)| s < g.end)
+            .collect();
+        // Ours decide when they reach the finding's end and every gap between them holds
+        // a blank: then each of ours is a whole value of its own (a key and the lines
+        // after it). A gap with no blank is a piece of one token ours cut in two, and the
+        // finding takes it.
+        let reach = inside.last().is_some_and(|&(_, end)| end >= g.end);
+        let gaps_are_blanks = inside.windows(2).all(|w| {
+            text[w[0].1..w[1].0]
+                .bytes()
+                .any(|b| b.is_ascii_whitespace())
+        });
+        if !(reach && gaps_are_blanks) {
             out.push(g);
         }
     }
