@@ -133,18 +133,55 @@ impl Ratio {
     /// About how many runs of each side would put the interval clear of `threshold`, at
     /// the spread seen and the estimate as it is: the smallest n for which
     /// t(0.975, 2n-2) x sd x sqrt(2/n) is below the distance of the log estimate from the
-    /// log threshold. None when the estimate sits on the threshold or there is no spread.
-    pub fn runs_to_settle(&self, threshold: f64) -> Option<usize> {
-        let sd = self.sd_log.filter(|s| *s > 0.0)?;
+    /// log threshold (a doubling search, then halving: the left side falls with n).
+    pub fn runs_to_settle(&self, threshold: f64) -> Settle {
+        let Some(sd) = self.sd_log.filter(|s| *s > 0.0) else {
+            return Settle::NoSpread;
+        };
         let gap = (self.estimate.ln() - threshold.ln()).abs();
         if gap < 1e-12 {
-            return None;
+            return Settle::OnThreshold;
         }
-        (2..=10_000).find(|&n| {
+        let enough = |n: usize| {
             let n = n as f64;
             student::quantile(0.975, 2.0 * n - 2.0) * sd * (2.0 / n).sqrt() < gap
-        })
+        };
+        const MAX: usize = 1 << 20;
+        let mut hi = 2;
+        while !enough(hi) {
+            if hi >= MAX {
+                return Settle::MoreThan(MAX);
+            }
+            hi *= 2;
+        }
+        let mut lo = hi / 2;
+        if lo < 2 {
+            return Settle::Runs(hi);
+        }
+        // enough(hi), and not enough(lo) unless lo is 1 (then 2 is the answer).
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if enough(mid) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        Settle::Runs(hi)
     }
+}
+
+/// What would settle an interval that straddles its threshold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settle {
+    /// About this many runs of each side.
+    Runs(usize),
+    /// More runs than this.
+    MoreThan(usize),
+    /// The estimate sits on the threshold: no number of runs settles it.
+    OnThreshold,
+    /// The runs show no spread to scale by.
+    NoSpread,
 }
 
 #[cfg(test)]
@@ -178,10 +215,20 @@ mod tests {
     fn runs_to_settle_grows_with_the_spread_and_shrinks_with_the_gap() {
         let wide = ratio(&[330.0, 400.0], &[1500.0, 1800.0]).expect("ratio");
         let narrow = ratio(&[330.0, 335.0], &[1500.0, 1520.0]).expect("ratio");
-        let (w, n) = (
-            wide.runs_to_settle(4.0).expect("wide"),
-            narrow.runs_to_settle(4.0).expect("narrow"),
-        );
+        let (Settle::Runs(w), Settle::Runs(n)) =
+            (wide.runs_to_settle(4.0), narrow.runs_to_settle(4.0))
+        else {
+            panic!("both settle");
+        };
         assert!(w > n, "{w} vs {n}");
+        // The search gives the smallest n: n - 1 is not enough.
+        let brute = (2..=w).find(|&k| {
+            let k = k as f64;
+            student::quantile(0.975, 2.0 * k - 2.0) * wide.sd_log.unwrap_or(0.0) * (2.0 / k).sqrt()
+                < (wide.estimate.ln() - 4f64.ln()).abs()
+        });
+        assert_eq!(brute, Some(w));
+        let on = ratio(&[100.0, 110.0], &[400.0, 440.0]).expect("ratio");
+        assert_eq!(on.runs_to_settle(4.0), Settle::OnThreshold);
     }
 }

@@ -593,6 +593,26 @@ fn another_result_tree_is_another_campaign_not_a_repeat() {
     copy_dir(&dir.join("results"), &dir.join("results-newfio"));
     let (_, v) = headline(&dir, "storage.randwrite-8k-qd64");
     assert!(v.get("interval").is_none(), "not pooled: {v}");
+    // Only the candidate in the second tree (which sorts first): both sides are still
+    // judged from the tree that holds both, never one from each.
+    let lone = tmp.path().join("lone");
+    copy_dir(&root().join("samples/storage-published"), &lone);
+    copy_dir(&lone.join("results/adp"), &lone.join("results-newfio/adp"));
+    let job = lone.join("results-newfio/adp/randwrite-8k-j8-d8.json");
+    scaled_copy(&job, &job, 0.5);
+    let (_, sample) = headline(
+        &root().join("samples/storage-published"),
+        "storage.randwrite-8k-qd64",
+    );
+    let (_, v) = headline(&lone, "storage.randwrite-8k-qd64");
+    assert_eq!(v["measured"], sample["measured"], "{v}");
+    assert!(
+        v["note"]
+            .as_str()
+            .unwrap_or("")
+            .contains("`results-newfio`"),
+        "{v}"
+    );
     let note = v["note"].as_str().unwrap_or("");
     assert!(
         note.contains("another result tree is another campaign"),

@@ -24,16 +24,38 @@ pub fn find_workload<'a>(
     array: &str,
     w: &Workload,
 ) -> (Option<&'a RunGroup<'a>>, String) {
-    let (runs, note) = find_runs(groups, array, w);
+    let (runs, note) = find_runs(groups, array, w, None);
     (runs.first().copied(), note)
 }
 
-/// Every run of `array` that is the procedure's `w`: by the procedure's job name first
-/// (`randwrite-8k-j8-d8.json`, `randwrite-8k-j8-d8-run2.json`: repeats, pooled), then by
-/// shape. Runs of one array folder are repeats of one campaign; the same array in
-/// another result tree (`results/adp`, `results-newfio/adp`) is another campaign: it is
-/// not pooled, and the note says which tree is judged and how to judge the other.
-pub fn find_runs<'a>(
+/// The result tree a run stands in: the folder above its array's folder.
+fn tree_of(g: &RunGroup) -> String {
+    let dir = crate::ingest::layout::dir_of(&g.run.file);
+    crate::ingest::layout::dir_of(dir).to_string()
+}
+
+/// The result tree both sides are judged from: the first that holds runs of `w` for both
+/// arrays, else the first that holds any (None when neither side has a run).
+pub fn common_tree(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Option<String> {
+    let trees = |array: &str| -> Vec<String> {
+        let (runs, _) = candidates(groups, array, w);
+        let mut t: Vec<String> = runs.iter().map(|g| tree_of(g)).collect();
+        t.sort();
+        t.dedup();
+        t
+    };
+    let (b, c) = (trees(&sides.baseline), trees(&sides.candidate));
+    b.iter()
+        .find(|t| c.contains(t))
+        .or(b.first())
+        .or(c.first())
+        .cloned()
+}
+
+/// The runs of `array` that may be the procedure's `w`, in every tree: by the job's
+/// name (its own file and its numbered repeats; of a file with several groups, the one
+/// named for the job, else its first), else by shape; and the note on how they matched.
+fn candidates<'a>(
     groups: &'a [RunGroup<'a>],
     array: &str,
     w: &Workload,
@@ -43,65 +65,95 @@ pub fn find_runs<'a>(
         .iter()
         .filter(|g| g.run.array.eq_ignore_ascii_case(array))
         .collect();
-    let by_name: Vec<&RunGroup> = in_array
+    let mut by_name: Vec<&RunGroup> = Vec::new();
+    for g in in_array.iter().copied().filter(|g| {
+        g.group.jobname == w.name || g.run.stem == w.name || repeat_of(&g.run.stem, &w.name)
+    }) {
+        match by_name.iter_mut().find(|x| x.run.file == g.run.file) {
+            Some(x) if x.group.jobname != w.name && g.group.jobname == w.name => *x = g,
+            Some(_) => {}
+            None => by_name.push(g),
+        }
+    }
+    if !by_name.is_empty() {
+        return (by_name, String::new());
+    }
+    let by_shape: Vec<&RunGroup> = in_array
         .iter()
         .copied()
-        .filter(|g| {
-            g.group.jobname == w.name || g.run.stem == w.name || repeat_of(&g.run.stem, &w.name)
-        })
+        .filter(|g| g.signature == want)
         .collect();
-    let (found, mut note) = if !by_name.is_empty() {
-        let mut note = String::new();
-        let odd: Vec<String> = by_name
-            .iter()
-            .filter(|g| g.signature != want)
-            .map(|g| format!("`{}` ran {}", g.run.file, g.signature))
-            .collect();
-        if !odd.is_empty() {
-            note = format!("{} where the procedure runs {want}", odd.join(", "));
-        }
-        (by_name, note)
-    } else {
-        let by_shape: Vec<&RunGroup> = in_array
-            .iter()
-            .copied()
-            .filter(|g| g.signature == want)
-            .collect();
-        let note = match by_shape.as_slice() {
-            [] => String::new(),
-            [one] => format!("matched `{}` by its options ({want})", one.run.file),
-            many => format!(
-                "matched {} by their options ({want})",
-                many.iter()
-                    .map(|g| format!("`{}`", g.run.file))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        };
-        (by_shape, note)
+    let note = match by_shape.as_slice() {
+        [] => String::new(),
+        [one] => format!("matched `{}` by its options ({want})", one.run.file),
+        many => format!(
+            "matched {} by their options ({want})",
+            many.iter()
+                .map(|g| format!("`{}`", g.run.file))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     };
-    // The job's own file first, then its numbered repeats, by name.
-    let mut found = found;
+    (by_shape, note)
+}
+
+/// Every run of `array` that is the procedure's `w`, in `tree` (else the first tree that
+/// has one): the job's own file first, then its numbered repeats
+/// (`randwrite-8k-j8-d8-run2.json`), pooled when they ran what the first ran. Runs of one
+/// array folder are repeats of one campaign; the same array in another result tree
+/// (`results/adp`, `results-newfio/adp`) is another campaign: not pooled, and the note
+/// says which tree is judged and how to judge the other.
+pub fn find_runs<'a>(
+    groups: &'a [RunGroup<'a>],
+    array: &str,
+    w: &Workload,
+    tree: Option<&str>,
+) -> (Vec<&'a RunGroup<'a>>, String) {
+    let want = workload_signature(w);
+    let (mut found, mut note) = candidates(groups, array, w);
     found.sort_by_key(|g| (g.run.stem != w.name, g.run.file.clone()));
-    // One result tree: the first one's; another tree is another campaign.
-    let tree = |g: &RunGroup| {
-        let dir = crate::ingest::layout::dir_of(&g.run.file);
-        crate::ingest::layout::dir_of(dir).to_string()
-    };
-    let Some(first_tree) = found.first().map(|g| tree(g)) else {
+    let Some(chosen) = tree
+        .map(str::to_string)
+        .or_else(|| found.first().map(|g| tree_of(g)))
+    else {
         return (found, note);
     };
     let mut others: Vec<String> = found
         .iter()
-        .map(|g| tree(g))
-        .filter(|t| *t != first_tree)
+        .map(|g| tree_of(g))
+        .filter(|t| *t != chosen)
         .collect();
     others.sort();
     others.dedup();
-    let found: Vec<&RunGroup> = found
-        .into_iter()
-        .filter(|g| tree(g) == first_tree)
-        .collect();
+    found.retain(|g| tree_of(g) == chosen);
+    if let Some(first) = found.first().copied() {
+        if first.signature != want {
+            note = join(
+                &note,
+                &format!(
+                    "`{}` ran {} where the procedure runs {want}",
+                    first.run.file, first.signature
+                ),
+            );
+        }
+        let apart: Vec<String> = found
+            .iter()
+            .filter(|g| g.signature != first.signature)
+            .map(|g| format!("`{}` ran {}", g.run.file, g.signature))
+            .collect();
+        if !apart.is_empty() {
+            note = join(
+                &note,
+                &format!(
+                    "not pooled with `{}` ({}): {}",
+                    first.run.file,
+                    first.signature,
+                    apart.join(", ")
+                ),
+            );
+        }
+        found.retain(|g| g.signature == first.signature);
+    }
     if !others.is_empty() {
         let shown = |t: &str| {
             if t.is_empty() {
@@ -115,7 +167,7 @@ pub fn find_runs<'a>(
             &format!(
                 "`{array}` also stands in {}: another result tree is another campaign, not a repeat; this verdict judges {}; analyze the other tree on its own to judge it",
                 others.iter().map(|t| shown(t)).collect::<Vec<_>>().join(", "),
-                shown(&first_tree)
+                shown(&chosen)
             ),
         );
     }
@@ -162,8 +214,9 @@ pub fn mb_s(g: &RunGroup) -> f64 {
 }
 
 pub fn headline_verdict(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Verdict {
-    let (base, base_note) = find_runs(groups, &sides.baseline, w);
-    let (cand, cand_note) = find_runs(groups, &sides.candidate, w);
+    let tree = common_tree(groups, sides, w);
+    let (base, base_note) = find_runs(groups, &sides.baseline, w, tree.as_deref());
+    let (cand, cand_note) = find_runs(groups, &sides.candidate, w, tree.as_deref());
     let cmp = if w.strict { ">" } else { ">=" };
     let mut v = Verdict {
         note: join(&base_note, &cand_note),
@@ -295,11 +348,19 @@ fn pooled(
             };
             let mut why = format!("{listed}; interval: {}", method.name());
             if v.status == Status::Inconclusive {
+                use crate::stats::ratio::Settle;
+                let straddles = "the interval straddles the threshold";
                 why = match r.runs_to_settle(w.min_ratio) {
-                    Some(n) => format!(
-                        "{why}; the interval straddles the threshold: about {n} runs of each side would settle it at the spread seen (the n at which t(0.975, 2n-2) x the spread x sqrt(2/n) falls below the distance from the threshold)"
+                    Settle::Runs(n) => format!(
+                        "{why}; {straddles}: about {n} runs of each side would settle it at the spread seen (the n at which t(0.975, 2n-2) x the spread x sqrt(2/n) falls below the distance from the threshold)"
                     ),
-                    None => format!("{why}; the interval straddles the threshold and the estimate sits on it: more runs cannot settle it"),
+                    Settle::MoreThan(n) => format!(
+                        "{why}; {straddles}: more than {n} runs of each side would be needed at the spread seen"
+                    ),
+                    Settle::OnThreshold => format!(
+                        "{why}; {straddles} and the estimate sits on it: no number of runs settles it"
+                    ),
+                    Settle::NoSpread => format!("{why}; {straddles}"),
                 };
             }
             v.note = join(&why, &v.note);
