@@ -45,18 +45,20 @@ pub fn measured(file: &str, attempts: &[Attempt], skip: usize, planned: usize) -
     let mut used = times.clone();
     let mut warmup_note = None;
     let mut unrepeated_slow_first = None;
+    // The repeat is a request more than the procedure's loop makes, answered or not.
+    let made = attempts.len().saturating_sub(skip);
     if times.len() >= 2 && times[0] > WARMUP_SLOWER * times[1] {
-        if times.len() > planned {
+        if made > planned {
             used.remove(0);
             warmup_note = Some(format!(
-                "`{file}`: the first timed run ({:.2} s) was slower than the next ({:.2} s) and was repeated ({} timed runs, the procedure's {planned} and one more): as the procedure says, the repeat is used",
-                times[0], times[1], times.len()
+                "`{file}`: the first timed run ({:.2} s) was slower than the next ({:.2} s) and was repeated ({made} timed requests, the procedure's {planned} and more): as the procedure says, the repeat is used",
+                times[0], times[1]
             ));
         } else {
             unrepeated_slow_first = Some(times[0]);
             warmup_note = Some(format!(
-                "`{file}`: the first timed run ({:.2} s) was slower than the next ({:.2} s) and was not repeated ({} timed runs, the procedure's {planned}): it counts as measured; the procedure repeats a slow first run after a fresh start once and uses the repeat",
-                times[0], times[1], times.len()
+                "`{file}`: the first timed run ({:.2} s) was slower than the next ({:.2} s) and was not repeated ({made} timed requests, the procedure's {planned}): it counts as measured; the procedure repeats a slow first run after a fresh start once and uses the repeat",
+                times[0], times[1]
             ));
         }
     }
