@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The second opinion on a bundle: detect-secrets (Yelp's scanner from PyPI, pinned in
 .ci/run), which shares no code, rule or origin with reprobench, scans every member of the
-bundle with its default plugins. What it finds there whose value also stands in the input
+bundle with its default plugins, each opened first (gzip, tar, tar in tar) and decoded
+to UTF-8 (UTF-16, Latin-1), as the input is. What it finds there whose value also stands in the input
 is a secret the bundle *kept*; what it finds that the input does not hold (the manifest's
 own checksums) the bundle made, and is not counted. SHA-1 and SHA-256 hex digests are
 not counted (see SETTINGS). Values in the audited baseline
@@ -14,6 +15,7 @@ Prints one JSON object: the scanner's version, how many members it read, and `ke
 each kept finding's member, line, type and the value masked (never the value).
 """
 
+import gzip
 import io
 import json
 import os
@@ -25,32 +27,56 @@ from pathlib import Path
 from detect_secrets import SecretsCollection
 from detect_secrets.__version__ import VERSION
 from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+from detect_secrets.filters.heuristic import IGNORED_FILE_EXTENSIONS
 from detect_secrets.settings import transient_settings
 
 HERE = Path(__file__).resolve().parent
 
 
-def input_bytes(path):
-    """Every file's bytes under the input (members of archives too, one level down)."""
-    out = []
+def as_text(data):
+    """Bytes as text the way the bundle writes them back: UTF-16 (BOM or NUL-spaced),
+    else UTF-8, else Latin-1."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) > 3 and data[1:4:2] == b"\0\0"):
+        for enc in ("utf-16", "utf-16-le"):
+            try:
+                return data.decode(enc)
+            except UnicodeDecodeError:
+                pass
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
 
-    def add(data):
-        out.append(data)
+
+def unpacked(name, data, depth=0):
+    """(name, text) of a file, a gzip opened and a tar's members read, four deep at most."""
+    if depth < 4 and data[:2] == b"\x1f\x8b":
+        try:
+            return unpacked(name, gzip.decompress(data), depth + 1)
+        except (OSError, EOFError):
+            pass
+    if depth < 4 and len(data) > 262 and data[257:262] == b"ustar":
+        out = []
         try:
             with tarfile.open(fileobj=io.BytesIO(data)) as t:
                 for m in t.getmembers():
-                    if m.isfile():
-                        f = t.extractfile(m)
-                        if f:
-                            out.append(f.read())
+                    f = t.extractfile(m) if m.isfile() else None
+                    if f:
+                        out.extend(unpacked(f"{name}/{m.name}", f.read(), depth + 1))
+            return out
         except (tarfile.TarError, EOFError, OSError):
             pass
+    return [(name, as_text(data))]
 
+
+def input_texts(path):
+    """Every file's text under the input, archives and gzip opened as the bundle does."""
+    out = []
     p = Path(path)
     files = [p] if p.is_file() else [f for f in p.rglob("*") if f.is_file() and not f.is_symlink()]
     for f in files:
         try:
-            add(f.read_bytes())
+            out.extend(t for _, t in unpacked(str(f), f.read_bytes()))
         except OSError:
             pass
     return out
@@ -88,22 +114,29 @@ def main():
         sys.exit(__doc__)
     bundle, source = sys.argv[1], sys.argv[2]
     known = audited()
-    inputs = input_bytes(source)
+    inputs = input_texts(source)
     kept = []
     with tempfile.TemporaryDirectory() as tmp:
         names = []
         with tarfile.open(bundle) as t:
-            for i, m in enumerate(t.getmembers()):
+            for m in t.getmembers():
                 if not m.isfile():
                     continue
                 f = t.extractfile(m)
                 if f is None:
                     continue
-                # Members are written under numbered names: nothing in a member's name can
-                # reach outside the folder; the name is kept for the report.
-                dest = Path(tmp) / f"{i:05d}{Path(m.name).suffix[:16]}"
-                dest.write_bytes(f.read())
-                names.append((os.path.realpath(dest), m.name))
+                # Every member as UTF-8 text under a numbered name with its own suffix
+                # (detect-secrets reads a `.yaml` as YAML), `.txt` where detect-secrets
+                # would skip the suffix as binary (`.gz`, `.tar`, `.svg`): it also skips
+                # files it cannot decode, so a member is opened and decoded here first.
+                # Nothing in a member's name can reach outside the folder.
+                for inner, text in unpacked(m.name, f.read()):
+                    suffix = Path(inner).suffix[:16]
+                    if suffix in IGNORED_FILE_EXTENSIONS or not suffix.isascii():
+                        suffix = ".txt"
+                    dest = Path(tmp) / f"{len(names):05d}{suffix}"
+                    dest.write_text(text, encoding="utf-8")
+                    names.append((os.path.realpath(dest), inner))
         collection = SecretsCollection()
         with transient_settings(SETTINGS):
             collection.scan_files(*[d for d, _ in names])
@@ -113,8 +146,7 @@ def main():
             value = secret.secret_value
             if value is None or secret.secret_hash in known:
                 continue
-            raw = value.encode()
-            if not any(raw in data for data in inputs):
+            if not any(value in text for text in inputs):
                 continue
             kept.append({
                 "member": by_path.get(filename, filename),
