@@ -153,7 +153,6 @@ class Reader:
         self.t = toks
         self.i = 0
         self.templates = templates
-        self.skipped = 0
 
     def peek(self, k=0):
         j = self.i + k
@@ -186,12 +185,16 @@ class Reader:
                 self.take()
                 spread = True
             out.append(("spread", v) if spread else v)
-            self.skip_nl()
-            if self.peek()[1] == ",":
-                self.take()
-                self.skip_nl()
+            self.comma()
         self.take()
         return out
+
+    def comma(self):
+        """An optional `,` between items, and the line ends around it."""
+        self.skip_nl()
+        if self.peek()[1] == ",":
+            self.take()
+            self.skip_nl()
 
     def elements(self, is_map):
         out = []
@@ -205,26 +208,19 @@ class Reader:
                 if is_map:
                     v = (key, v)
             out.append(v)
-            self.skip_nl()
-            if self.peek()[1] == ",":
-                self.take()
-                self.skip_nl()
+            self.comma()
         self.take()
         return out
 
     def expr(self):
+        """Terms joined by `+` (Go ends a line after a `+`, never before one)."""
         v = self.term()
-        while True:
-            save = self.i
-            self.skip_nl() if self.peek()[1] != "+" else None
-            if self.peek()[1] == "+":
-                self.take()
-                self.skip_nl()
-                w = self.term()
-                v = v + w if isinstance(v, str) and isinstance(w, str) else None
-            else:
-                self.i = save
-                return v
+        while self.peek()[1] == "+":
+            self.take()
+            self.skip_nl()
+            w = self.term()
+            v = v + w if isinstance(v, str) and isinstance(w, str) else None
+        return v
 
     def term(self):
         self.skip_nl()
