@@ -394,6 +394,7 @@ impl RuleSet {
         out
     }
 
+    #[cfg(test)]
     /// The secrets one rule alone finds, as gitleaks validates a rule with its examples:
     /// its keywords, pattern, entropy, own allowlists and the global allowlist.
     pub fn find_by(&self, rule: &Rule, path: &str, text: &str) -> Vec<Found> {

@@ -20,18 +20,29 @@ struct Member {
     end: usize,
 }
 
+/// What the structure's reading gives: the edits that redact the text, and the content
+/// range of every string (keys too), in order.
+pub struct Read {
+    pub edits: Vec<Edit>,
+    pub strings: Vec<(usize, usize)>,
+}
+
 /// The edits that redact `text`, when it is one JSON document.
-pub fn edits(text: &str) -> Option<Vec<Edit>> {
+pub fn edits(text: &str) -> Option<Read> {
     let mut p = Parser {
         b: text.as_bytes(),
         text,
         at: 0,
         out: Vec::new(),
+        strings: Vec::new(),
     };
     p.ws();
     p.value(None, 0)?;
     p.ws();
-    (p.at == p.b.len()).then_some(p.out)
+    (p.at == p.b.len()).then_some(Read {
+        edits: p.out,
+        strings: p.strings,
+    })
 }
 
 struct Parser<'a> {
@@ -39,6 +50,7 @@ struct Parser<'a> {
     text: &'a str,
     at: usize,
     out: Vec<Edit>,
+    strings: Vec<(usize, usize)>,
 }
 
 impl Parser<'_> {
@@ -213,6 +225,7 @@ impl Parser<'_> {
             match self.b[i] {
                 b'"' => {
                     self.at = i + 1;
+                    self.strings.push((s, i));
                     return Some((s, i, escaped));
                 }
                 b'\\' => {

@@ -111,39 +111,23 @@ fn ordered(mut edits: Vec<Edit>) -> Vec<Edit> {
     out
 }
 
-/// The content ranges of a JSON text's strings (keys too), in order: one pass.
-fn string_ranges(text: &str) -> Vec<(usize, usize)> {
-    let b = text.as_bytes();
-    let mut out = Vec::new();
-    let mut open: Option<usize> = None;
-    let mut i = 0;
-    while i < b.len() {
-        match (open, b[i]) {
-            (None, b'"') => open = Some(i + 1),
-            (Some(_), b'\\') => i += 1,
-            (Some(s), b'"') => {
-                out.push((s, i));
-                open = None;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    out
-}
-
 /// gitleaks' rules over a JSON file's whole text (they read a value with its key around
-/// it), added to the structure's edits (`edits`, ordered). A finding in a string without
+/// it), added to the structure's edits (`edits`, ordered; `strings`: every string's
+/// content range, from the same reading). A finding in a string without
 /// escapes is marked in place; one in a string with escapes, or in a string the
 /// structure's reading writes again, takes the whole string: a mark inside an escape
 /// would break the JSON, and a rewritten string cannot carry a mark in raw offsets.
-fn with_gitleaks_in_json(name: &str, text: &str, mut edits: Vec<Edit>) -> Vec<Edit> {
+fn with_gitleaks_in_json(
+    name: &str,
+    text: &str,
+    mut edits: Vec<Edit>,
+    strings: &[(usize, usize)],
+) -> Vec<Edit> {
     let mut found = Vec::new();
     text::gitleaks(name, text, &mut found);
     if found.is_empty() {
         return edits;
     }
-    let strings = string_ranges(text);
     let mut whole: Vec<(usize, usize)> = Vec::new();
     let mut marks: Vec<Edit> = Vec::new();
     for f in found {
@@ -180,8 +164,8 @@ fn with_gitleaks_in_json(name: &str, text: &str, mut edits: Vec<Edit>) -> Vec<Ed
 fn edits_for(name: &str, text: &str) -> Vec<Edit> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        if let Some(e) = json::edits(text) {
-            return with_gitleaks_in_json(name, text, ordered(e));
+        if let Some(read) = json::edits(text) {
+            return with_gitleaks_in_json(name, text, ordered(read.edits), &read.strings);
         }
     }
     let mut spans = text::spans_of_file(name, text);
