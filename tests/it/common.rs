@@ -120,16 +120,16 @@ pub fn run(args: &[&str]) -> Run {
     run
 }
 
-/// The Python that has detect-secrets: `REPROBENCH_SCANNER_PYTHON` (what `.ci/run` sets
-/// up, pinned), else `python3` if it can import it.
-fn scanner_python() -> Option<String> {
-    let candidates = std::env::var("REPROBENCH_SCANNER_PYTHON")
+/// A Python that can import `module`: the one `env` names (what `.ci/run` sets up,
+/// pinned), else `python3` if it can.
+pub fn python_with(env: &str, module: &str) -> Option<String> {
+    let candidates = std::env::var(env)
         .ok()
         .into_iter()
         .chain(["python3".to_string()]);
     for py in candidates {
         let ok = Command::new(&py)
-            .args(["-c", "import detect_secrets"])
+            .args(["-c", &format!("import {module}")])
             .output()
             .is_ok_and(|o| o.status.success());
         if ok {
@@ -160,7 +160,9 @@ pub fn independent_scan(input: &Path, out: &Path) {
 /// installed.
 pub fn independent_findings(input: &Path, out: &Path) -> Option<(String, Vec<serde_json::Value>)> {
     static PYTHON: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
-    let Some(py) = PYTHON.get_or_init(scanner_python) else {
+    let Some(py) =
+        PYTHON.get_or_init(|| python_with("REPROBENCH_SCANNER_PYTHON", "detect_secrets"))
+    else {
         assert!(
             !everything_installed(),
             "CI installs detect-secrets (REPROBENCH_SCANNER_PYTHON) before the tests"

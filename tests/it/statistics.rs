@@ -11,24 +11,6 @@ use reprobench::stats::student;
 
 use crate::common::*;
 
-/// A Python that has scipy: `REPROBENCH_SCIPY_PYTHON`, else `python3` if it can.
-fn scipy_python() -> Option<String> {
-    let candidates = std::env::var("REPROBENCH_SCIPY_PYTHON")
-        .ok()
-        .into_iter()
-        .chain(["python3".to_string()]);
-    for py in candidates {
-        let ok = Command::new(&py)
-            .args(["-c", "import scipy.stats"])
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if ok {
-            return Some(py);
-        }
-    }
-    None
-}
-
 const POOLS: &[(&[f64], &[f64])] = &[
     (&[330.0, 331.0, 329.0], &[1650.0, 1655.0, 1648.0]),
     (&[330.0, 400.0], &[1500.0, 1800.0, 1700.0, 1650.0]),
@@ -42,7 +24,7 @@ const POOLS: &[(&[f64], &[f64])] = &[
 
 #[test]
 fn quantiles_and_ratio_intervals_equal_scipy_s() {
-    let Some(py) = scipy_python() else {
+    let Some(py) = python_with("REPROBENCH_SCIPY_PYTHON", "scipy.stats") else {
         assert!(
             !everything_installed(),
             "CI installs scipy (REPROBENCH_SCIPY_PYTHON)"
