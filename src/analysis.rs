@@ -9,8 +9,8 @@ use serde::Serialize;
 use crate::frames::{records, verdicts as frame_verdicts, Frame};
 use crate::ingest::walk::Skipped;
 use crate::ingest::Catalog;
+use crate::model::verdict::{self, Status, Verdict};
 use crate::suites::{self, Fact, Options, Suite, SuiteReport};
-use crate::verdict::{self, Status, Verdict};
 
 /// The version of the JSON model (`analyze --format json`): raised when a field changes
 /// meaning or type; fields are only added within a version.
@@ -236,8 +236,8 @@ fn judge(
                 c.series.retain(|s| s.values.iter().any(Option::is_some));
                 c
             })
-            .filter(crate::chart::Chart::has_data)
-            .flat_map(crate::chart::Chart::split)
+            .filter(crate::model::chart::Chart::has_data)
+            .flat_map(crate::model::chart::Chart::split)
             .collect();
     }
     let setup = crate::why::setup::read(catalog);

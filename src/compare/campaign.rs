@@ -3,8 +3,8 @@
 //! from a result dataset (`crate::dataset::read`): the same numbers either way.
 
 use crate::analysis::Analysis;
-use crate::measurement::Parameter;
-use crate::verdict::Status;
+use crate::model::measurement::Parameter;
+use crate::model::verdict::Status;
 use crate::why::setup::Setup;
 
 use super::measure::{self, Sample};

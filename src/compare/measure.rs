@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use crate::analysis::Analysis;
-pub use crate::measurement::Better;
+pub use crate::model::measurement::Better;
 
 /// One number of one input.
 #[derive(Debug, Clone, PartialEq, Serialize)]

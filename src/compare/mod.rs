@@ -107,7 +107,7 @@ pub struct Comparison {
     pub summary: Summary,
     /// Plots for the Markdown and PDF reports.
     #[serde(skip)]
-    pub charts: Vec<crate::chart::Chart>,
+    pub charts: Vec<crate::model::chart::Chart>,
 }
 
 impl Comparison {
@@ -134,7 +134,7 @@ fn key(s: &Sample) -> Key {
     (s.suite.clone(), s.subject.clone(), s.metric.clone())
 }
 
-pub use crate::measurement::range_over;
+pub use crate::model::measurement::range_over;
 
 /// Pools one side's samples of a key: the median of the runs; the noise is the spread
 /// between runs when there are several, else the one run's own (fio's stddev, the spread

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use crate::chart::{Chart, Kind, Series};
+use crate::model::chart::{Chart, Kind, Series};
 use crate::process::Runner;
 use crate::render::report::PdfChoice;
 use crate::render::terminal::aligned;

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::Campaign;
-use crate::measurement::{ParamValue, Scope};
+use crate::model::measurement::{ParamValue, Scope};
 use crate::why::setup;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -199,10 +199,10 @@ fn fio_runtime(side: &[Campaign]) -> Option<f64> {
     let mut v: Vec<f64> = side
         .iter()
         .flat_map(|a| &a.parameters)
-        .filter(|p| p.name == "runtime" && p.unit == Some(crate::measurement::Unit::Seconds))
+        .filter(|p| p.name == "runtime" && p.unit == Some(crate::model::measurement::Unit::Seconds))
         .filter_map(|p| match p.value {
-            crate::measurement::ParamValue::Number(v) => Some(v),
-            crate::measurement::ParamValue::Text(_) => None,
+            crate::model::measurement::ParamValue::Number(v) => Some(v),
+            crate::model::measurement::ParamValue::Text(_) => None,
         })
         .filter(|v| v.is_finite())
         .collect();

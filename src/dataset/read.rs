@@ -14,7 +14,7 @@ use polars_io::SerReader;
 
 use crate::compare::campaign::{Campaign, Judged};
 use crate::compare::measure::{Better, Sample};
-use crate::measurement::{ParamValue, Parameter, Scope, Unit};
+use crate::model::measurement::{ParamValue, Parameter, Scope, Unit};
 use crate::why::setup::{Read, Setup};
 
 use super::{Entry, Index};
@@ -275,7 +275,7 @@ pub fn load(root: &Path, id: &str, e: &Entry) -> anyhow::Result<Campaign> {
         for i in 0..v.height() {
             let st = status[i]
                 .as_deref()
-                .and_then(crate::verdict::Status::from_name)
+                .and_then(crate::model::verdict::Status::from_name)
                 .with_context(|| {
                     format!("`{}`: row {} has no known status", at("verdicts"), i + 1)
                 })?;

@@ -9,8 +9,8 @@ use polars_core::prelude::{
 
 use crate::analysis::Analysis;
 use crate::frames::{self, FrameBuilder};
+use crate::model::verdict::Status;
 use crate::suites::SuiteReport;
-use crate::verdict::Status;
 
 use super::campaign::Identity;
 use super::schema::{self, Type};

@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::units::format_size;
+use crate::model::units::format_size;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct Signature {
@@ -66,8 +66,8 @@ impl fmt::Display for Signature {
 
 impl Signature {
     /// The signature as a phrase, its numbers typed: what deviations show.
-    pub fn phrase(&self) -> crate::phrase::Phrase {
-        use crate::phrase::{count, name, size, Phrase};
+    pub fn phrase(&self) -> crate::model::phrase::Phrase {
+        use crate::model::phrase::{count, name, size, Phrase};
         let bs = self
             .bs
             .map_or(Phrase::from("?"), |b| crate::phrase!("{}", size(b)));

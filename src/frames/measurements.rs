@@ -2,7 +2,7 @@
 //! give (with its unit, better direction and noise) and one per parameter a run or a
 //! server ran with. Built from the result model, never from the catalog.
 
-use crate::measurement::{ParamValue, Scope};
+use crate::model::measurement::{ParamValue, Scope};
 use crate::model::report::SuiteReport;
 
 use super::{Frame, FrameBuilder};
@@ -16,7 +16,7 @@ fn serialized(v: impl serde::Serialize) -> String {
 }
 
 pub fn measurements(suites: &[SuiteReport]) -> anyhow::Result<Frame> {
-    let rows: Vec<&crate::measurement::Measurement> =
+    let rows: Vec<&crate::model::measurement::Measurement> =
         suites.iter().flat_map(|s| &s.measurements).collect();
     FrameBuilder::new("measurements")
         .str("suite", rows.iter().map(|m| m.key.suite.as_str()))
@@ -39,15 +39,15 @@ pub fn measurements(suites: &[SuiteReport]) -> anyhow::Result<Frame> {
 }
 
 pub fn parameters(suites: &[SuiteReport]) -> anyhow::Result<Frame> {
-    let rows: Vec<(&str, &crate::measurement::Parameter)> = suites
+    let rows: Vec<(&str, &crate::model::measurement::Parameter)> = suites
         .iter()
         .flat_map(|s| s.parameters.iter().map(move |p| (s.name, p)))
         .collect();
-    let number = |p: &crate::measurement::Parameter| match &p.value {
+    let number = |p: &crate::model::measurement::Parameter| match &p.value {
         ParamValue::Number(n) => Some(*n),
         ParamValue::Text(_) => None,
     };
-    let text = |p: &crate::measurement::Parameter| match &p.value {
+    let text = |p: &crate::model::measurement::Parameter| match &p.value {
         ParamValue::Number(_) => String::new(),
         ParamValue::Text(t) => t.clone(),
     };

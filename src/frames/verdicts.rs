@@ -6,11 +6,11 @@ use crate::model::report::SuiteReport;
 use super::{Frame, FrameBuilder};
 
 pub fn verdicts(suites: &[SuiteReport]) -> anyhow::Result<Frame> {
-    let rows: Vec<(&str, &crate::verdict::Verdict)> = suites
+    let rows: Vec<(&str, &crate::model::verdict::Verdict)> = suites
         .iter()
         .flat_map(|s| s.verdicts.iter().map(move |v| (s.name, v)))
         .collect();
-    let status = |v: &crate::verdict::Verdict| {
+    let status = |v: &crate::model::verdict::Verdict| {
         serde_json::to_value(v.status)
             .ok()
             .and_then(|s| s.as_str().map(str::to_string))
@@ -34,7 +34,7 @@ pub fn verdicts(suites: &[SuiteReport]) -> anyhow::Result<Frame> {
 }
 
 pub fn deviations(suites: &[SuiteReport]) -> anyhow::Result<Frame> {
-    let rows: Vec<(&str, &crate::deviation::Deviation)> = suites
+    let rows: Vec<(&str, &crate::model::deviation::Deviation)> = suites
         .iter()
         .flat_map(|s| s.deviations.iter().map(move |d| (s.name, d)))
         .collect();

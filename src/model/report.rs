@@ -4,9 +4,9 @@
 
 use serde::Serialize;
 
-use crate::chart::Chart;
-use crate::deviation::Deviation;
-use crate::verdict::{Observation, Verdict};
+use crate::model::chart::Chart;
+use crate::model::deviation::Deviation;
+use crate::model::verdict::{Observation, Verdict};
 
 /// A table of display strings, rendered the same way by every output format.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -14,7 +14,7 @@ pub struct Table {
     pub title: String,
     pub columns: Vec<String>,
     /// Cells as phrases: their numbers stay typed until a renderer writes them.
-    pub rows: Vec<Vec<crate::phrase::Phrase>>,
+    pub rows: Vec<Vec<crate::model::phrase::Phrase>>,
     /// Read under the table: what the numbers mean or where they differ from a script.
     pub notes: Vec<String>,
 }
@@ -44,15 +44,15 @@ pub struct SuiteReport {
     /// Where the runs depart from the procedure, and what that does to the comparison.
     pub deviations: Vec<Deviation>,
     /// Bounds the hardware puts on the measurements, computed from the files.
-    pub limits: Vec<crate::why::Limit>,
+    pub limits: Vec<crate::model::limit::Limit>,
     /// Every number the suite measured, typed and keyed: what compare, trend and the
     /// exports read.
-    pub measurements: Vec<crate::measurement::Measurement>,
+    pub measurements: Vec<crate::model::measurement::Measurement>,
     /// What each run ran with, as its files record it.
-    pub parameters: Vec<crate::measurement::Parameter>,
+    pub parameters: Vec<crate::model::measurement::Parameter>,
     /// Whether the runs reached the conditions the verdicts are about (regime, steady
     /// state), typed.
-    pub qualifiers: Vec<crate::qualifier::Qualifier>,
+    pub qualifiers: Vec<crate::model::qualifier::Qualifier>,
 }
 
 /// One fact about the environment, and the file it was read from.

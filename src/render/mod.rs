@@ -6,7 +6,7 @@ pub mod svg;
 pub mod templates;
 pub mod terminal;
 
-pub use crate::phrase::few;
+pub use crate::model::phrase::few;
 
 /// A number with few enough digits to read.
 pub fn num(v: f64) -> String {

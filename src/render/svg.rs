@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::chart::{Chart, Kind};
+use crate::model::chart::{Chart, Kind};
 
 const W: f64 = 720.0;
 const H: f64 = 340.0;
@@ -307,7 +307,7 @@ fn legend(s: &mut String, chart: &Chart) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chart::Series;
+    use crate::model::chart::Series;
 
     fn chart(kind: Kind) -> Chart {
         Chart {

@@ -54,7 +54,7 @@ pub fn environment() -> Environment<'static> {
     env.add_filter("t", typst_str);
     env.add_filter("few", |v: Vec<String>| crate::render::few(&v));
     env.add_filter("status_word", |s: String| {
-        crate::verdict::Status::from_name(&s).map_or(s, |st| st.label().to_string())
+        crate::model::verdict::Status::from_name(&s).map_or(s, |st| st.label().to_string())
     });
     env
 }
@@ -71,11 +71,12 @@ fn render_with(
 ) -> anyhow::Result<String> {
     let mut env = environment();
     env.add_template(name, source)?;
-    let deviations: Vec<&crate::deviation::Deviation> =
+    let deviations: Vec<&crate::model::deviation::Deviation> =
         a.suites.iter().flat_map(|s| &s.deviations).collect();
-    let check_next: Vec<&crate::verdict::Verdict> =
+    let check_next: Vec<&crate::model::verdict::Verdict> =
         a.verdicts().filter(|v| !v.check_next.is_empty()).collect();
-    let limits: Vec<&crate::why::Limit> = a.suites.iter().flat_map(|s| &s.limits).collect();
+    let limits: Vec<&crate::model::limit::Limit> =
+        a.suites.iter().flat_map(|s| &s.limits).collect();
     let ctx = context! {
         typst_version => TYPST_VERSION,
         summary_line => a.summary.line(),

@@ -3,7 +3,7 @@
 //! jobs), one file per run. raid5f write jobs smaller than a full stripe are refused.
 
 use crate::fio::signature::parse_size;
-use crate::units::format_size;
+use crate::model::units::format_size;
 
 use super::{stripe_bytes, Raid};
 

@@ -5,9 +5,9 @@
 
 use serde::Deserialize;
 
-use crate::verdict::{Status, Verdict};
+use crate::model::verdict::{Status, Verdict};
 
-use super::NextStep;
+use crate::model::verdict::NextStep;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]

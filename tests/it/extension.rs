@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use reprobench::analysis;
 use reprobench::ingest::walk::Skipped;
 use reprobench::ingest::Catalog;
-use reprobench::measurement::{Better, Measurement, Unit};
+use reprobench::model::measurement::{Better, Measurement, Unit};
+use reprobench::model::verdict::{Status, Verdict};
 use reprobench::suites::{self, Options, Suite, SuiteInfo, SuiteReport};
-use reprobench::verdict::{Status, Verdict};
 use reprobench::why::conformance::{unknown, Conformance, ReferenceSetup};
 use reprobench::why::next_steps::{self, Rule};
 use reprobench::why::setup::Setup;
@@ -81,7 +81,7 @@ impl Suite for Toy {
             answer,
             Some(42.0),
             Some(42.0),
-            reprobench::phrase::UnitOf::default(),
+            reprobench::model::phrase::UnitOf::default(),
         );
         v.status = match answer {
             Some(a) if a >= 42.0 => Status::Pass,
@@ -238,7 +238,7 @@ fn no_phrase_is_made_of_formatted_text() {
         for call in ["Phrase::text(", "name("] {
             for (at, _) in flat.match_indices(call) {
                 let arg = flat[at + call.len()..].trim_start_matches('&');
-                if arg.starts_with("format!") || arg.starts_with("crate::units::") {
+                if arg.starts_with("format!") || arg.starts_with("crate::model::units::") {
                     found.push(format!(
                         "{}: {}…",
                         f.display(),

@@ -102,7 +102,7 @@ fn report_html_is_one_file_with_the_pdfs_sections_and_nothing_to_fetch() {
             html.matches("<table").count(),
             html.matches("<table class=\"sortable\"").count()
         );
-        let charts: Vec<&reprobench::chart::Chart> =
+        let charts: Vec<&reprobench::model::chart::Chart> =
             a.suites.iter().flat_map(|s| &s.charts).collect();
         let values: usize = charts
             .iter()

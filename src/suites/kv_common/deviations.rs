@@ -4,10 +4,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::deviation::Deviation;
-use crate::measurement::Unit;
+use crate::model::deviation::Deviation;
+use crate::model::measurement::Unit;
+use crate::model::phrase::{count, name as named, Phrase};
 use crate::phrase;
-use crate::phrase::{count, name as named, Phrase};
 use crate::suites::RanCommand;
 
 use super::ladder::Level;

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::measurement::{
+use crate::model::measurement::{
     range_over, Better, Measurement, Noise, ParamValue, Parameter, Scope, Unit,
 };
 use crate::parse::ask::Attempt;

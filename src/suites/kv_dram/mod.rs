@@ -1,19 +1,20 @@
 //! Test 3, the DRAM tier: the connector alone (`adp`) vs LMCache with host RAM in front
 //! of the same card (`lmcache`): warm restores, restores after a restart, and load.
 
-use crate::chart::{Chart, Kind, Series};
 use crate::ingest::walk::Skipped;
 use crate::ingest::{layout, Catalog, Kind as FileKind};
-use crate::measurement::Unit;
+use crate::model::chart::{Chart, Kind, Series};
+use crate::model::measurement::Unit;
+use crate::model::phrase;
+use crate::model::phrase::{count as count_of, fixed, qty, signed, Phrase, UnitOf};
+use crate::model::verdict::{Observation, Status, Verdict};
 use crate::parse::ask::Attempt;
 use crate::phrase;
-use crate::phrase::{count as count_of, fixed, qty, signed, Phrase, UnitOf};
 use crate::suites::kv_common::aggregate::{failing_runs, fed_by, too_spread, Aggregate, GEN};
 use crate::suites::kv_common::reference::KvReference;
 use crate::suites::kv_common::restore::{measured, TIMED_RUNS};
 use crate::suites::kv_common::{self, ADP, LMCACHE};
 use crate::suites::{Options, Suite, SuiteInfo, SuiteReport, Table};
-use crate::verdict::{Observation, Status, Verdict};
 
 pub struct KvDram;
 
@@ -151,11 +152,11 @@ impl Suite for KvDram {
             &[],
             &["kv-dram.restores-hit"],
         ));
-        crate::deviation::apply(&mut report.verdicts, &devs);
+        crate::model::deviation::apply(&mut report.verdicts, &devs);
         let all_devs = devs.clone();
         // The connector's own levels are kv-ladder's to list; here, what LMCache ran and
         // the restores' prompt.
-        report.deviations = crate::deviation::merge(devs)
+        report.deviations = crate::model::deviation::merge(devs)
             .into_iter()
             .filter(|d| {
                 d.subjects
@@ -213,7 +214,7 @@ impl Suite for KvDram {
                 report.notes.extend(x.warmup_note);
             }
         }
-        crate::deviation::annotate(&mut report.observations, &all_devs);
+        crate::model::deviation::annotate(&mut report.observations, &all_devs);
         report.observations.extend(lmcache_observation(catalog));
         report.charts.extend(chart(&chart_values));
         report.tables.push(attempts_table(&all));

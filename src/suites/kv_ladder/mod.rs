@@ -1,12 +1,13 @@
 //! Test 2, the multi-turn agent load ladder: plain vLLM vs the connector at 1 to 32
 //! clients, with the procedure script's table, per-run and median results, and criteria.
 
-use crate::chart::{Chart, Kind, Series};
 use crate::ingest::walk::Skipped;
 use crate::ingest::{layout, Catalog, Kind as FileKind};
-use crate::measurement::Unit;
+use crate::model::chart::{Chart, Kind, Series};
+use crate::model::measurement::Unit;
+use crate::model::phrase::{count, fixed, name, qty, Phrase, UnitOf};
+use crate::model::verdict::{Observation, Status, Verdict};
 use crate::phrase;
-use crate::phrase::{count, fixed, name, qty, Phrase, UnitOf};
 use crate::suites::kv_common::aggregate::{
     failing_runs, fed_by, too_spread, Aggregate, GEN, GPU_HIT, OUTPUT, RATES, RATES_AND_TTFT, TTFT,
 };
@@ -15,7 +16,6 @@ use crate::suites::kv_common::reference::KvReference;
 use crate::suites::kv_common::stats::median;
 use crate::suites::kv_common::{self, ADP, PLAIN};
 use crate::suites::{Options, Preformatted, Suite, SuiteInfo, SuiteReport, Table};
-use crate::verdict::{Observation, Status, Verdict};
 mod observations;
 mod regime;
 mod tables;
@@ -181,8 +181,8 @@ impl Suite for KvLadder {
             ]
         });
         devs.extend(regime::deviations(&regimes, r));
-        crate::deviation::apply(&mut report.verdicts, &devs);
-        report.deviations = crate::deviation::merge(devs);
+        crate::model::deviation::apply(&mut report.verdicts, &devs);
+        report.deviations = crate::model::deviation::merge(devs);
         report.commands_ran = kv_common::deviations::commands_ran(&levels, &[ADP, PLAIN]);
         report
             .observations

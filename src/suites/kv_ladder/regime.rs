@@ -4,7 +4,7 @@
 //! its card hits where the GPU cache could not hold the histories.
 
 use super::*;
-use crate::deviation::Deviation;
+use crate::model::deviation::Deviation;
 use crate::suites::kv_common::reference::LadderRef;
 
 /// One level of one variant, over its clean runs (medians where runs differ).
@@ -350,8 +350,11 @@ fn engaged_note(
 
 /// The regime rows, typed: per level the procedure states a multiple for and variant,
 /// the mean and peak multiples against what it states.
-pub(super) fn qualifiers(rows: &[LevelRegime], r: &LadderRef) -> Vec<crate::qualifier::Qualifier> {
-    use crate::qualifier::{Outcome, Qualifier, What};
+pub(super) fn qualifiers(
+    rows: &[LevelRegime],
+    r: &LadderRef,
+) -> Vec<crate::model::qualifier::Qualifier> {
+    use crate::model::qualifier::{Outcome, Qualifier, What};
     rows.iter()
         .filter(|x| x.variant == ADP || x.variant == PLAIN)
         .filter_map(|x| {

@@ -5,11 +5,12 @@ use crate::parse::ask::Attempt;
 use crate::parse::vllm_log::ServerLog;
 use crate::suites::kv_common::restore::Measured;
 
-use crate::measurement::Unit;
+use crate::model::limit::Limit;
+use crate::model::measurement::Unit;
+use crate::model::phrase::{qty, Phrase, UnitOf};
 use crate::phrase;
-use crate::phrase::{qty, Phrase, UnitOf};
+use crate::why::gb;
 use crate::why::setup::Read;
-use crate::why::{gb, Limit};
 
 /// What the kv-restore suite has loaded for the floor: the ADP transcript and its timed
 /// restores, the ADP server's log, the link's bandwidth.

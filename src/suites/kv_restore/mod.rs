@@ -1,18 +1,18 @@
 //! Test 1, long-context restore: the same long prompt after a vLLM restart, recomputed by
 //! plain vLLM and restored from the card by the connector.
 
-use crate::chart::{Chart, Kind, Series};
 use crate::ingest::walk::Skipped;
 use crate::ingest::{layout, Catalog};
-use crate::measurement::Unit;
+use crate::model::chart::{Chart, Kind, Series};
+use crate::model::measurement::Unit;
+use crate::model::phrase::{count, fixed, name, qty, Phrase, UnitOf};
+use crate::model::verdict::{Observation, Status, Verdict};
 use crate::parse::ask::Attempt;
 use crate::phrase;
-use crate::phrase::{count, fixed, name, qty, Phrase, UnitOf};
 use crate::suites::kv_common::reference::{KvReference, ModelRef};
 use crate::suites::kv_common::restore::{measured, Measured, TIMED_RUNS};
 use crate::suites::kv_common::{self, ServerLogs, ADP, PLAIN};
 use crate::suites::{Options, Suite, SuiteInfo, SuiteReport, Table};
-use crate::verdict::{Observation, Status, Verdict};
 
 mod limits;
 mod tables;
@@ -193,9 +193,9 @@ impl Suite for KvRestore {
             "kv-restore.cached",
         ));
         let devs = model_devs;
-        crate::deviation::apply(&mut report.verdicts, &devs);
-        crate::deviation::annotate(&mut report.observations, &devs);
-        report.deviations = crate::deviation::merge(devs);
+        crate::model::deviation::apply(&mut report.verdicts, &devs);
+        crate::model::deviation::annotate(&mut report.observations, &devs);
+        report.deviations = crate::model::deviation::merge(devs);
         report.commands_ran = kv_common::deviations::server_commands(&logs);
         report
             .charts
@@ -211,13 +211,13 @@ fn model_deviations(
     reference: &KvReference,
     model: Option<&(String, String)>,
     published: Option<&ModelRef>,
-) -> Vec<crate::deviation::Deviation> {
+) -> Vec<crate::model::deviation::Deviation> {
     let mut model_devs = Vec::new();
     if let Some((m, from)) = model {
         report.notes.push(format!("model `{m}` (from `{from}`)"));
         if published.is_none() {
             model_devs.push(
-                crate::deviation::Deviation::new(
+                crate::model::deviation::Deviation::new(
                     "model",
                     "GLM-5.3, DeepSeek-V4-Flash, MiniMax M3 or Kimi-Linear",
                     Phrase::text(m),

@@ -384,7 +384,7 @@ pub(super) fn connector_verdict(logs: &ServerLogs) -> Verdict {
             // restores are real, but not the card's.
             Some((line, name)) => {
                 v.set_measured(Some(1.0));
-                v.measured = phrase!("{} created", phrase::name(name));
+                v.measured = phrase!("{} created", crate::model::phrase::name(name));
                 v.status = Status::NotComparable;
                 v.note = format!(
                     "not comparable (would have been pass): `{file}` line {line} creates the KV connector `{name}`, not the product's FusIOnXConnector: its restores are real, but not the card's"

@@ -2,11 +2,12 @@
 //! member bdevs (NVMe drives, not RAM), strip size, engine and runtime. Differences that
 //! change a share of the theoretical maximum make those shares not comparable.
 
-use crate::deviation::Deviation;
 use crate::fio::params::{self, parse_seconds};
-use crate::measurement::Unit;
+use crate::model::deviation::Deviation;
+use crate::model::measurement::Unit;
+use crate::model::phrase;
+use crate::model::phrase::{count, fixed, Phrase};
 use crate::phrase;
-use crate::phrase::{count, fixed, Phrase};
 use crate::suites::RanCommand;
 
 use super::judge::{level, op_of};

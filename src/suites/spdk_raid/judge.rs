@@ -3,10 +3,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::measurement::Unit;
+use crate::model::measurement::Unit;
+use crate::model::phrase;
+use crate::model::phrase::{count, fixed, qty, Phrase, UnitOf};
+use crate::model::verdict::{Observation, Status, Verdict};
 use crate::phrase;
-use crate::phrase::{count, fixed, qty, Phrase, UnitOf};
-use crate::verdict::{Observation, Status, Verdict};
 
 use super::load::{ArrayDir, Run};
 use super::reference::SpdkReference;
@@ -155,7 +156,7 @@ pub fn judge(arrays: &[ArrayDir], r: &SpdkReference) -> Judged {
             out.notes.push(format!(
                 "`{}`: bs={} is not a whole stripe ({} bytes) of {name}: not counted as a full-stripe run",
                 run.file,
-                run.sig.bs.map_or("?".into(), crate::units::format_size),
+                run.sig.bs.map_or("?".into(), crate::model::units::format_size),
                 stripe_bytes(a, r).unwrap_or(0)
             ));
         }

@@ -1,7 +1,7 @@
 //! The SPDK suite's measurements: per array folder (and its degraded runs) and job shape,
 //! IOPS, bandwidth and the read latencies of each clean run.
 
-use crate::measurement::{job_shape, Better, Measurement, Unit};
+use crate::model::measurement::{job_shape, Better, Measurement, Unit};
 
 use super::load::ArrayDir;
 

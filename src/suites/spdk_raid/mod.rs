@@ -135,8 +135,8 @@ impl Suite for SpdkRaid {
         }
         let mut judged = judge::judge(&arrays, &reference);
         let devs = deviations::deviations(&arrays, &reference);
-        crate::deviation::apply(&mut judged.verdicts, &devs);
-        report.deviations = crate::deviation::merge(devs);
+        crate::model::deviation::apply(&mut judged.verdicts, &devs);
+        report.deviations = crate::model::deviation::merge(devs);
         report.commands_ran = deviations::commands_ran(&arrays);
         report.verdicts = judged.verdicts;
         // A share verdict judges the array's best run and the raw drives' best, in IOPS

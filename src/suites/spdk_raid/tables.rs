@@ -1,12 +1,13 @@
 //! Tables like the article's, measured beside published, and the suite's charts.
 
-use crate::chart::{Chart, Kind, Series};
 use crate::fio::signature::parse_size;
-use crate::measurement::Unit;
+use crate::model::chart::{Chart, Kind, Series};
+use crate::model::measurement::Unit;
+use crate::model::phrase;
+use crate::model::phrase::{count, fixed, qty, Phrase};
+use crate::model::units::format_size;
 use crate::phrase;
-use crate::phrase::{count, fixed, qty, Phrase};
 use crate::suites::Table;
-use crate::units::format_size;
 
 use super::judge::{op_of, unsupported, Shares};
 use super::load::{ArrayDir, Run};

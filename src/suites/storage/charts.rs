@@ -3,12 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use crate::chart::{Chart, Kind, Series};
+use crate::model::chart::{Chart, Kind, Series};
 
 use super::judge::{find_workload, mb_s, Sides};
 use super::load::RunGroup;
 use super::reference::Reference;
-use crate::units::format_size;
+use crate::model::units::format_size;
 
 pub fn charts(groups: &[RunGroup], sides: &Sides, reference: &Reference) -> Vec<Chart> {
     let mut out = vec![bandwidth(groups, sides, reference)];

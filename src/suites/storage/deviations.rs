@@ -2,12 +2,13 @@
 //! options in effect (from the fio JSON, not from the procedure), fio's own runtime, and
 //! what every difference does to the comparison with the published numbers.
 
-use crate::deviation::Deviation;
 use crate::fio::params::{self, parse_seconds};
 use crate::fio::signature::{parse_size, Signature};
-use crate::measurement::Unit;
+use crate::model::deviation::Deviation;
+use crate::model::measurement::Unit;
+use crate::model::phrase;
+use crate::model::phrase::{count, fixed, name, qty, Phrase};
 use crate::phrase;
-use crate::phrase::{count, fixed, name, qty, Phrase};
 use crate::suites::RanCommand;
 
 use super::judge::{find_workload, workload_signature, Sides};

@@ -9,7 +9,7 @@ use crate::parse::iostat::IostatLog;
 pub struct DriveMean {
     pub device: String,
     /// Mean rMB/s + wMB/s over the samples, as iostat prints them: MiB/s.
-    pub mib_s: crate::units::MiBps,
+    pub mib_s: crate::model::units::MiBps,
     pub iops: f64,
     /// Mean w_await (ms) over samples in which the drive wrote.
     pub w_await_ms: Option<f64>,
@@ -69,7 +69,7 @@ pub fn drive_means(log: &IostatLog, members: &[String]) -> Vec<DriveMean> {
         .into_iter()
         .map(|x| DriveMean {
             device: x.device.to_string(),
-            mib_s: crate::units::MiBps(x.mib / n),
+            mib_s: crate::model::units::MiBps(x.mib / n),
             iops: x.iops / n,
             w_await_ms: mean(x.waits),
             util: mean(x.utils),

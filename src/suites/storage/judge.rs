@@ -1,10 +1,11 @@
 //! The procedure's pass criteria: the five headline ratios and "every fio job exits with
 //! status 0".
 
-use crate::measurement::Unit;
+use crate::model::measurement::Unit;
+use crate::model::phrase;
+use crate::model::phrase::{count, fixed, qty, Phrase, UnitOf};
+use crate::model::verdict::{Status, Verdict};
 use crate::phrase;
-use crate::phrase::{count, fixed, qty, Phrase, UnitOf};
-use crate::verdict::{Status, Verdict};
 
 use super::load::{Loaded, RunGroup};
 use super::reference::{Reference, Workload};
@@ -334,7 +335,7 @@ fn pooled(
                 count(cand.1.len()),
                 count(base.1.len())
             );
-            v.interval = Some(crate::verdict::Interval {
+            v.interval = Some(crate::model::verdict::Interval {
                 low,
                 high,
                 level: 0.95,

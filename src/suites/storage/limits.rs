@@ -3,14 +3,14 @@
 //! four drives of the reference class the procedure expects the drives, not the card,
 //! to be the ceiling.
 
-use crate::measurement::Unit;
+use crate::model::limit::Limit;
+use crate::model::measurement::Unit;
+use crate::model::phrase::{bandwidth, count, fixed, name, Phrase, UnitOf};
 use crate::phrase;
-use crate::phrase::{bandwidth, count, fixed, name, Phrase, UnitOf};
-use crate::why::Limit;
 
 use super::drives::drive_means;
 use super::load::{Loaded, RunGroup};
-use crate::units::{MBps, MiBps};
+use crate::model::units::{MBps, MiBps};
 
 /// Mean member %util at or above which the drives were the ceiling.
 const BUSY: f64 = 90.0;
@@ -127,7 +127,7 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
             } else {
                 format!("{array}: {} jobs", jobs.len())
             },
-            measured: Phrase::text(crate::phrase::few(&labels)),
+            measured: Phrase::text(crate::model::phrase::few(&labels)),
             measured_value: None,
             bound: phrase!("unknown: {}", name(why)),
             bound_value: None,
@@ -141,7 +141,7 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
         out.push(Limit {
             suite: "storage".into(),
             subject: format!("{} job(s) without an iostat log", without.len()),
-            measured: Phrase::text(crate::phrase::few(&without)),
+            measured: Phrase::text(crate::model::phrase::few(&without)),
             measured_value: None,
             bound: "unknown: needs <array>/iostat/<job>.iostat taken during each job (the procedure's helper records it)".into(),
             bound_value: None,

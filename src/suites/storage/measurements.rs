@@ -3,7 +3,7 @@
 //! preconditioning pass, failed jobs and interrupted runs measure nothing comparable).
 
 use crate::fio::params;
-use crate::measurement::{
+use crate::model::measurement::{
     job_shape, Better, Measurement, Noise, ParamValue, Parameter, Scope, Unit,
 };
 

@@ -21,8 +21,8 @@ mod tables;
 
 use crate::ingest::walk::Skipped;
 use crate::ingest::Catalog;
+use crate::model::verdict::Verdict;
 use crate::suites::{Fact, Options, Suite, SuiteInfo, SuiteReport};
-use crate::verdict::Verdict;
 
 pub use reference::{Reference, STORAGE_TOML};
 
@@ -153,7 +153,7 @@ impl Suite for Storage {
             })
             .collect();
         let devs = deviations::deviations(&groups, &sides, &reference, &steadies);
-        crate::deviation::apply(&mut verdicts, &devs);
+        crate::model::deviation::apply(&mut verdicts, &devs);
 
         let mut report = SuiteReport::for_suite(self);
         report.files_read = loaded
@@ -175,10 +175,10 @@ impl Suite for Storage {
             steady::qualifiers(&groups, &steadies, &verdicts, &reference.steady_state);
         report.verdicts = verdicts;
         report.observations = observe::observations(&loaded, &groups, &sides, &reference);
-        crate::deviation::annotate(&mut report.observations, &devs);
+        crate::model::deviation::annotate(&mut report.observations, &devs);
         report.limits = limits::limits(&loaded, &groups);
-        crate::deviation::annotate_limits(&mut report.limits, &devs);
-        report.deviations = crate::deviation::merge(devs);
+        crate::model::deviation::annotate_limits(&mut report.limits, &devs);
+        report.deviations = crate::model::deviation::merge(devs);
         report.commands_ran = deviations::commands_ran(&groups, &sides);
         report.preformatted.push(tables::script_output(&loaded));
         report.tables.push(tables::results_table(&groups));

@@ -1,10 +1,10 @@
 //! What the procedure asks to look at without a pass mark: QD 1 read latency, host CPU
 //! on random reads, write wait and balance across drives, usable capacity.
 
-use crate::measurement::Unit;
+use crate::model::measurement::Unit;
+use crate::model::phrase::{bandwidth, count, fixed, name, plain, qty, Phrase};
+use crate::model::verdict::Observation;
 use crate::phrase;
-use crate::phrase::{bandwidth, count, fixed, name, plain, qty, Phrase};
-use crate::verdict::Observation;
 
 use super::drives::{balance, cpu_system, drive_means, mean_w_await, DriveMean};
 use super::judge::{find_workload, Sides};

@@ -8,7 +8,7 @@
 
 use serde::Deserialize;
 
-use crate::units::{MBps, MiBps};
+use crate::model::units::{MBps, MiBps};
 
 use super::load::{Loaded, RunGroup};
 
@@ -209,10 +209,10 @@ pub fn util_series(loaded: &Loaded, g: &RunGroup) -> Option<Vec<Option<f64>>> {
 pub fn qualifiers(
     groups: &[RunGroup],
     steadies: &[Option<(Steady, String)>],
-    verdicts: &[crate::verdict::Verdict],
+    verdicts: &[crate::model::verdict::Verdict],
     rule: &Rule,
-) -> Vec<crate::qualifier::Qualifier> {
-    use crate::qualifier::{Outcome as Q, Qualifier, What};
+) -> Vec<crate::model::qualifier::Qualifier> {
+    use crate::model::qualifier::{Outcome as Q, Qualifier, What};
     groups
         .iter()
         .zip(steadies)
@@ -223,7 +223,7 @@ pub fn qualifiers(
                 subject: g.label.clone(),
                 value: s.range.map(|r| r * 100.0),
                 second: s.excursion.map(|e| e * 100.0),
-                unit: crate::measurement::Unit::Percent,
+                unit: crate::model::measurement::Unit::Percent,
                 expected: Some(rule.max_range * 100.0),
                 outcome: match s.outcome {
                     Outcome::Reached => Q::Met,

@@ -1,9 +1,10 @@
 //! The procedure's table as its script prints it, the same table computed correctly, and
 //! runs of the two arrays matched by their options.
 
-use crate::measurement::Unit;
+use crate::model::measurement::Unit;
+use crate::model::phrase;
+use crate::model::phrase::{count, qty, Phrase};
 use crate::phrase;
-use crate::phrase::{count, qty, Phrase};
 use crate::suites::{Preformatted, Table};
 
 use super::frames::Pair;

@@ -25,12 +25,12 @@ pub const MB: f64 = 1_000_000.0;
 /// one does not compile, it has to be converted first.
 ///
 /// ```compile_fail
-/// use reprobench::units::{MBps, MiBps};
+/// use reprobench::model::units::{MBps, MiBps};
 /// let _ = MBps(100.0) < MiBps(100.0);
 /// ```
 ///
 /// ```
-/// use reprobench::units::{MBps, MiBps};
+/// use reprobench::model::units::{MBps, MiBps};
 /// assert!(MBps(100.0) < MBps::from(MiBps(100.0)));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, serde::Serialize)]

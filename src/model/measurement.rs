@@ -13,7 +13,7 @@ pub enum Better {
 }
 
 /// The unit a measurement is in. Bandwidths are decimal (fio's MB/s, the procedures'
-/// tables) unless they say MiB/s; conversions live in [`crate::units`].
+/// tables) unless they say MiB/s; conversions live in [`crate::model::units`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Unit {
     #[serde(rename = "MB/s")]
@@ -186,7 +186,7 @@ pub fn job_shape(rw: &str, bs: u64, jobs: u64, depth: u64, mix: Option<u64>) -> 
     };
     format!(
         "{rw}{mix} {} × {jobs} jobs × QD {depth}",
-        crate::units::format_size(bs)
+        crate::model::units::format_size(bs)
     )
 }
 

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::measurement::Unit;
+use crate::model::measurement::Unit;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]

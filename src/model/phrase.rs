@@ -13,7 +13,7 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
-use crate::measurement::Unit;
+use crate::model::measurement::Unit;
 
 /// One value in a phrase.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,8 +35,8 @@ pub enum Arg {
     /// A size in bytes, in fio's notation: `8k`, `1m`, `4096`.
     Size(u64),
     /// A decimal MB/s figure derived from iostat, shown with its MiB/s beside it:
-    /// `18 MB/s (17 MiB/s)`; the conversion is [`crate::units`]'.
-    Bandwidth(crate::units::MBps),
+    /// `18 MB/s (17 MiB/s)`; the conversion is [`crate::model::units`]'.
+    Bandwidth(crate::model::units::MBps),
     /// Text from the files or the procedures: a variant, a device, a job, a value.
     Name(String),
     /// A phrase inside a phrase.
@@ -55,7 +55,7 @@ pub struct Phrase {
 #[macro_export]
 macro_rules! phrase {
     ($template:literal $(, $arg:expr)* $(,)?) => {
-        $crate::phrase::Phrase::new($template, vec![$($crate::phrase::Arg::from($arg)),*])
+        $crate::model::phrase::Phrase::new($template, vec![$($crate::model::phrase::Arg::from($arg)),*])
     };
 }
 
@@ -182,12 +182,12 @@ impl fmt::Display for Arg {
             }
             Arg::Plain(v) => write!(f, "{v}"),
             Arg::Count(n) => write!(f, "{n}"),
-            Arg::Size(b) => f.write_str(&crate::units::format_size(*b)),
-            Arg::Bandwidth(crate::units::MBps(mb_s)) => {
+            Arg::Size(b) => f.write_str(&crate::model::units::format_size(*b)),
+            Arg::Bandwidth(crate::model::units::MBps(mb_s)) => {
                 write!(
                     f,
                     "{mb_s:.0} MB/s ({:.0} MiB/s)",
-                    crate::units::mb_to_mib(*mb_s)
+                    crate::model::units::mb_to_mib(*mb_s)
                 )
             }
             Arg::Name(s) => f.write_str(s),
@@ -273,7 +273,7 @@ pub fn size(bytes: u64) -> Arg {
 }
 
 /// An iostat-derived bandwidth in decimal MB/s, shown with its MiB/s.
-pub fn bandwidth(mb_s: crate::units::MBps) -> Arg {
+pub fn bandwidth(mb_s: crate::model::units::MBps) -> Arg {
     Arg::Bandwidth(mb_s)
 }
 
@@ -364,7 +364,7 @@ mod tests {
         );
         assert_eq!(phrase!("({})", signed(1.306, 1)).to_string(), "(+1.3)");
         assert_eq!(
-            phrase!("{}", bandwidth(crate::units::MiBps(100.0).into())).to_string(),
+            phrase!("{}", bandwidth(crate::model::units::MiBps(100.0).into())).to_string(),
             "105 MB/s (100 MiB/s)"
         );
         let j = Phrase::join([phrase!("a {}", count(1u32)), Phrase::from("b")], " · ");

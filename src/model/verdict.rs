@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::phrase::{Phrase, UnitOf};
+use crate::model::phrase::{Phrase, UnitOf};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -82,7 +82,7 @@ pub struct Verdict {
     /// the procedure text it is drawn from.
     pub check_next: Vec<NextStep>,
     /// The measurements the verdict judged, by key (see `measurements` on the suites).
-    pub measurements: Vec<crate::measurement::Key>,
+    pub measurements: Vec<crate::model::measurement::Key>,
     /// The 95% confidence interval of `measured_value`, where the runs give one; the
     /// status follows it (pass when all of it meets the threshold, fail when none does,
     /// inconclusive when it straddles).
@@ -122,7 +122,11 @@ impl Verdict {
     /// Records the measurements the verdict judged: those of `metrics` that came from
     /// one of its files, in the order measured, each once. A verdict that measured
     /// nothing judged none.
-    pub fn judging(&mut self, measurements: &[crate::measurement::Measurement], metrics: &[&str]) {
+    pub fn judging(
+        &mut self,
+        measurements: &[crate::model::measurement::Measurement],
+        metrics: &[&str],
+    ) {
         self.measurements.clear();
         if self.measured_value.is_none() {
             return;

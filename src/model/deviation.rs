@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
-use crate::phrase::{Phrase, UnitOf};
-use crate::verdict::{Observation, Status, Verdict};
+use crate::model::phrase::{Phrase, UnitOf};
+use crate::model::verdict::{Observation, Status, Verdict};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Deviation {
@@ -56,7 +56,7 @@ impl Deviation {
         }
     }
 
-    pub fn unit(mut self, unit: crate::measurement::Unit) -> Self {
+    pub fn unit(mut self, unit: crate::model::measurement::Unit) -> Self {
         self.unit = UnitOf::of(unit);
         self
     }
@@ -291,7 +291,7 @@ pub fn annotate(observations: &mut [Observation], devs: &[Deviation]) {
 
 /// Says beside every physical limit read from a deviating run how the run deviates: the
 /// same rules as for verdicts and observations.
-pub fn annotate_limits(limits: &mut [crate::why::Limit], devs: &[Deviation]) {
+pub fn annotate_limits(limits: &mut [crate::model::limit::Limit], devs: &[Deviation]) {
     for l in limits.iter_mut() {
         let why = reasons(&l.files, devs);
         if !why.is_empty() {
@@ -327,13 +327,13 @@ mod tests {
     #[test]
     fn merges_rows_that_differ_only_in_subjects() {
         let a = Deviation::new("runtime", "60", "3")
-            .unit(crate::measurement::Unit::Seconds)
+            .unit(crate::model::measurement::Unit::Seconds)
             .subject("raid10/a")
             .file("raid10/a.json")
             .effect("short", true)
             .verdict("x");
         let b = Deviation::new("runtime", "60", "3")
-            .unit(crate::measurement::Unit::Seconds)
+            .unit(crate::model::measurement::Unit::Seconds)
             .subject("adp/a")
             .file("adp/a.json")
             .effect("short", true)
