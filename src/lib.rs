@@ -20,6 +20,7 @@ pub mod output;
 pub mod parse;
 pub mod process;
 pub mod render;
+pub mod schema;
 pub mod signals;
 pub mod spdk;
 pub mod stats;

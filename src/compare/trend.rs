@@ -55,7 +55,7 @@ impl Trend {
             }
         }
         crate::frames::FrameBuilder::new("trend")
-            .u64("position", pos)
+            .count("position", pos)
             .str("input", input)
             .str("started", started)
             .str("criterion", crit)

@@ -3,13 +3,12 @@
 //! to query across campaigns and for compare and `--trend` to read back. A campaign is
 //! keyed by the sha256 of its input (`campaign`); adding the same one again changes
 //! nothing, adding a changed one under the same name replaces it; every add is atomic
-//! (`commit`). The schema (`schema`) is written as `_schema.json` and checked on every
+//! (`commit`). The schema (`crate::schema::dataset`) is written as `_schema.json` and checked on every
 //! file written.
 
 pub mod campaign;
 pub mod commit;
 pub mod read;
-pub mod schema;
 pub mod tables;
 
 use std::collections::BTreeMap;
@@ -20,6 +19,7 @@ use polars_io::prelude::{KeyValueMetadata, ParquetCompression, ParquetWriter, St
 use serde::{Deserialize, Serialize};
 
 use crate::bundle::pseudonym::Pseudonyms;
+use crate::schema::dataset as schema;
 use crate::suites::Options;
 
 use campaign::Identity;

@@ -13,7 +13,7 @@ use crate::model::verdict::Status;
 use crate::suites::SuiteReport;
 
 use super::campaign::Identity;
-use super::schema::{self, Type};
+use crate::schema::dataset as schema;
 
 /// How a campaign's text is cleaned before it is written: secrets redacted (always), host
 /// names and addresses pseudonymized (when asked).
@@ -166,39 +166,6 @@ fn with_keys(
     Ok(df)
 }
 
-/// Whether a frame is what the schema says its table holds: the same columns in order,
-/// each of its type.
-pub fn conforms(table: &str, df: &DataFrame) -> Result<(), String> {
-    let Some(t) = schema::table(table) else {
-        return Err(format!("`{table}` is not a table of the schema"));
-    };
-    let got: Vec<(String, DataType)> = df
-        .columns()
-        .iter()
-        .map(|c| (c.name().to_string(), c.dtype().clone()))
-        .collect();
-    let want: Vec<(&str, DataType)> = t
-        .columns
-        .iter()
-        .map(|c| {
-            let ty = match c.ty {
-                Type::Str => DataType::String,
-                Type::F64 => DataType::Float64,
-                Type::I64 => DataType::Int64,
-                Type::Bool => DataType::Boolean,
-            };
-            (c.name, ty)
-        })
-        .collect();
-    if got.len() != want.len() || got.iter().zip(&want).any(|(g, w)| g.0 != w.0 || g.1 != w.1) {
-        return Err(format!(
-            "the `{table}` rows do not match the schema: written {:?}, described {:?}",
-            got, want
-        ));
-    }
-    Ok(())
-}
-
 /// Every table of every suite of one campaign: (table, suite, frame).
 pub fn build(
     a: &Analysis,
@@ -223,7 +190,9 @@ pub fn build(
         for (table, df) in frames {
             let mut df = with_keys(df, table, name, a.started.as_deref())?;
             clean_strings(&mut df, clean)?;
-            conforms(table, &df).map_err(anyhow::Error::msg)?;
+            let described = schema::table(table)
+                .ok_or_else(|| anyhow::anyhow!("`{table}` is not a table of the schema"))?;
+            frames::describe::conforms(described, &df).map_err(anyhow::Error::msg)?;
             out.push((table, s.name, df));
         }
     }

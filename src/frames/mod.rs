@@ -1,11 +1,11 @@
 //! Records become Polars frames here, and frames leave as Parquet and CSV: one frame per
 //! record kind from the catalog (`records`), the suites' derived frames, and the verdicts
-//! (`verdicts`). Every column is documented in `schema` (units included), and the export
+//! (`verdicts`). Every column is documented in `crate::schema::frames` (units included), and the export
 //! writes that as `schema.md` beside the frames.
 
+pub mod describe;
 pub mod measurements;
 pub mod records;
-pub mod schema;
 pub mod verdicts;
 
 use std::fs::File;
@@ -65,8 +65,13 @@ impl FrameBuilder {
         self.push(Column::new(name.into(), v))
     }
 
-    pub fn u64(self, name: &str, values: impl IntoIterator<Item = u64>) -> Self {
-        let v: Vec<u64> = values.into_iter().collect();
+    /// A count or a size, stored signed (Spark and Trino read no unsigned types); a count
+    /// beyond `i64::MAX` (never seen) is stored as `i64::MAX`.
+    pub fn count(self, name: &str, values: impl IntoIterator<Item = u64>) -> Self {
+        let v: Vec<i64> = values
+            .into_iter()
+            .map(|x| i64::try_from(x).unwrap_or(i64::MAX))
+            .collect();
         self.push(Column::new(name.into(), v))
     }
 
@@ -123,6 +128,13 @@ pub fn join_inputs(inputs: &[(String, Vec<Frame>)]) -> anyhow::Result<Vec<Frame>
 pub fn export(frames: &mut [Frame], dir: &Path) -> anyhow::Result<Vec<String>> {
     std::fs::create_dir_all(dir)
         .with_context(|| format!("failed to create export folder `{}`", dir.display()))?;
+    // Nothing is written unless every frame is what the catalog says it is.
+    for frame in frames.iter() {
+        let entry = crate::schema::frames::doc(&frame.name).ok_or_else(|| {
+            anyhow::anyhow!("the `{}` frame has no entry in the catalog", frame.name)
+        })?;
+        describe::conforms(entry, &frame.df).map_err(anyhow::Error::msg)?;
+    }
     let mut written = Vec::new();
     for frame in frames.iter_mut() {
         let parquet = dir.join(format!("{}.parquet", frame.name));
@@ -141,7 +153,7 @@ pub fn export(frames: &mut [Frame], dir: &Path) -> anyhow::Result<Vec<String>> {
         written.push(csv.display().to_string());
     }
     let md = dir.join("schema.md");
-    std::fs::write(&md, schema::markdown(frames))
+    std::fs::write(&md, describe::markdown(frames))
         .with_context(|| format!("failed to write `{}`", md.display()))?;
     written.push(md.display().to_string());
     Ok(written)
@@ -172,7 +184,7 @@ mod tests {
     fn refuses_columns_of_different_heights() {
         let r = FrameBuilder::new("t")
             .str("a", ["x"])
-            .u64("b", [1, 2])
+            .count("b", [1, 2])
             .build();
         assert!(r.is_err());
     }

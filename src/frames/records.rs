@@ -69,9 +69,9 @@ fn fio_groups(catalog: &Catalog, suite_of: SuiteOf) -> anyhow::Result<Option<Fra
         .str("array", rows.iter().map(|r| array_of(catalog, &r.0.rel)))
         .str("job", rows.iter().map(|r| r.0.stem()))
         .str("file", rows.iter().map(|r| r.0.rel.as_str()))
-        .u64("groupid", rows.iter().map(|r| r.2.groupid))
+        .count("groupid", rows.iter().map(|r| r.2.groupid))
         .str("jobname", rows.iter().map(|r| r.2.jobname.as_str()))
-        .u64("jobs_summed", rows.iter().map(|r| r.2.entries as u64))
+        .count("jobs_summed", rows.iter().map(|r| r.2.entries as u64))
         .i64("error", rows.iter().map(|r| r.2.error))
         .bool(
             "interrupted",
@@ -80,8 +80,8 @@ fn fio_groups(catalog: &Catalog, suite_of: SuiteOf) -> anyhow::Result<Option<Fra
         )
         .str("rw", rows.iter().map(|r| r.3.rw.as_str()))
         .f64("bs_bytes", rows.iter().map(|r| r.3.bs.map(|b| b as f64)))
-        .u64("numjobs", rows.iter().map(|r| r.3.numjobs))
-        .u64("iodepth", rows.iter().map(|r| r.3.iodepth))
+        .count("numjobs", rows.iter().map(|r| r.3.numjobs))
+        .count("iodepth", rows.iter().map(|r| r.3.iodepth))
         .f64(
             "rwmixread",
             rows.iter().map(|r| r.3.rwmixread.map(|m| m as f64)),
@@ -96,8 +96,8 @@ fn fio_groups(catalog: &Catalog, suite_of: SuiteOf) -> anyhow::Result<Option<Fra
             rows.iter()
                 .map(|r| Some(r.2.read.runtime_ms.max(r.2.write.runtime_ms) as f64 / 1000.0)),
         )
-        .u64("read_io_bytes", rows.iter().map(|r| r.2.read.io_bytes))
-        .u64("write_io_bytes", rows.iter().map(|r| r.2.write.io_bytes))
+        .count("read_io_bytes", rows.iter().map(|r| r.2.read.io_bytes))
+        .count("write_io_bytes", rows.iter().map(|r| r.2.write.io_bytes))
         .f64(
             "read_bw_bytes",
             rows.iter().map(|r| Some(r.2.read.bw_bytes)),
@@ -185,7 +185,7 @@ fn sample_keys(
         .str("array", rows.iter().map(|r| array_of(catalog, &r.0.rel)))
         .str("job", rows.iter().map(|r| r.0.stem()))
         .str("file", rows.iter().map(|r| r.0.rel.as_str()))
-        .u64("sample", rows.iter().map(|r| r.1.index as u64))
+        .count("sample", rows.iter().map(|r| r.1.index as u64))
         .str(
             "time",
             rows.iter().map(|r| r.1.time.as_deref().unwrap_or("")),
@@ -240,7 +240,7 @@ fn ladder_requests(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
         .str("run", rows.iter().map(|r| r.2.as_str()))
         .f64("clients", rows.iter().map(|r| r.3.map(f64::from)))
         .str("file", rows.iter().map(|r| r.0.rel.as_str()))
-        .u64("request", rows.iter().map(|r| r.4 as u64))
+        .count("request", rows.iter().map(|r| r.4 as u64))
         .f64("ttft_ms", rows.iter().map(|r| Some(r.5.ttft_ms)))
         .f64("tpot_ms", rows.iter().map(|r| Some(r.5.tpot_ms)))
         .f64("latency_ms", rows.iter().map(|r| Some(r.5.latency_ms)))
@@ -248,7 +248,7 @@ fn ladder_requests(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
             "start_time_ms",
             rows.iter().map(|r| Some(r.5.start_time_ms)),
         )
-        .u64("output_tokens", rows.iter().map(|r| r.5.output_num_tokens))
+        .count("output_tokens", rows.iter().map(|r| r.5.output_num_tokens))
         .f64(
             "input_tokens",
             rows.iter().map(|r| r.5.input_num_tokens.map(|n| n as f64)),
@@ -318,7 +318,7 @@ fn prom_deltas(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
     let f = FrameBuilder::new("prom_deltas")
         .str("variant", rows.iter().map(|r| r.0 .0.as_str()))
         .str("run", rows.iter().map(|r| r.0 .1.as_str()))
-        .u64("clients", rows.iter().map(|r| u64::from(r.0 .2)))
+        .count("clients", rows.iter().map(|r| u64::from(r.0 .2)))
         .str("metric", rows.iter().map(|r| r.1.as_str()))
         .str("labels", rows.iter().map(|r| r.2.as_str()))
         .f64("pre", rows.iter().map(|r| r.3))
@@ -353,7 +353,7 @@ fn restore_attempts(catalog: &Catalog, suite_of: SuiteOf) -> anyhow::Result<Opti
         .str("suite", rows.iter().map(|r| r.1))
         .str("variant", rows.iter().map(|r| r.0.stem()))
         .str("file", rows.iter().map(|r| r.0.rel.as_str()))
-        .u64("line", rows.iter().map(|r| r.2.line as u64))
+        .count("line", rows.iter().map(|r| r.2.line as u64))
         .f64("seconds", rows.iter().map(|r| r.2.seconds))
         .f64(
             "prompt_tokens",
@@ -417,11 +417,11 @@ fn server_facts(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
             "connector_tensors",
             logs.iter().map(|r| r.1.xkv_tensors.map(|n| n as f64)),
         )
-        .u64(
+        .count(
             "turned_off_lines",
             logs.iter().map(|r| r.1.turned_off.len() as u64),
         )
-        .u64(
+        .count(
             "engine_stat_lines",
             logs.iter().map(|r| r.1.engine_stats.len() as u64),
         )

@@ -41,7 +41,7 @@ pub fn levels_frame(levels: &[Level]) -> anyhow::Result<Frame> {
     FrameBuilder::new("ladder_levels")
         .str("variant", levels.iter().map(|l| l.variant.as_str()))
         .str("run", levels.iter().map(|l| l.run.as_str()))
-        .u64("clients", levels.iter().map(|l| u64::from(l.clients)))
+        .count("clients", levels.iter().map(|l| u64::from(l.clients)))
         .str("prefix", levels.iter().map(|l| l.prefix.as_str()))
         .f64(
             "requests",
@@ -101,9 +101,9 @@ impl<'a> Aggregate<'a> {
         let keys: Vec<&(String, u32)> = self.by.keys().collect();
         let mut b = FrameBuilder::new("ladder_medians")
             .str("variant", keys.iter().map(|k| k.0.as_str()))
-            .u64("clients", keys.iter().map(|k| u64::from(k.1)))
-            .u64("runs", self.by.values().map(|r| r.len() as u64))
-            .u64(
+            .count("clients", keys.iter().map(|k| u64::from(k.1)))
+            .count("runs", self.by.values().map(|r| r.len() as u64))
+            .count(
                 "runs_in_median",
                 self.by
                     .values()

@@ -12,7 +12,7 @@ pub fn runs(arrays: &[ArrayDir]) -> anyhow::Result<Frame> {
     FrameBuilder::new("spdk_runs")
         .str("array_dir", rows.iter().map(|r| r.0.dir.as_str()))
         .str("array", rows.iter().map(|r| r.0.array.as_str()))
-        .u64("drives", rows.iter().map(|r| u64::from(r.0.drives)))
+        .count("drives", rows.iter().map(|r| u64::from(r.0.drives)))
         .bool("degraded", rows.iter().map(|r| r.1.degraded))
         .str("tool", rows.iter().map(|r| r.1.tool))
         .str("file", rows.iter().map(|r| r.1.file.as_str()))
@@ -21,15 +21,15 @@ pub fn runs(arrays: &[ArrayDir]) -> anyhow::Result<Frame> {
             "bs_bytes",
             rows.iter().map(|r| r.1.sig.bs.map(|b| b as f64)),
         )
-        .u64("numjobs", rows.iter().map(|r| r.1.sig.numjobs))
-        .u64("iodepth", rows.iter().map(|r| r.1.sig.iodepth))
+        .count("numjobs", rows.iter().map(|r| r.1.sig.numjobs))
+        .count("iodepth", rows.iter().map(|r| r.1.sig.iodepth))
         .f64("iops", rows.iter().map(|r| Some(r.1.iops())))
         .f64("gb_s", rows.iter().map(|r| Some(r.1.gbps())))
         .f64("read_avg_lat_us", rows.iter().map(|r| r.1.read.avg_us))
         .f64("read_p999_us", rows.iter().map(|r| r.1.read.p999_us))
         .i64("error", rows.iter().map(|r| r.1.error))
-        .u64("failed_ios", rows.iter().map(|r| r.1.failed_ios))
-        .u64("io_bytes", rows.iter().map(|r| r.1.io_bytes))
+        .count("failed_ios", rows.iter().map(|r| r.1.failed_ios))
+        .count("io_bytes", rows.iter().map(|r| r.1.io_bytes))
         .f64(
             "runtime_s",
             rows.iter().map(|r| Some(r.1.runtime_ms as f64 / 1000.0)),
