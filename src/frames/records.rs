@@ -388,7 +388,7 @@ fn server_facts(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
     let f = FrameBuilder::new("server_facts")
         .str(
             "variant",
-            logs.iter().map(|r| layout::server_log_variant(r.0.stem())),
+            logs.iter().map(|r| layout::server_log_variant_at(&r.0.rel)),
         )
         .str("file", logs.iter().map(|r| r.0.rel.as_str()))
         .str(

@@ -132,6 +132,28 @@ pub fn server_log_variant(stem: &str) -> String {
     v.to_string()
 }
 
+/// The variant a server log belongs to, from its path: the one answer every part of a
+/// suite uses. Its name says it (`logs/adp-vllm.log` -> `adp`); a log whose name names no
+/// variant (`vllm.log`, `server.log`) takes the nearest folder that does, as the
+/// procedure's `~/bench/<variant>/` folders leave it (`adp/vllm.log` -> `adp`,
+/// `bench/gpu-only/logs/server.log` -> `gpu-only`); folders that only hold things
+/// (`logs`, `results`, `load`, `bench`, ...) name none.
+pub fn server_log_variant_at(rel: &str) -> String {
+    const NAMES_NONE: [&str; 12] = [
+        "", "vllm", "server", "log", "logs", "docker", "compose", "output", "results", "load",
+        "bench", "console",
+    ];
+    let own = server_log_variant(stem(rel));
+    if !NAMES_NONE.contains(&own.as_str()) {
+        return own;
+    }
+    dir_of(rel)
+        .rsplit('/')
+        .map(server_log_variant)
+        .find(|v| !NAMES_NONE.contains(&v.as_str()))
+        .unwrap_or(own)
+}
+
 /// `raid5f-8` -> (`raid5f`, 8)
 pub fn split_array(name: &str) -> Option<(&str, u32)> {
     let (a, n) = name.rsplit_once('-')?;
@@ -160,6 +182,25 @@ pub fn in_spdk_tree(rel: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::server_log_variant_at;
+
+    #[test]
+    fn a_server_log_s_variant_comes_from_its_name_else_its_nearest_variant_folder() {
+        for (rel, want) in [
+            ("logs/adp-vllm.log", "adp"),
+            ("logs/gpu-only-vllm.log", "gpu-only"),
+            ("adp/vllm.log", "adp"),
+            ("gpu-only/vllm.log", "gpu-only"),
+            ("bench/lmcache/logs/server.log", "lmcache"),
+            ("home/u/bench/adp/docker.log", "adp"),
+            ("adp/logs/gpu-only-vllm.log", "gpu-only"),
+            ("logs/vllm.log", "vllm"),
+            ("vllm.log", "vllm"),
+        ] {
+            assert_eq!(server_log_variant_at(rel), want, "{rel}");
+        }
+    }
+
     use super::*;
 
     #[test]

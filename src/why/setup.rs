@@ -294,7 +294,7 @@ fn server_logs(catalog: &Catalog) -> Vec<(&str, String, &ServerLog)> {
         .filter_map(|i| match &i.record {
             Ok(Record::ServerLog(l)) => Some((
                 i.rel.as_str(),
-                layout::server_log_variant(i.stem()),
+                layout::server_log_variant_at(&i.rel),
                 l.as_ref(),
             )),
             _ => None,

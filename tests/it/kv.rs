@@ -339,3 +339,52 @@ fn a_slow_first_restore_is_excused_only_when_the_files_hold_its_repeat() {
     assert_eq!(t["status"], "pass", "{t}");
     assert!(t["measured"].as_str().unwrap_or("").contains("3.10"), "{t}");
 }
+
+/// The procedure's own layout (`~/bench/adp/`, `~/bench/gpu-only/`, `~/bench/load/`), with
+/// each server's log saved as `vllm.log` beside its compose file: every part of every
+/// suite finds the same log for the same variant, so the verdicts are the standard
+/// layout's.
+#[test]
+fn the_procedures_bench_layout_judges_as_the_standard_layout() {
+    let sample = root().join("samples/kv-cache-published");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let bench = tmp.path().join("bench");
+    for (variant, from) in [
+        ("adp", "logs/adp-vllm.log"),
+        ("gpu-only", "logs/gpu-only-vllm.log"),
+        ("lmcache", "logs/lmcache-vllm.log"),
+    ] {
+        fs::create_dir_all(bench.join(variant)).expect("mkdir");
+        fs::copy(sample.join(from), bench.join(variant).join("vllm.log")).expect("log");
+    }
+    fs::copy(
+        sample.join("logs/adp-gateway.log"),
+        bench.join("adp/gateway.log"),
+    )
+    .expect("gw");
+    for variant in ["adp", "gpu-only"] {
+        copy_dir(&sample.join("compose").join(variant), &bench.join(variant));
+    }
+    copy_dir(&sample.join("results"), &bench.join("load/results"));
+    for dir in ["restore", "dram", "system"] {
+        copy_dir(&sample.join(dir), &bench.join(dir));
+    }
+    fs::copy(sample.join("manifest.json"), bench.join("manifest.json")).expect("manifest");
+
+    let (code, standard) = analyze_json(&sample, &[]);
+    let (bench_code, moved) = analyze_json(&bench, &[]);
+    assert_eq!(bench_code, code);
+    assert_eq!(statuses(&moved), statuses(&standard));
+    for id in [
+        "kv-restore.connector",
+        "kv-restore.kv-cache-size",
+        "kv-ladder.connector-on",
+    ] {
+        let v = verdict(&moved, id);
+        assert_eq!(v["status"], "pass", "{id}: {v}");
+        assert!(
+            v["files"].to_string().contains("adp/vllm.log"),
+            "{id} reads the ADP log where the procedure leaves it: {v}"
+        );
+    }
+}

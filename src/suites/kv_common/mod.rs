@@ -43,7 +43,7 @@ pub fn server_logs<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Serv
         match &item.record {
             Ok(Record::ServerLog(l)) => {
                 logs.by_variant
-                    .entry(layout::server_log_variant(item.stem()))
+                    .entry(layout::server_log_variant_at(&item.rel))
                     .or_insert((item.rel.clone(), l));
             }
             Ok(_) => {}
