@@ -21,6 +21,9 @@ pub struct Sample {
     /// Relative noise of this one number, when its own file gives it (fio's bandwidth
     /// stddev; the spread of repeated requests), with what it is.
     pub noise: Option<(f64, String)>,
+    /// The standard error of this one number within its run, relative, where its file
+    /// gives one (fio's bandwidth samples).
+    pub standard_error: Option<f64>,
     pub input: String,
     pub file: String,
 }
@@ -38,6 +41,7 @@ pub fn samples(a: &Analysis) -> Vec<Sample> {
             better: m.better,
             value: m.value,
             noise: m.noise.as_ref().map(|n| (n.relative, n.source.clone())),
+            standard_error: m.noise.as_ref().and_then(|n| n.standard_error),
             input: a.input.clone(),
             file: m.files.first().cloned().unwrap_or_default(),
         })

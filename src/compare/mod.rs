@@ -3,6 +3,7 @@
 //! and a noise-aware verdict. Also the trend of each criterion's number across inputs.
 
 pub mod campaign;
+pub mod judge;
 pub mod measure;
 pub mod render;
 pub mod setup_diff;
@@ -21,30 +22,19 @@ use measure::{Better, Sample};
 pub struct Pooled {
     /// Median of the runs' values.
     pub value: f64,
+    /// Each run's value, in the order the inputs were given.
+    pub values: Vec<f64>,
     pub runs: usize,
     /// Relative noise, and where it comes from.
     pub noise: Option<f64>,
     pub noise_from: String,
+    /// The one run's standard error within its run, relative, where its files give one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standard_error: Option<f64>,
     pub files: Vec<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Change {
-    Better,
-    Worse,
-    NoChange,
-}
-
-impl Change {
-    pub fn label(self) -> &'static str {
-        match self {
-            Change::Better => "better",
-            Change::Worse => "WORSE",
-            Change::NoChange => "no change",
-        }
-    }
-}
+pub use judge::Change;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
@@ -60,6 +50,11 @@ pub struct Row {
     pub delta_pct: Option<f64>,
     /// The larger side's noise, in percent, when either side gives one.
     pub noise_pct: Option<f64>,
+    /// The 95% confidence interval of the change, in percent of the base, when the files
+    /// give one (see [`judge`]).
+    pub interval_pct: Option<[f64; 2]>,
+    /// How the interval was computed, or why there is none.
+    pub method: String,
     pub change: Change,
     /// Why the change counts or does not.
     pub why: String,
@@ -91,6 +86,7 @@ pub struct Summary {
     pub better: usize,
     pub worse: usize,
     pub no_change: usize,
+    pub inconclusive: usize,
     pub unmatched: usize,
 }
 
@@ -118,10 +114,11 @@ impl Comparison {
 
     pub fn summary_line(&self) -> String {
         format!(
-            "{} better, {} worse, {} no change, {} unmatched (threshold {}%, and beyond the noise)",
+            "{} better, {} worse, {} no change, {} inconclusive, {} unmatched (threshold {}%, judged on 95% intervals where the files give one)",
             self.summary.better,
             self.summary.worse,
             self.summary.no_change,
+            self.summary.inconclusive,
             self.summary.unmatched,
             self.threshold_pct
         )
@@ -164,62 +161,16 @@ fn pool(samples: &[&Sample]) -> Pooled {
     };
     Pooled {
         value,
+        values,
         runs: samples.len(),
         noise,
         noise_from,
+        standard_error: match samples {
+            [one] => one.standard_error,
+            _ => None,
+        },
         files,
     }
-}
-
-fn judge(
-    better: Better,
-    base: &Pooled,
-    new: &Pooled,
-    threshold: f64,
-) -> (f64, Option<f64>, Option<f64>, Change, String) {
-    let delta = new.value - base.value;
-    let noise_pct = match (base.noise, new.noise) {
-        (None, None) => None,
-        (a, b) => Some(100.0 * a.unwrap_or(0.0).max(b.unwrap_or(0.0))),
-    };
-    if base.value == 0.0 {
-        if new.value == 0.0 {
-            return (0.0, Some(0.0), noise_pct, Change::NoChange, "both 0".into());
-        }
-        let up = delta > 0.0;
-        let change = if up == (better == Better::Higher) {
-            Change::Better
-        } else {
-            Change::Worse
-        };
-        return (
-            delta,
-            None,
-            noise_pct,
-            change,
-            "from 0: any change counts".into(),
-        );
-    }
-    let pct = 100.0 * delta / base.value.abs();
-    let bar = noise_pct.map_or(threshold, |n| n.max(threshold));
-    if pct.abs() <= bar {
-        let why = match noise_pct {
-            Some(n) if n > threshold => format!("|{pct:+.1}%| within the noise ({n:.1}%)"),
-            _ => format!("|{pct:+.1}%| within the {threshold}% threshold"),
-        };
-        return (delta, Some(pct), noise_pct, Change::NoChange, why);
-    }
-    let up = delta > 0.0;
-    let change = if up == (better == Better::Higher) {
-        Change::Better
-    } else {
-        Change::Worse
-    };
-    let why = match noise_pct {
-        Some(n) => format!("{pct:+.1}% beyond the {threshold}% threshold and the noise ({n:.1}%)"),
-        None => format!("{pct:+.1}% beyond the {threshold}% threshold (no noise estimate)"),
-    };
-    (delta, Some(pct), noise_pct, change, why)
 }
 
 /// A sort key that orders the numbers inside a name as numbers (`2 clients` before `16`).
@@ -283,12 +234,12 @@ pub fn compare(base: &[Campaign], new: &[Campaign], threshold_pct: f64) -> Compa
             pool(&bs.iter().collect::<Vec<_>>()),
             pool(&ns.iter().collect::<Vec<_>>()),
         );
-        let (delta, delta_pct, noise_pct, change, why) =
-            judge(bs[0].better, &bp, &np, threshold_pct);
-        match change {
+        let j = judge::judge(bs[0].better, &bp, &np, threshold_pct);
+        match j.change {
             Change::Better => summary.better += 1,
             Change::Worse => summary.worse += 1,
             Change::NoChange => summary.no_change += 1,
+            Change::Inconclusive => summary.inconclusive += 1,
         }
         rows.push(Row {
             suite: k.0.clone(),
@@ -298,11 +249,13 @@ pub fn compare(base: &[Campaign], new: &[Campaign], threshold_pct: f64) -> Compa
             better: bs[0].better,
             base: bp,
             new: np,
-            delta,
-            delta_pct,
-            noise_pct,
-            change,
-            why,
+            delta: j.delta,
+            delta_pct: j.delta_pct,
+            noise_pct: j.noise_pct,
+            interval_pct: j.interval_pct,
+            method: j.method,
+            change: j.change,
+            why: j.why,
         });
     }
     for (k, ns) in &n {

@@ -42,16 +42,24 @@ fn pct(p: Option<f64>) -> String {
     p.map_or("-".into(), |p| format!("{p:+.1}%"))
 }
 
-/// The noise's source in a word, for the terminal.
-fn short(from: &str) -> &'static str {
-    if from.starts_with("spread between") {
-        "runs"
-    } else if from.starts_with("fio") {
-        "fio"
-    } else if from.starts_with("spread of") {
-        "reqs"
-    } else {
+/// The 95% interval of a change, or what stands in for it: `+8.1..+44.2%`, `-` (no
+/// interval: the threshold alone decided).
+fn interval(r: &Row) -> String {
+    match r.interval_pct {
+        Some([lo, hi]) => format!("{lo:+.1}..{hi:+.1}%"),
+        None => "-".into(),
+    }
+}
+
+/// Where a row's interval comes from, in a word: runs, within (each run's own standard
+/// error), or - (none).
+fn evidence(r: &Row) -> &'static str {
+    if r.interval_pct.is_none() {
         "-"
+    } else if r.base.runs >= 2 || r.new.runs >= 2 {
+        "runs"
+    } else {
+        "within"
     }
 }
 
@@ -116,17 +124,17 @@ pub fn text(c: &Comparison) -> String {
                     format!("{} ({})", r.metric, r.unit),
                     num(r.base.value),
                     num(r.new.value),
-                    num(r.delta),
+                    format!("{}/{}", r.base.runs, r.new.runs),
                     pct(r.delta_pct),
-                    r.noise_pct.map_or("-".into(), |n| format!("{n:.1}%")),
-                    format!("{}/{}", short(&r.base.noise_from), short(&r.new.noise_from)),
+                    interval(r),
+                    evidence(r).to_string(),
                     r.change.label().to_string(),
                 ]
             })
             .collect();
         out.push_str(&aligned(
             &[
-                "subject", "metric", "base", "new", "delta", "delta %", "noise", "",
+                "subject", "metric", "base", "new", "runs", "change", "95% CI", "from", "verdict",
             ]
             .map(String::from),
             &rows,
@@ -151,7 +159,11 @@ pub fn text(c: &Comparison) -> String {
             );
         }
     }
-    let _ = writeln!(out, "\nnoise (from, base/new): runs = the spread between a side's runs; fio = fio's bandwidth stddev in a single run; reqs = the spread of repeated requests; - = one run, no estimate (the threshold alone decides). A change counts when it exceeds both the threshold and the noise.");
+    let _ = writeln!(
+        out,
+        "\nruns: base/new. 95% CI: the interval of the change; from: runs = between a side's runs (Welch's t on the log ratio), within = each run's own standard error (fio's bandwidth samples: weaker evidence), - = no interval (the threshold alone decides). better/WORSE: the whole interval is beyond the {}% threshold; no change: within it; inconclusive: it straddles it (the JSON and the report say how many runs would settle it).",
+        c.threshold_pct
+    );
     let _ = writeln!(out, "\n{}", c.summary_line());
     out
 }

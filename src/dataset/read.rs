@@ -244,6 +244,11 @@ pub fn load(root: &Path, id: &str, e: &Entry) -> anyhow::Result<Campaign> {
             strs(&m, "noise_source")?,
         );
         let (value, noise) = (f64s(&m, "value")?, f64s(&m, "noise")?);
+        // Added in schema 1.1: a campaign written by 1.0 has none.
+        let standard_error = match m.column("standard_error") {
+            Ok(_) => f64s(&m, "standard_error")?,
+            Err(_) => vec![None; m.height()],
+        };
         for i in 0..m.height() {
             let Some(v) = value[i] else {
                 anyhow::bail!("`{}`: row {} has no value", at("measurements"), i + 1);
@@ -260,6 +265,7 @@ pub fn load(root: &Path, id: &str, e: &Entry) -> anyhow::Result<Campaign> {
                 },
                 value: v,
                 noise: noise[i].map(|n| (n, text(&source[i]))),
+                standard_error: standard_error[i],
                 input: input.clone(),
                 file: text(&files[i]).split(';').next().unwrap_or("").to_string(),
             });

@@ -163,6 +163,22 @@ fn with_keys(
     }
     let col = Series::new("schema_version".into(), vec![schema::VERSION; n]);
     df.with_column(col.into_column())?;
+    // In the catalog's order (a column added within a major goes after the keys). Only
+    // a reordering: a frame with other columns is left as it is, for the check to name.
+    if let Some(t) = schema::table(table) {
+        let want: Vec<&str> = t.columns().map(|c| c.name).collect();
+        let mut have: Vec<&str> = df
+            .get_column_names()
+            .into_iter()
+            .map(|c| c.as_str())
+            .collect();
+        let mut sorted = want.clone();
+        sorted.sort_unstable();
+        have.sort_unstable();
+        if have == sorted {
+            df = df.select(want)?;
+        }
+    }
     Ok(df)
 }
 

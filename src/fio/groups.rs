@@ -39,6 +39,12 @@ pub struct Dir {
     /// bw_mean`; jobs summed as independent: sqrt of the summed variances over the summed
     /// means). None when fio logged no samples.
     pub bw_rel_sd: Option<f64>,
+    /// The standard error of the mean bandwidth within the run, relative to it: each
+    /// job's `bw_dev / sqrt(bw_samples)`, summed as independent, over the summed means.
+    /// The samples are taken as independent (they are not quite: consecutive intervals
+    /// move together), so it is weaker evidence than repeated runs. None when a job has
+    /// fewer than two samples or fio does not say how many.
+    pub bw_rel_se: Option<f64>,
     /// 99th percentile completion latency in ns (total latency when fio reported only that).
     pub p99_ns: Option<f64>,
     /// `clat` or `lat`: which latency the percentile is of.
@@ -109,6 +115,7 @@ fn merge_dir(dirs: Vec<&DirStats>) -> Dir {
     let (p99_ns, p99_of, p99_exact) = merged_p99(&dirs);
     let mean_lat_ns = merged_mean(dirs.iter().map(|d| &d.lat));
     let bw_rel_sd = bw_spread(&dirs);
+    let bw_rel_se = bw_standard_error(&dirs);
     if let [one] = dirs[..] {
         return Dir {
             io_bytes: one.io_bytes,
@@ -117,6 +124,7 @@ fn merge_dir(dirs: Vec<&DirStats>) -> Dir {
             bw_bytes: one.bw_bytes,
             iops: one.iops,
             bw_rel_sd,
+            bw_rel_se,
             p99_ns,
             p99_of,
             p99_exact,
@@ -142,6 +150,7 @@ fn merge_dir(dirs: Vec<&DirStats>) -> Dir {
         bw_bytes,
         iops,
         bw_rel_sd,
+        bw_rel_se,
         p99_ns,
         p99_of,
         p99_exact,
@@ -160,6 +169,26 @@ fn bw_spread(dirs: &[&DirStats]) -> Option<f64> {
     for d in active {
         let (m, s) = (d.bw_mean_kib?, d.bw_dev_kib?);
         var += s * s;
+        mean += m;
+    }
+    (mean > 0.0).then(|| var.sqrt() / mean)
+}
+
+/// See [`Dir::bw_rel_se`].
+fn bw_standard_error(dirs: &[&DirStats]) -> Option<f64> {
+    let active: Vec<&&DirStats> = dirs.iter().filter(|d| d.io_bytes > 0).collect();
+    if active.is_empty() {
+        return None;
+    }
+    let mut var = 0.0;
+    let mut mean = 0.0;
+    for d in active {
+        let (m, s, n) = (
+            d.bw_mean_kib?,
+            d.bw_dev_kib?,
+            d.bw_samples.filter(|n| *n >= 2)?,
+        );
+        var += s * s / n as f64;
         mean += m;
     }
     (mean > 0.0).then(|| var.sqrt() / mean)

@@ -35,6 +35,11 @@ pub fn measurements(suites: &[SuiteReport]) -> anyhow::Result<Frame> {
                 .map(|m| m.noise.as_ref().map_or("", |n| n.source.as_str())),
         )
         .str("files", rows.iter().map(|m| m.files.join(";")))
+        .f64(
+            "standard_error",
+            rows.iter()
+                .map(|m| m.noise.as_ref().and_then(|n| n.standard_error)),
+        )
         .build()
 }
 

@@ -89,6 +89,11 @@ pub struct Noise {
     pub relative: f64,
     /// What the figure is: `fio's bandwidth stddev (bw_dev / bw_mean)`.
     pub source: String,
+    /// The standard error of the value within its run, relative to it, where the files
+    /// give one (fio's bandwidth samples: `bw_dev / sqrt(bw_samples)`). What `compare`
+    /// builds an interval from when each side has one run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standard_error: Option<f64>,
 }
 
 /// Which measurement: what compare matches across runs and a dataset keys rows by.

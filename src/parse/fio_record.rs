@@ -71,6 +71,8 @@ pub struct DirStats {
     /// `bw_dev`), when fio logged any.
     pub bw_mean_kib: Option<f64>,
     pub bw_dev_kib: Option<f64>,
+    /// How many bandwidth samples those are (`bw_samples`, fio 3.x).
+    pub bw_samples: Option<u64>,
     pub slat: Latency,
     pub clat: Latency,
     pub lat: Latency,

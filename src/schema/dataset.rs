@@ -7,11 +7,11 @@
 //! changing its type, unit or meaning, or changing how a partition is keyed is a new major
 //! version, and a dataset of another major version is refused, never appended to.
 
-use super::{c, Column, Table, Type, DEVIATION, MEASUREMENT, PARAMETER, VERDICT};
+use super::{c, Column, Table, Type, DEVIATION, MEASUREMENT, PARAMETER, STANDARD_ERROR, VERDICT};
 
 /// `major.minor`, in every file (a column and the Parquet key-value metadata) and in
 /// `_schema.json`.
-pub const VERSION: &str = "1.0";
+pub const VERSION: &str = "1.1";
 pub const MAJOR: &str = "1";
 
 /// The partition columns: in every table's path (`suite=…/campaign=…`), never inside the
@@ -79,7 +79,7 @@ pub const TABLES: &[Table] = &[
     Table {
         name: "measurements",
         rows: "number a suite measured (what compare and --trend pool)",
-        parts: &[MEASUREMENT, KEYS],
+        parts: &[MEASUREMENT, KEYS, STANDARD_ERROR],
     },
     Table {
         name: "verdicts",

@@ -2,7 +2,7 @@
 //! `schema.md` is written from this table ([`crate::frames::markdown`]), and every frame is
 //! checked against it before it is written.
 
-use super::{c, Column, Table, Type, DEVIATION, MEASUREMENT, PARAMETER, VERDICT};
+use super::{c, Column, Table, Type, DEVIATION, MEASUREMENT, PARAMETER, STANDARD_ERROR, VERDICT};
 
 const INPUT: Column = c(
     "input",
@@ -265,7 +265,7 @@ pub const FRAMES: &[Table] = &[
     Table {
         name: "measurements",
         rows: "number the files give, as a suite measured it (what compare and --trend read)",
-        parts: &[&[INPUT, SUITE], MEASUREMENT],
+        parts: &[&[INPUT, SUITE], MEASUREMENT, STANDARD_ERROR],
     },
     Table {
         name: "parameters",

@@ -214,6 +214,16 @@ pub const MEASUREMENT: &[Column] = &[
     ),
 ];
 
+/// A measurement's standard error within its one run: after the measurements' columns in
+/// the frame, after the keys in the dataset (added in 1.1, at the end, as the dataset's
+/// rule for growing within a major version asks).
+pub const STANDARD_ERROR: &[Column] = &[c(
+    "standard_error",
+    Type::F64,
+    "fraction",
+    "the value's standard error within its one run, relative (fio's bandwidth samples: bw_dev / sqrt(bw_samples), taken as independent); null where the files give none",
+)];
+
 /// The parameters' columns.
 pub const PARAMETER: &[Column] = &[
     c(

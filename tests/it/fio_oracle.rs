@@ -315,6 +315,7 @@ fn read_dir(v: Option<&Value>, at: &str, units: Units) -> Result<DirStats, Strin
         total_ios: opt_u64(v, "total_ios", at)?.unwrap_or(0),
         bw_mean_kib: opt_f64(v, "bw_mean", at)?.filter(|x| x.is_finite()),
         bw_dev_kib: opt_f64(v, "bw_dev", at)?.filter(|x| x.is_finite()),
+        bw_samples: opt_u64(v, "bw_samples", at)?,
         slat: lat("slat")?,
         clat: lat("clat")?,
         lat: lat("lat")?,

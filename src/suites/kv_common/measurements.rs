@@ -87,6 +87,7 @@ pub fn restores(
         let noise = (times.len() >= 2).then(|| Noise {
             relative: range_over(&times, m),
             source: format!("spread of {} repeated requests", times.len()),
+            standard_error: None,
         });
         let metric = if restored {
             "restore time (median)"

@@ -30,14 +30,12 @@ pub fn measurements(groups: &[RunGroup], suite: &str) -> Vec<Measurement> {
             finite(g.write.bw_bytes).unwrap_or(0.0),
         );
         let writes = wb > rb;
-        let (sd, p99) = if writes {
-            (g.write.bw_rel_sd, g.write.p99_ns)
-        } else {
-            (g.read.bw_rel_sd, g.read.p99_ns)
-        };
+        let dir = if writes { &g.write } else { &g.read };
+        let (sd, se, p99) = (dir.bw_rel_sd, dir.bw_rel_se, dir.p99_ns);
         let noise = sd.filter(|s| s.is_finite()).map(|s| Noise {
             relative: s,
             source: "fio's bandwidth stddev (bw_dev / bw_mean)".into(),
+            standard_error: se.filter(|e| e.is_finite()),
         });
         let m = |metric: &str, value: Option<f64>, unit, better| {
             Measurement::of(suite, &subject, metric, value, unit, better, &run.file)

@@ -1,0 +1,324 @@
+//! How one measurement's change between two sides is judged: a 95% confidence interval
+//! of the ratio new / base, and the verdict from where the whole interval lies against the
+//! threshold (the smallest change that counts).
+//!
+//! - Several runs on a side: the interval comes from the runs ([`crate::stats::ratio`]:
+//!   Welch's t on the logarithms, or the repeated side's spread when the other has one
+//!   run). An interval that straddles the threshold says about how many runs of each
+//!   side would settle it.
+//! - One run on each side: from each run's own standard error where its file gives one
+//!   (fio's bandwidth samples: `bw_dev / sqrt(bw_samples)`), a normal interval on the log
+//!   ratio. The samples are taken as independent, which they are not quite: weaker
+//!   evidence than repeated runs, and said so.
+//! - Otherwise there is no interval: the threshold alone decides, and the row says so.
+//!   A run's spread (fio's `bw_dev / bw_mean`, the range of repeated requests) is how
+//!   much the samples move, not how uncertain the value is; it is shown, not used.
+//!
+//! With an interval: **better** or **worse** when the whole interval lies beyond the
+//! threshold on one side, **no change** when it lies within the threshold on both,
+//! **inconclusive** otherwise.
+
+use serde::Serialize;
+
+use super::measure::Better;
+use super::Pooled;
+use crate::stats::ratio::{ratio, Settle};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Change {
+    Better,
+    Worse,
+    NoChange,
+    Inconclusive,
+}
+
+impl Change {
+    pub fn label(self) -> &'static str {
+        match self {
+            Change::Better => "better",
+            Change::Worse => "WORSE",
+            Change::NoChange => "no change",
+            Change::Inconclusive => "inconclusive",
+        }
+    }
+}
+
+/// What the judging of one row found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Judged {
+    pub delta: f64,
+    pub delta_pct: Option<f64>,
+    pub noise_pct: Option<f64>,
+    /// The 95% interval of the change, in percent of the base.
+    pub interval_pct: Option<[f64; 2]>,
+    /// How the interval (or its absence) came about.
+    pub method: String,
+    pub change: Change,
+    pub why: String,
+}
+
+/// The z quantile of a two-sided 95% interval.
+const Z_975: f64 = 1.959_963_984_540_054;
+
+fn direction(up: bool, better: Better) -> Change {
+    if up == (better == Better::Higher) {
+        Change::Better
+    } else {
+        Change::Worse
+    }
+}
+
+/// The interval of the ratio new / base, its method, and what would settle it.
+fn interval(base: &Pooled, new: &Pooled) -> (Option<(f64, f64)>, String, Option<Settle>, f64) {
+    let plain = new.value / base.value;
+    if base.runs >= 2 || new.runs >= 2 {
+        if let Some(r) = ratio(&base.values, &new.values) {
+            if let Some((lo, hi, _, method)) = r.interval {
+                let what = format!(
+                    "{} ({} vs {} runs; estimate: ratio of geometric means)",
+                    method.name(),
+                    r.n_base,
+                    r.n_cand
+                );
+                return (Some((lo, hi)), what, Some(Settle::NoSpread), r.estimate);
+            }
+        }
+        return (
+            None,
+            "no interval: a value is not positive, so no ratio of runs".into(),
+            None,
+            plain,
+        );
+    }
+    match (base.standard_error, new.standard_error) {
+        (Some(sb), Some(sn)) if plain > 0.0 => {
+            let d = plain.ln();
+            let se = (sb * sb + sn * sn).sqrt();
+            (
+                Some(((d - Z_975 * se).exp(), (d + Z_975 * se).exp())),
+                "normal interval on the log ratio from each run's own standard error \
+                 (fio's bandwidth samples taken as independent: weaker evidence than \
+                 repeated runs)"
+                    .into(),
+                None,
+                plain,
+            )
+        }
+        _ => (
+            None,
+            "no interval: one run a side and no standard error in its files; the \
+             threshold alone decides"
+                .into(),
+            None,
+            plain,
+        ),
+    }
+}
+
+pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Judged {
+    let delta = new.value - base.value;
+    let noise_pct = match (base.noise, new.noise) {
+        (None, None) => None,
+        (a, b) => Some(100.0 * a.unwrap_or(0.0).max(b.unwrap_or(0.0))),
+    };
+    if base.value == 0.0 {
+        let (change, why) = if new.value == 0.0 {
+            (Change::NoChange, "both 0".to_string())
+        } else {
+            (
+                direction(delta > 0.0, better),
+                "from 0: any change counts".into(),
+            )
+        };
+        return Judged {
+            delta,
+            delta_pct: (new.value == 0.0).then_some(0.0),
+            noise_pct,
+            interval_pct: None,
+            method: "no interval: the base is 0".into(),
+            change,
+            why,
+        };
+    }
+    let pct = 100.0 * delta / base.value.abs();
+    let (iv, method, settle, estimate) = interval(base, new);
+    let Some((lo, hi)) = iv else {
+        let (change, why) = if pct.abs() <= threshold {
+            (
+                Change::NoChange,
+                format!("|{pct:+.1}%| within the {threshold}% threshold (no interval)"),
+            )
+        } else {
+            (
+                direction(delta > 0.0, better),
+                format!("{pct:+.1}% beyond the {threshold}% threshold (no interval)"),
+            )
+        };
+        return Judged {
+            delta,
+            delta_pct: Some(pct),
+            noise_pct,
+            interval_pct: None,
+            method,
+            change,
+            why,
+        };
+    };
+    let (lo_pct, hi_pct) = (100.0 * (lo - 1.0), 100.0 * (hi - 1.0));
+    let ci = format!("95% interval {lo_pct:+.1}% to {hi_pct:+.1}%");
+    let (change, why) = if lo_pct > threshold {
+        (
+            direction(true, better),
+            format!("{pct:+.1}% ({ci}): the whole interval is beyond the {threshold}% threshold"),
+        )
+    } else if hi_pct < -threshold {
+        (
+            direction(false, better),
+            format!("{pct:+.1}% ({ci}): the whole interval is beyond the {threshold}% threshold"),
+        )
+    } else if lo_pct >= -threshold && hi_pct <= threshold {
+        (
+            Change::NoChange,
+            format!("{pct:+.1}% ({ci}): the whole interval is within ±{threshold}%"),
+        )
+    } else {
+        let more = settle
+            .and_then(|_| {
+                let t = threshold / 100.0;
+                // The bound the estimate must clear: the one beyond it, else the nearer.
+                let bound = if estimate >= 1.0 + t {
+                    1.0 + t
+                } else if estimate <= 1.0 - t {
+                    1.0 - t
+                } else if (estimate.ln() - (1.0 + t).ln()).abs()
+                    < (estimate.ln() - (1.0 - t).ln()).abs()
+                {
+                    1.0 + t
+                } else {
+                    1.0 - t
+                };
+                match ratio(&base.values, &new.values)?.runs_to_settle(bound) {
+                    Settle::Runs(n) => Some(format!(
+                        "; about {n} runs of each side would settle it at the spread seen"
+                    )),
+                    Settle::MoreThan(n) => Some(format!("; more than {n} runs of each side")),
+                    Settle::OnThreshold => Some("; the estimate sits on the threshold".into()),
+                    Settle::NoSpread => None,
+                }
+            })
+            .unwrap_or_default();
+        (
+            Change::Inconclusive,
+            format!("{pct:+.1}% ({ci}): the interval straddles the {threshold}% threshold{more}"),
+        )
+    };
+    Judged {
+        delta,
+        delta_pct: Some(pct),
+        noise_pct,
+        interval_pct: Some([lo_pct, hi_pct]),
+        method,
+        change,
+        why,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(values: &[f64], se: Option<f64>) -> Pooled {
+        Pooled {
+            value: crate::stats::median(values).unwrap_or(0.0),
+            values: values.to_vec(),
+            runs: values.len(),
+            noise: None,
+            noise_from: String::new(),
+            standard_error: se,
+            files: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_large_within_run_spread_no_longer_hides_a_change_the_samples_pin_down() {
+        // The issue's QD1 case: fio's bw_dev / bw_mean is 91.5%, the change +24.9%. The
+        // spread as a bar called it no change; 600 samples a run pin the mean to 3.7%.
+        let se = 0.915 / 600f64.sqrt();
+        let j = judge(
+            Better::Higher,
+            &side(&[100.0], Some(se)),
+            &side(&[124.9], Some(se)),
+            5.0,
+        );
+        assert_eq!(j.change, Change::Better, "{j:?}");
+        assert!(j.method.contains("weaker evidence"));
+        // With 20 samples a run the same change cannot be told from the threshold.
+        let se = 0.915 / 20f64.sqrt();
+        let j = judge(
+            Better::Higher,
+            &side(&[100.0], Some(se)),
+            &side(&[124.9], Some(se)),
+            5.0,
+        );
+        assert_eq!(j.change, Change::Inconclusive, "{j:?}");
+    }
+
+    #[test]
+    fn runs_decide_by_the_whole_interval() {
+        // Two runs a side that differ 2x: not a confident anything.
+        let j = judge(
+            Better::Higher,
+            &side(&[1000.0, 1010.0], None),
+            &side(&[1324.0, 2481.0], None),
+            5.0,
+        );
+        assert_eq!(j.change, Change::Inconclusive, "{j:?}");
+        assert!(j.why.contains("runs of each side"), "{}", j.why);
+        // Three consistent runs a side, 20% apart: better; 1% apart: no change.
+        let base = side(&[1000.0, 1004.0, 998.0], None);
+        let j = judge(
+            Better::Higher,
+            &base,
+            &side(&[1200.0, 1203.0, 1198.0], None),
+            5.0,
+        );
+        assert_eq!(j.change, Change::Better, "{j:?}");
+        let j = judge(
+            Better::Lower,
+            &base,
+            &side(&[1200.0, 1203.0, 1198.0], None),
+            5.0,
+        );
+        assert_eq!(j.change, Change::Worse, "lower is better: {j:?}");
+        let j = judge(
+            Better::Higher,
+            &base,
+            &side(&[1010.0, 1012.0, 1009.0], None),
+            5.0,
+        );
+        assert_eq!(j.change, Change::NoChange, "{j:?}");
+        let [lo, hi] = j.interval_pct.expect("interval");
+        assert!(lo > 0.0 && hi < 5.0, "{lo} {hi}");
+    }
+
+    #[test]
+    fn one_run_a_side_without_a_standard_error_is_the_threshold_alone() {
+        let j = judge(
+            Better::Higher,
+            &side(&[100.0], None),
+            &side(&[120.0], None),
+            5.0,
+        );
+        assert_eq!(j.change, Change::Better);
+        assert_eq!(j.interval_pct, None);
+        assert!(j.method.contains("threshold alone"), "{}", j.method);
+        let j = judge(
+            Better::Higher,
+            &side(&[100.0], None),
+            &side(&[103.0], None),
+            5.0,
+        );
+        assert_eq!(j.change, Change::NoChange);
+    }
+}
