@@ -165,19 +165,39 @@ mod tests {
 
     #[test]
     fn builds_and_exports_a_frame() {
-        let mut frames = vec![FrameBuilder::new("t")
-            .str("a", ["x", "y"])
-            .f64("b", [Some(1.5), None])
-            .build()
-            .expect("frame")];
+        // A frame the catalog describes is written; one it does not is refused, and
+        // nothing is written.
+        let entry = crate::schema::frames::doc("parameters").expect("entry");
+        let mut b = FrameBuilder::new("parameters");
+        for c in entry.columns() {
+            b = match c.ty {
+                crate::schema::Type::Str => b.str(c.name, ["x", "y"]),
+                crate::schema::Type::F64 => b.f64(c.name, [Some(1.5), None]),
+                crate::schema::Type::I64 => b.count(c.name, [1, 2]),
+                crate::schema::Type::Bool => b.bool(c.name, [true, false]),
+            };
+        }
+        let mut frames = vec![b.build().expect("frame")];
         assert_eq!(frames[0].df.height(), 2);
         let dir = tempfile::tempdir().expect("tempdir");
         let written = export(&mut frames, dir.path()).expect("export");
         assert_eq!(written.len(), 3);
-        let csv = std::fs::read_to_string(dir.path().join("t.csv")).expect("csv");
-        assert_eq!(csv, "a,b\nx,1.5\ny,\n");
-        let parquet = std::fs::read(dir.path().join("t.parquet")).expect("parquet");
+        let csv = std::fs::read_to_string(dir.path().join("parameters.csv")).expect("csv");
+        assert!(csv.starts_with("input,suite,subject,"), "{csv}");
+        assert!(csv.contains(",1.5,"), "{csv}");
+        let parquet = std::fs::read(dir.path().join("parameters.parquet")).expect("parquet");
         assert_eq!(&parquet[..4], b"PAR1");
+        let mut unknown = vec![FrameBuilder::new("t")
+            .str("a", ["x", "y"])
+            .build()
+            .expect("frame")];
+        let other = tempfile::tempdir().expect("tempdir");
+        let err = export(&mut unknown, other.path()).expect_err("not in the catalog");
+        assert!(err.to_string().contains("no entry in the catalog"), "{err}");
+        assert_eq!(
+            std::fs::read_dir(other.path()).map(|d| d.count()).ok(),
+            Some(0)
+        );
     }
 
     #[test]

@@ -701,9 +701,9 @@ md126          100.00     10.00      0.00  200.00     20.00      0.00   0.00
                 let len = 1 + (seed % 17) as usize;
                 for k in 0..len {
                     let r = (seed >> (3 * k % 60)) as usize;
-                    if r % 97 == 0 {
+                    if r.is_multiple_of(97) {
                         line.push(alphabet[r % alphabet.len()]);
-                    } else if k == len / 2 && r % 5 == 0 {
+                    } else if k == len / 2 && r.is_multiple_of(5) {
                         line.push('.');
                     } else {
                         line.push(char::from(b'0' + (r % 10) as u8));
