@@ -18,6 +18,11 @@ pub enum Method {
     Welch,
     /// t on the logarithms with the spread of the one side that has repeats.
     OneSidedSpread,
+    /// Student's t on the logarithms with the variance pooled over both sides: for runs
+    /// of one workload on one setup where only a component differs (the ladder's two
+    /// variants, two runs each), where Welch's degrees of freedom would rest on one
+    /// run-to-run difference per side.
+    Pooled,
 }
 
 impl Method {
@@ -25,6 +30,9 @@ impl Method {
         match self {
             Method::Welch => "Welch t-interval on the log ratio",
             Method::OneSidedSpread => "t-interval on the log ratio, spread from the repeated side",
+            Method::Pooled => {
+                "Student t-interval on the log ratio, variance pooled over both sides"
+            }
         }
     }
 }
@@ -106,6 +114,26 @@ pub fn ratio(base: &[f64], cand: &[f64]) -> Option<Ratio> {
     })
 }
 
+/// As [`ratio`], with the variance pooled over both sides when both are repeated
+/// ([`Method::Pooled`]: degrees of freedom `n_base + n_cand - 2`).
+pub fn ratio_pooled(base: &[f64], cand: &[f64]) -> Option<Ratio> {
+    let mut r = ratio(base, cand)?;
+    if base.len() < 2 || cand.len() < 2 {
+        return Some(r);
+    }
+    let lb: Vec<f64> = base.iter().map(|x| x.ln()).collect();
+    let lc: Vec<f64> = cand.iter().map(|x| x.ln()).collect();
+    let (nb, nc) = (lb.len() as f64, lc.len() as f64);
+    let df = nb + nc - 2.0;
+    let pooled = ((nb - 1.0) * var(&lb) + (nc - 1.0) * var(&lc)) / df;
+    let se = (pooled * (1.0 / nb + 1.0 / nc)).sqrt();
+    let d = r.estimate.ln();
+    let t = student::quantile(0.975, df);
+    r.interval = Some(((d - t * se).exp(), (d + t * se).exp(), df, Method::Pooled));
+    r.sd_log = Some(pooled.sqrt());
+    Some(r)
+}
+
 impl Ratio {
     /// Where the interval stands against `threshold` (`strict`: the ratio must exceed
     /// it, not only reach it). None without an interval.
@@ -131,7 +159,8 @@ impl Ratio {
     }
 
     /// About how many runs of each side would put the interval clear of `threshold`, at
-    /// the spread seen and the estimate as it is: the smallest n for which
+    /// the spread seen and the estimate as it is (at least one more than the larger side
+    /// has): the smallest n for which
     /// t(0.975, 2n-2) x sd x sqrt(2/n) is below the distance of the log estimate from the
     /// log threshold (a doubling search, then halving: the left side falls with n).
     pub fn runs_to_settle(&self, threshold: f64) -> Settle {
@@ -154,9 +183,12 @@ impl Ratio {
             }
             hi *= 2;
         }
+        // Never fewer runs than there are: the runs in hand gave a straddling interval
+        // (Welch's degrees of freedom can be below the 2n-2 this model assumes).
+        let floor = self.n_base.max(self.n_cand) + 1;
         let mut lo = hi / 2;
         if lo < 2 {
-            return Settle::Runs(hi);
+            return Settle::Runs(hi.max(floor));
         }
         // enough(hi), and not enough(lo) unless lo is 1 (then 2 is the answer).
         while hi - lo > 1 {
@@ -167,7 +199,7 @@ impl Ratio {
                 lo = mid;
             }
         }
-        Settle::Runs(hi)
+        Settle::Runs(hi.max(floor))
     }
 }
 

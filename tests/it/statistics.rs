@@ -6,7 +6,7 @@
 
 use std::process::Command;
 
-use reprobench::stats::ratio::{ratio, Method};
+use reprobench::stats::ratio::{ratio, ratio_pooled, Method};
 use reprobench::stats::student;
 
 use crate::common::*;
@@ -51,6 +51,13 @@ for b, c in req["pools"]:
         t = stats.t.ppf(0.975, len(rep) - 1)
         lo, hi = d - t * se, d + t * se
     out["ratio"].append([math.exp(lc.mean() - lb.mean()), math.exp(lo), math.exp(hi)])
+out["pooled"] = []
+for b, c in req["pools"]:
+    if len(b) >= 2 and len(c) >= 2:
+        ci = stats.ttest_ind(np.log(c), np.log(b), equal_var=True).confidence_interval(0.95)
+        out["pooled"].append([math.exp(ci.low), math.exp(ci.high)])
+    else:
+        out["pooled"].append(None)
 print(json.dumps(out))
 "#;
     let t_cases: Vec<(f64, f64)> = vec![
@@ -106,4 +113,27 @@ print(json.dumps(out))
         );
         assert_eq!(m == Method::Welch, b.len() >= 2 && c.len() >= 2);
     }
+    // The pooled-variance interval (the ladder's variants): scipy's Student t-test with
+    // equal variances.
+    let mut pooled = 0;
+    for ((b, c), want) in POOLS
+        .iter()
+        .zip(v["pooled"].as_array().into_iter().flatten())
+    {
+        let r = ratio_pooled(b, c).expect("ratio");
+        let (lo, hi, _, m) = r.interval.expect("an interval");
+        let Some(w) = want.as_array() else {
+            assert_ne!(m, Method::Pooled, "one side has one run: {b:?} {c:?}");
+            continue;
+        };
+        let w: Vec<f64> = w.iter().filter_map(|x| x.as_f64()).collect();
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-8 * b.abs().max(1.0);
+        assert_eq!(m, Method::Pooled);
+        assert!(
+            close(lo, w[0]) && close(hi, w[1]),
+            "{b:?} vs {c:?}: ours [{lo}, {hi}], scipy {w:?}"
+        );
+        pooled += 1;
+    }
+    assert_eq!(pooled, 3);
 }

@@ -134,6 +134,15 @@ impl<'a> Aggregate<'a> {
             .unwrap_or((None, None))
     }
 
+    /// A metric's value in each run that feeds the level's median, in run order.
+    pub fn values(&self, variant: &str, clients: u32, metric: &str) -> Vec<f64> {
+        self.runs(variant, clients)
+            .iter()
+            .filter(|l| left_out(l).is_none())
+            .filter_map(|l| value(l, metric))
+            .collect()
+    }
+
     pub fn runs_per_variant(&self) -> BTreeMap<String, usize> {
         let mut out: BTreeMap<String, usize> = BTreeMap::new();
         for ((variant, _), runs) in &self.by {

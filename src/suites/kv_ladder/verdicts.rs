@@ -46,6 +46,7 @@ pub(super) fn parity_verdict(agg: &Aggregate, n: u32, min_ratio: f64, max_spread
     let fed = format!("medians of {}", fed_by(agg, &[ADP, PLAIN], n));
     let failing = failing_runs(agg, &[ADP, PLAIN], n);
     let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread, RATES);
+    let runs = runs_interval(agg, n, &[("output", OUTPUT, ro), ("gen", GEN, rg)]);
     (v.status, v.note) = if !failing.is_empty() {
         (
             Status::Fail,
@@ -56,12 +57,115 @@ pub(super) fn parity_verdict(agg: &Aggregate, n: u32, min_ratio: f64, max_spread
             Status::Inconclusive,
             format!("{}; {fed}", spread.join("; ")),
         )
+    } else if let Some(runs) = runs {
+        v.interval = Some(runs.interval.clone());
+        let status = runs.status(min_ratio, false);
+        let note = format!("{fed}; {}", runs.said(min_ratio, status));
+        (status, note)
     } else if ro >= min_ratio && rg >= min_ratio {
-        (Status::Pass, fed)
+        (Status::Pass, format!("{fed}; {}", ONE_RUN))
     } else {
-        (Status::Fail, fed)
+        (Status::Fail, format!("{fed}; {}", ONE_RUN))
     };
     v
+}
+
+/// How the advantage's three comparisons are judged.
+const ADVANTAGE_BY: &str = "each comparison judged by its 95% interval over the runs (Student t on the log ratio, variance pooled over both variants) where both variants have two runs, else by the medians";
+
+/// Said of a level with one run of a variant: test 2 asks for two.
+const ONE_RUN: &str =
+    "no interval: one run of a variant at this level (the procedure runs each variant twice)";
+
+/// The 95% intervals of ADP over plain vLLM at a level, one per metric the criterion
+/// needs, from the runs that feed the medians (the procedure's two runs per variant are
+/// repeats; the variance is pooled over both variants, which run one workload on one
+/// setup): the status follows the intervals, not the medians.
+struct RunsInterval {
+    /// The interval of the metric with the lower median ratio (the one the verdict shows).
+    interval: crate::model::verdict::Interval,
+    /// (name, ratio of the runs, low, high) per metric.
+    each: Vec<(&'static str, crate::stats::ratio::Ratio)>,
+}
+
+impl RunsInterval {
+    /// Pass when every metric's interval clears the threshold, fail when one lies wholly
+    /// short of it, inconclusive when one straddles it.
+    fn status(&self, threshold: f64, strict: bool) -> Status {
+        use crate::stats::ratio::Against;
+        let against: Vec<Option<Against>> = self
+            .each
+            .iter()
+            .map(|(_, r)| r.against(threshold, strict))
+            .collect();
+        if against.iter().all(|a| *a == Some(Against::Above)) {
+            Status::Pass
+        } else if against.contains(&Some(Against::Below)) {
+            Status::Fail
+        } else {
+            Status::Inconclusive
+        }
+    }
+
+    fn said(&self, threshold: f64, status: Status) -> String {
+        use crate::stats::ratio::Settle;
+        let mut parts: Vec<String> = self
+            .each
+            .iter()
+            .filter_map(|(name, r)| {
+                let (lo, hi, _, _) = r.interval?;
+                Some(format!("{name} {lo:.3}..{hi:.3}"))
+            })
+            .collect();
+        parts.insert(0, format!("95% intervals ({})", self.interval.method));
+        if status == Status::Inconclusive {
+            let more = self
+                .each
+                .iter()
+                .filter_map(|(_, r)| match r.runs_to_settle(threshold) {
+                    Settle::Runs(k) => Some(k),
+                    _ => None,
+                })
+                .max();
+            parts.push(match more {
+                Some(k) => format!(
+                    "an interval straddles {threshold:.2}: about {k} runs of each variant would settle it at the spread seen"
+                ),
+                None => format!("an interval straddles {threshold:.2}"),
+            });
+        }
+        parts.join("; ")
+    }
+}
+
+fn runs_interval(
+    agg: &Aggregate,
+    n: u32,
+    metrics: &[(&'static str, &str, f64)],
+) -> Option<RunsInterval> {
+    let mut each = Vec::new();
+    for (name, m, _) in metrics {
+        let (adp, plain) = (agg.values(ADP, n, m), agg.values(PLAIN, n, m));
+        let r = crate::stats::ratio::ratio_pooled(&plain, &adp)?;
+        r.interval?;
+        each.push((*name, r));
+    }
+    let lowest = metrics
+        .iter()
+        .zip(&each)
+        .min_by(|a, b| a.0 .2.total_cmp(&b.0 .2))
+        .map(|(_, (_, r))| r)?;
+    let (low, high, _, method) = lowest.interval?;
+    Some(RunsInterval {
+        interval: crate::model::verdict::Interval {
+            low,
+            high,
+            level: 0.95,
+            method: method.name().to_string(),
+            runs: vec![lowest.n_base, lowest.n_cand],
+        },
+        each,
+    })
 }
 
 /// A level without medians for both variants: failed when a run of it failed (a failing
@@ -123,15 +227,43 @@ pub(super) fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Ver
             phrase!("{}", qty(median(&card).unwrap_or(0.0), 0, Unit::Tokens))
         }
     );
+    // Each of the three comparisons by its 95% interval over the runs where every
+    // variant has two or more (ADP over plain for the rates, plain over ADP for TTFT:
+    // above 1 is met), else by the medians.
+    let met = |adp_first: bool, m: &str, medians_met: bool| -> Option<bool> {
+        let (adp, plain) = (agg.values(ADP, n, m), agg.values(PLAIN, n, m));
+        let r = if adp_first {
+            crate::stats::ratio::ratio_pooled(&plain, &adp)
+        } else {
+            crate::stats::ratio::ratio_pooled(&adp, &plain)
+        };
+        match r.filter(|r| r.n_base >= 2 && r.n_cand >= 2) {
+            Some(r) => match r.against(1.0, true) {
+                Some(crate::stats::ratio::Against::Above) => Some(true),
+                Some(crate::stats::ratio::Against::Below) => Some(false),
+                _ => None,
+            },
+            None => Some(medians_met),
+        }
+    };
     let mut missed = Vec::new();
-    if ao <= po {
-        missed.push("output tok/s not higher");
-    }
-    if ag <= pg {
-        missed.push("gen tok/s not higher");
-    }
-    if at >= pt {
-        missed.push("TTFT p50 not lower");
+    let mut unsure = Vec::new();
+    for (what, adp_first, m, medians_met, not) in [
+        (
+            "output tok/s",
+            true,
+            OUTPUT,
+            ao > po,
+            "output tok/s not higher",
+        ),
+        ("gen tok/s", true, GEN, ag > pg, "gen tok/s not higher"),
+        ("TTFT p50", false, TTFT, at < pt, "TTFT p50 not lower"),
+    ] {
+        match met(adp_first, m, medians_met) {
+            Some(true) => {}
+            Some(false) => missed.push(not),
+            None => unsure.push(what),
+        }
     }
     if card.is_empty() {
         missed.push("card hits not measured (no .prom snapshots)");
@@ -139,7 +271,7 @@ pub(super) fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Ver
         missed.push("no card hits in a run");
     }
     if !card.is_empty() {
-        v.set_measured(Some(4.0 - missed.len() as f64));
+        v.set_measured(Some(4.0 - (missed.len() + unsure.len()) as f64));
     }
     let fed = format!("medians of {}", fed_by(agg, &[ADP, PLAIN], n));
     let failing = failing_runs(agg, &[ADP, PLAIN], n);
@@ -154,8 +286,16 @@ pub(super) fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Ver
             Status::Inconclusive,
             format!("{}; {fed}", spread.join("; ")),
         )
+    } else if !unsure.is_empty() && missed.iter().all(|m| m.starts_with("card hits")) {
+        (
+            Status::Inconclusive,
+            format!(
+                "the 95% interval (Student t on the log ratio, variance pooled over both variants) of {} includes no difference; {fed}",
+                unsure.join(", ")
+            ),
+        )
     } else if missed.is_empty() {
-        (Status::Pass, fed)
+        (Status::Pass, format!("{fed}; {}", ADVANTAGE_BY))
     } else if card.is_empty() && missed.len() == 1 {
         (Status::NotMeasured, format!("{}; {fed}", missed.join("; ")))
     } else {
