@@ -408,3 +408,57 @@ fn the_procedures_bench_layout_judges_as_the_standard_layout() {
         );
     }
 }
+
+/// The procedure's condition on the GPU KV cache ("It must match in both variants, or
+/// the test will measure a difference in GPU memory rather than the card") holds for
+/// every verdict that compares two variants, not only test 1's size criterion: with the
+/// plain variant's cache doubled, test 2's comparisons are not comparable; test 1's size
+/// criterion fails (its restore time is judged beside it, not hidden); test 3 (ADP
+/// against LMCache, equal sizes) is untouched.
+#[test]
+fn unequal_kv_caches_make_every_comparison_of_those_variants_not_comparable() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("kv");
+    copy_dir(&root().join("samples/kv-cache-published"), &dir);
+    let log = dir.join("logs/gpu-only-vllm.log");
+    let text = fs::read_to_string(&log).expect("log");
+    assert!(text.contains("GPU KV cache size: 545,536 tokens"));
+    fs::write(
+        &log,
+        text.replace(
+            "GPU KV cache size: 545,536 tokens",
+            "GPU KV cache size: 1,091,072 tokens",
+        ),
+    )
+    .expect("write");
+    let (_, base) = analyze_json(&root().join("samples/kv-cache-published"), &[]);
+    let (_, v) = analyze_json(&dir, &[]);
+    assert_eq!(verdict(&v, "kv-restore.kv-cache-size")["status"], "fail");
+    assert_eq!(
+        verdict(&v, "kv-restore.time")["status"],
+        verdict(&base, "kv-restore.time")["status"]
+    );
+    for id in [
+        "kv-ladder.L1-parity",
+        "kv-ladder.L2-parity",
+        "kv-ladder.L4-parity",
+        "kv-ladder.L16-advantage",
+        "kv-ladder.L32-advantage",
+    ] {
+        let x = verdict(&v, id);
+        assert_eq!(x["status"], "not-comparable", "{id}: {x}");
+        assert!(x["note"].to_string().contains("GPU KV cache"), "{id}: {x}");
+    }
+    for id in ["kv-dram.L8-gen", "kv-dram.L16-gen", "kv-dram.L32-gen"] {
+        assert_eq!(
+            verdict(&v, id)["status"],
+            verdict(&base, id)["status"],
+            "{id}"
+        );
+    }
+    let devs = suite(&v, "kv-ladder")["deviations"].to_string();
+    assert!(
+        devs.contains("GPU KV cache size") && devs.contains("1091072"),
+        "{devs}"
+    );
+}

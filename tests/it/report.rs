@@ -24,7 +24,8 @@ const SAMPLES: [(&str, &str); 5] = [
     ),
     (
         "samples/kv-cache-failing",
-        "9 pass, 8 fail, 0 not measured, 0 inconclusive, 0 not comparable",
+        // Its unequal GPU KV caches make test 2's six comparisons not comparable.
+        "5 pass, 6 fail, 0 not measured, 0 inconclusive, 6 not comparable",
     ),
 ];
 

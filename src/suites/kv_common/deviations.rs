@@ -548,3 +548,41 @@ mod tests {
         assert_eq!(chunk_size("KVTransferConfig(kv_connector='X')"), None);
     }
 }
+
+/// Where the procedure states the condition: "It must match in both variants, or the
+/// test will measure a difference in GPU memory rather than the card."
+pub const KV_SIZE_SOURCE: &str =
+    "procedure, before test 1: \"check the GPU KV cache size vLLM logs at startup. It must match in both variants\"";
+
+/// The procedure's condition of comparison on the GPU KV cache, for every verdict that
+/// compares two variants (`ids`): a deviation when both variants' logs give a size and
+/// the sizes differ. Unknown sizes are not a deviation here (test 1's criterion says what
+/// it needs); equal sizes are none.
+pub fn kv_cache_sizes(logs: &ServerLogs, variants: [&str; 2], ids: &[String]) -> Option<Deviation> {
+    let size = |v: &str| {
+        logs.by_variant
+            .get(v)
+            .and_then(|(f, l)| Some((f.clone(), l.kv_cache_tokens?)))
+    };
+    let ((fa, a), (fb, b)) = (size(variants[0])?, size(variants[1])?);
+    if a == b {
+        return None;
+    }
+    let mut d = Deviation::new(
+        "GPU KV cache size",
+        "the same in both variants",
+        phrase!("{} {} · {} {} tokens", named(variants[0]), count(a), named(variants[1]), count(b)),
+    )
+    .subject(format!("{} vs {}", variants[0], variants[1]))
+    .file(fa)
+    .file(fb)
+    .effect(
+        "unequal GPU KV cache: a comparison of the variants measures a difference in GPU memory rather than the card",
+        true,
+    )
+    .source(KV_SIZE_SOURCE);
+    for id in ids {
+        d = d.verdict(id.clone());
+    }
+    Some(d)
+}

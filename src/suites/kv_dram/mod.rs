@@ -152,6 +152,17 @@ impl Suite for KvDram {
             &[],
             &["kv-dram.restores-hit"],
         ));
+        let comparing: Vec<String> = report
+            .verdicts
+            .iter()
+            .map(|v| v.id.clone())
+            .filter(|id| id.ends_with("-gen"))
+            .collect();
+        devs.extend(kv_common::deviations::kv_cache_sizes(
+            &logs,
+            [ADP, LMCACHE],
+            &comparing,
+        ));
         crate::model::deviation::apply(&mut report.verdicts, &devs);
         let all_devs = devs.clone();
         // The connector's own levels are kv-ladder's to list; here, what LMCache ran and

@@ -181,6 +181,21 @@ impl Suite for KvLadder {
             ]
         });
         devs.extend(regime::deviations(&regimes, r));
+        // Every verdict that compares the variants: the procedure's condition on the
+        // GPU KV cache applies to all of them, not to test 1's criterion alone.
+        let comparing: Vec<String> = report
+            .verdicts
+            .iter()
+            .map(|v| v.id.clone())
+            .filter(|id| {
+                id.ends_with("-parity") || id.ends_with("-advantage") || id.ends_with(".engaged")
+            })
+            .collect();
+        devs.extend(kv_common::deviations::kv_cache_sizes(
+            &logs,
+            [ADP, PLAIN],
+            &comparing,
+        ));
         crate::model::deviation::apply(&mut report.verdicts, &devs);
         report.deviations = crate::model::deviation::merge(devs);
         report.commands_ran = kv_common::deviations::commands_ran(&levels, &[ADP, PLAIN]);

@@ -192,6 +192,10 @@ impl Suite for KvRestore {
             "kv-restore.time",
             "kv-restore.cached",
         ));
+        // The procedure's condition on the GPU KV cache is test 1's own criterion
+        // (`kv-restore.kv-cache-size`, which fails on unequal sizes); the restore time
+        // is judged beside it rather than hidden behind it (tests 2 and 3, which have no
+        // such criterion, take it as a deviation).
         let devs = model_devs;
         crate::model::deviation::apply(&mut report.verdicts, &devs);
         crate::model::deviation::annotate(&mut report.observations, &devs);
