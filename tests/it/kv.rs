@@ -462,3 +462,39 @@ fn unequal_kv_caches_make_every_comparison_of_those_variants_not_comparable() {
         "{devs}"
     );
 }
+
+/// A reason is a fact in the files: with no KV cache size in the server logs, nothing
+/// says the histories fit the cache, so `engaged` is not measured for that reason (it
+/// said "no ADP level's active histories exceeded the KV cache" while the size was
+/// unknown). Here the logs lose their size line and the ladder stops at 8 clients.
+#[test]
+fn an_unknown_kv_cache_size_is_said_never_assumed() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("kv");
+    copy_dir(&root().join("samples/kv-cache-published"), &dir);
+    for log in ["adp-vllm.log", "gpu-only-vllm.log", "lmcache-vllm.log"] {
+        let p = dir.join("logs").join(log);
+        let text = fs::read_to_string(&p).expect("log");
+        let kept: String = text
+            .lines()
+            .filter(|l| !l.contains("KV cache size"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        fs::write(&p, kept).expect("write");
+    }
+    for e in fs::read_dir(dir.join("results"))
+        .expect("results")
+        .flatten()
+    {
+        let name = e.file_name().to_string_lossy().to_string();
+        if name.contains("-L16.") || name.contains("-L32.") {
+            fs::remove_file(e.path()).expect("rm");
+        }
+    }
+    let (_, v) = analyze_json(&dir, &[]);
+    let e = verdict(&v, "kv-ladder.engaged");
+    assert_eq!(e["status"], "not-measured", "{e}");
+    let note = e["note"].as_str().unwrap_or("");
+    assert!(note.contains("KV cache size is unknown"), "{note}");
+    assert!(!note.contains("exceeded"), "{note}");
+}

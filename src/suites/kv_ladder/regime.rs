@@ -274,6 +274,16 @@ pub(super) fn engaged_verdict(rows: &[LevelRegime], r: &LadderRef) -> Verdict {
         .flat_map(|x| x.runs.iter().filter_map(|l| l.card_hits))
         .sum();
     if past.is_empty() {
+        if !adp.is_empty() && !known {
+            // Nothing says the histories fit: the size they are measured against is
+            // unknown, and the levels the procedure puts past it are not in the files.
+            v.status = Status::NotMeasured;
+            v.note = format!(
+                "the GPU KV cache size is unknown (no `GPU KV cache size` line in the ADP server log) and none of the procedure's levels past it ({}) is in the files: which levels went past the cache cannot be told",
+                levels(&r.large_levels)
+            );
+            return v;
+        }
         v.status = Status::NotComparable;
         v.note = if adp.is_empty() {
             "no clean ADP level".into()
