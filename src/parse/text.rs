@@ -10,12 +10,23 @@ use crate::error::{ParseError, Problem};
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Reads a whole file, refusing non-regular files and files over [`MAX_FILE_BYTES`].
+/// How a file that could not be read at all is said (the reader's problem, not the
+/// file's content): see [`is_unreadable`].
+const CANNOT_READ: &str = "cannot read: ";
+const NOT_REGULAR: &str = "not a regular file";
+
+/// Whether a reason says the file could not be read here (permissions, a special file, a
+/// read error), as opposed to what its content is.
+pub fn is_unreadable(reason: &str) -> bool {
+    reason.starts_with(CANNOT_READ) || reason.starts_with(NOT_REGULAR)
+}
+
 pub fn read_capped(path: &Path) -> Result<Vec<u8>, ParseError> {
     let fail = |reason: String| ParseError::new(path, None, reason);
     // Looked at before opening: opening a FIFO would wait for a writer.
-    let meta = std::fs::metadata(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    let meta = std::fs::metadata(path).map_err(|e| fail(format!("{CANNOT_READ}{e}")))?;
     if !meta.is_file() {
-        return Err(fail("not a regular file".into()));
+        return Err(fail(NOT_REGULAR.into()));
     }
     if meta.len() > MAX_FILE_BYTES {
         return Err(fail(format!(
@@ -28,7 +39,7 @@ pub fn read_capped(path: &Path) -> Result<Vec<u8>, ParseError> {
     let mut buf = Vec::with_capacity(meta.len() as usize + 1);
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut buf))
-        .map_err(|e| fail(format!("cannot read: {e}")))?;
+        .map_err(|e| fail(format!("{CANNOT_READ}{e}")))?;
     Ok(buf)
 }
 

@@ -620,3 +620,37 @@ fn another_result_tree_is_another_campaign_not_a_repeat() {
     );
     assert!(note.contains("`results-newfio`"), "{note}");
 }
+
+/// A result file this reader cannot read (here a FIFO where fio's JSON was; as a user,
+/// permission denied) says nothing of how fio exited: "every fio job exits with status 0"
+/// is inconclusive and names the file, never failed ("fio wrote no JSON"), and the
+/// other files are still judged.
+#[test]
+fn an_unreadable_result_is_the_readers_problem_not_fios() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("st");
+    copy_dir(&root().join("samples/storage-published"), &dir);
+    let json = dir.join("results/adp/randwrite-8k-j8-d8.json");
+    std::fs::remove_file(&json).expect("rm");
+    nix::unistd::mkfifo(&json, nix::sys::stat::Mode::S_IRWXU).expect("mkfifo");
+    let (_, v) = analyze_json(&dir, &[]);
+    let x = verdict(&v, "storage.exit-status");
+    assert_eq!(x["status"], "inconclusive", "{x}");
+    let note = x["note"].as_str().unwrap_or("");
+    assert!(
+        note.contains("randwrite-8k-j8-d8.json") && note.contains("could not be read"),
+        "{note}"
+    );
+    assert!(!note.contains("fio wrote no JSON"), "{note}");
+    // A result fio cut off mid-write is fio's: still a fail.
+    let (_, v) = analyze_json(&root().join("samples/storage-published"), &[]);
+    assert_eq!(verdict(&v, "storage.exit-status")["status"], "pass");
+    std::fs::remove_file(&json).expect("rm fifo");
+    let text = std::fs::read_to_string(
+        root().join("samples/storage-published/results/adp/randwrite-8k-j8-d8.json"),
+    )
+    .expect("json");
+    std::fs::write(&json, &text[..text.len() / 2]).expect("write");
+    let (_, v) = analyze_json(&dir, &[]);
+    assert_eq!(verdict(&v, "storage.exit-status")["status"], "fail");
+}

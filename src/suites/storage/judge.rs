@@ -447,15 +447,22 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
         .iter()
         .filter(|n| compared(&n.array))
         .collect();
+    // A result file this reader could not read says nothing of fio's exit status: it
+    // is listed, and leaves the criterion inconclusive, never failed.
+    let mut unreadable: Vec<String> = Vec::new();
     for n in &no_result {
-        problems.push(format!("`{}`: {}", n.evidence, n.reason));
-        files.push(n.evidence.clone());
+        if n.unreadable {
+            unreadable.push(format!("`{}` {}", n.evidence, n.reason));
+        } else {
+            problems.push(format!("`{}`: {}", n.evidence, n.reason));
+            files.push(n.evidence.clone());
+        }
     }
     files.sort();
     files.dedup();
     let runs = loaded.runs.iter().filter(|r| compared(&r.array)).count();
     let total = runs + no_result.len();
-    let clean = total.saturating_sub(files.len());
+    let clean = total.saturating_sub(files.len() + unreadable.len());
     // The verdict comes from every file it counted, clean ones included.
     let mut files: Vec<String> = loaded
         .runs
@@ -486,11 +493,21 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
     }
     let status = if total == 0 || !missing.is_empty() {
         Status::NotMeasured
-    } else if problems.is_empty() {
-        Status::Pass
-    } else {
+    } else if !problems.is_empty() {
         Status::Fail
+    } else if !unreadable.is_empty() {
+        Status::Inconclusive
+    } else {
+        Status::Pass
     };
+    if !unreadable.is_empty() {
+        problems.push(format!(
+            "{} of {} result files could not be read here (this says nothing of how fio exited): {}",
+            unreadable.len(),
+            total,
+            unreadable.join("; ")
+        ));
+    }
     let others: std::collections::BTreeSet<&str> = loaded
         .runs
         .iter()

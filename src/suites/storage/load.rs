@@ -51,6 +51,10 @@ pub struct NoResult {
     pub job: String,
     pub evidence: String,
     pub reason: String,
+    /// The result file is there but could not be read here (a special file, a link out
+    /// of the folder, a read error): that is the reader's problem, and says nothing of
+    /// how fio ran.
+    pub unreadable: bool,
 }
 
 #[derive(Debug, Default)]
@@ -189,9 +193,25 @@ pub fn load<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Loaded<'c> 
                 job: item.stem().to_string(),
                 evidence: item.rel.clone(),
                 reason: skip.reason.clone(),
+                unreadable: crate::parse::text::is_unreadable(&skip.reason),
             });
         }
         skipped.push(skip);
+    }
+    // A result file in an array folder that the walk could not use (a special file, a
+    // link out of the folder): fio wrote it; this reader cannot read it.
+    for p in &catalog.problems {
+        let dir = layout::dir_of(&p.file);
+        if p.file.ends_with(".json") && array_dirs.contains(dir) {
+            loaded.no_result.push(NoResult {
+                array_dir: dir.to_string(),
+                array: array_name(dir),
+                job: layout::stem(&p.file).to_string(),
+                evidence: p.file.clone(),
+                reason: format!("could not be read here: {}", p.reason),
+                unreadable: true,
+            });
+        }
     }
     for item in catalog
         .of(Kind::FioLog)
@@ -247,6 +267,7 @@ pub fn load<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Loaded<'c> 
                 reason: format!(
                     "no `{expected}`: fio wrote no JSON (it refuses bad options before running)"
                 ),
+                unreadable: false,
             });
         }
     }
