@@ -169,10 +169,32 @@ pub fn spdk_array_of(rel: &str) -> Option<(String, bool)> {
     if n >= 2 && split_array(parts[n - 2]).is_some() {
         return Some((parts[..n - 1].join("/"), false));
     }
+    // `raid5f-8_degraded/`: the degraded runs of `raid5f-8/`, beside it.
+    if n >= 2 {
+        if let Some(array) = degraded_of(parts[n - 2]).filter(|a| split_array(a).is_some()) {
+            let mut dir: Vec<&str> = parts[..n - 2].to_vec();
+            dir.push(array);
+            return Some((dir.join("/"), true));
+        }
+    }
     if n >= 3 && parts[n - 2] == "degraded" && split_array(parts[n - 3]).is_some() {
         return Some((parts[..n - 2].join("/"), true));
     }
     None
+}
+
+/// The array a folder of degraded runs is named for: `raid5f_degraded` -> `raid5f`,
+/// `raid5f-8-degraded` -> `raid5f-8` (`_`, `-` or `.` before `degraded`, any case).
+pub fn degraded_of(folder: &str) -> Option<&str> {
+    let n = folder.len();
+    if n <= "degraded".len() + 1 {
+        return None;
+    }
+    let (head, tail) = folder.split_at(n - "degraded".len());
+    if !tail.eq_ignore_ascii_case("degraded") {
+        return None;
+    }
+    head.strip_suffix(['_', '-', '.']).filter(|a| !a.is_empty())
 }
 
 /// Whether a file sits in the SPDK article's layout (`spdk/...`).
@@ -182,7 +204,24 @@ pub fn in_spdk_tree(rel: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::server_log_variant_at;
+    use super::{degraded_of, server_log_variant_at, spdk_array_of};
+
+    #[test]
+    fn a_folder_named_for_degraded_runs_belongs_to_its_array() {
+        assert_eq!(degraded_of("raid5f_degraded"), Some("raid5f"));
+        assert_eq!(degraded_of("raid5f-8-Degraded"), Some("raid5f-8"));
+        assert_eq!(degraded_of("degraded"), None);
+        assert_eq!(degraded_of("_degraded"), None);
+        assert_eq!(degraded_of("nondegraded"), None);
+        assert_eq!(
+            spdk_array_of("spdk/raid5f-8_degraded/randread.json"),
+            Some(("spdk/raid5f-8".to_string(), true))
+        );
+        assert_eq!(
+            spdk_array_of("spdk/raid5f-8/degraded/randread.json"),
+            Some(("spdk/raid5f-8".to_string(), true))
+        );
+    }
 
     #[test]
     fn a_server_log_s_variant_comes_from_its_name_else_its_nearest_variant_folder() {

@@ -397,3 +397,26 @@ fn full_stripe_reads_below_ninety_percent_fail() {
         "{r}"
     );
 }
+
+/// A folder of degraded runs named for its array (`raid5f-8_degraded/` beside
+/// `raid5f-8/`, as people name them) is that array's degraded runs, never a healthy array
+/// of its own: the verdicts are the article layout's (`raid5f-8/degraded/`).
+#[test]
+fn a_degraded_folder_named_for_its_array_is_its_degraded_runs() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("sp");
+    copy_dir(&root().join("samples/spdk-raid-published"), &dir);
+    std::fs::rename(
+        dir.join("spdk/raid5f-8/degraded"),
+        dir.join("spdk/raid5f-8_degraded"),
+    )
+    .expect("rename");
+    let (code, standard) = analyze_json(&root().join("samples/spdk-raid-published"), &[]);
+    let (moved_code, moved) = analyze_json(&dir, &[]);
+    assert_eq!(moved_code, code);
+    assert_eq!(statuses(&moved), statuses(&standard));
+    assert!(
+        !moved.to_string().contains("raid5f-8_degraded ("),
+        "no array of that name"
+    );
+}

@@ -531,24 +531,6 @@ pub fn server_commands(logs: &ServerLogs) -> Vec<RanCommand> {
         .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn finds_the_chunk_size_in_either_spelling() {
-        assert_eq!(
-            chunk_size(r#"{"kv_connector":"X","kv_connector_extra_config":{"chunk_size":128}}"#),
-            Some(128)
-        );
-        assert_eq!(
-            chunk_size("KVTransferConfig(kv_connector_extra_config={'chunk_size': 512})"),
-            Some(512)
-        );
-        assert_eq!(chunk_size("KVTransferConfig(kv_connector='X')"), None);
-    }
-}
-
 /// Where the procedure states the condition: "It must match in both variants, or the
 /// test will measure a difference in GPU memory rather than the card."
 pub const KV_SIZE_SOURCE: &str =
@@ -585,4 +567,22 @@ pub fn kv_cache_sizes(logs: &ServerLogs, variants: [&str; 2], ids: &[String]) ->
         d = d.verdict(id.clone());
     }
     Some(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_chunk_size_in_either_spelling() {
+        assert_eq!(
+            chunk_size(r#"{"kv_connector":"X","kv_connector_extra_config":{"chunk_size":128}}"#),
+            Some(128)
+        );
+        assert_eq!(
+            chunk_size("KVTransferConfig(kv_connector_extra_config={'chunk_size': 512})"),
+            Some(512)
+        );
+        assert_eq!(chunk_size("KVTransferConfig(kv_connector='X')"), None);
+    }
 }

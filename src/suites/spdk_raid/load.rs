@@ -132,14 +132,23 @@ fn spdk_bdev_run(item: &Item) -> bool {
 }
 
 /// The array folder of a file outside the article's layout (`results/raid5f/x.json`):
-/// its folder, or the one above a `degraded/` folder.
+/// its folder, the one above a `degraded/` folder, or the array a `raid5f_degraded/`
+/// folder is named for (its degraded runs, never an array of its own).
 fn folder_of(rel: &str) -> (String, bool) {
     let dir = layout::dir_of(rel);
     if layout::name_of(dir) == "degraded" && !dir.is_empty() && dir != "degraded" {
-        (layout::dir_of(dir).to_string(), true)
-    } else {
-        (dir.to_string(), false)
+        return (layout::dir_of(dir).to_string(), true);
     }
+    if let Some(array) = layout::degraded_of(layout::name_of(dir)) {
+        let parent = layout::dir_of(dir);
+        let at = if parent.is_empty() {
+            array.to_string()
+        } else {
+            format!("{parent}/{array}")
+        };
+        return (at, true);
+    }
+    (dir.to_string(), false)
 }
 
 pub fn detect(catalog: &Catalog) -> bool {
