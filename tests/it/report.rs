@@ -204,3 +204,35 @@ fn a_report_or_bundle_inside_the_results_folder_is_refused() {
         "nothing was written into the results folder"
     );
 }
+
+/// A verdict judged on an interval shows it beside its measurement in every report form
+/// (Markdown, HTML; Typst from the same template values): here test 2's parity over the sample's two runs a variant.
+#[test]
+fn verdict_intervals_are_shown_beside_the_measurement() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let out = tmp.path().join("out");
+    let r = run(&[
+        "report",
+        root()
+            .join("samples/kv-cache-published")
+            .to_str()
+            .unwrap_or(""),
+        "-o",
+        out.to_str().unwrap_or(""),
+        "--no-pdf",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let md = fs::read_to_string(out.join("report.md")).expect("md");
+    let row = md
+        .lines()
+        .find(|l| l.contains("1 client(s): ADP within 10%"))
+        .expect("the L1 parity row");
+    assert!(
+        row.contains("(95% interval 0.") && row.contains("2 vs 2 runs)"),
+        "{row}"
+    );
+    for f in ["report.html"] {
+        let text = fs::read_to_string(out.join(f)).expect(f);
+        assert!(text.contains("2 vs 2 runs)"), "{f}");
+    }
+}
