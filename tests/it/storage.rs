@@ -654,3 +654,29 @@ fn an_unreadable_result_is_the_readers_problem_not_fios() {
     let (_, v) = analyze_json(&dir, &[]);
     assert_eq!(verdict(&v, "storage.exit-status")["status"], "fail");
 }
+
+/// Evidence is checked for plausibility before it is used: an iostat log with far more
+/// one-second samples than its job ran (another run's log renamed beside it) is not this
+/// job's, so it is skipped with the reason and says nothing about the job's drives.
+#[test]
+fn an_iostat_log_longer_than_its_job_is_not_that_jobs() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("st");
+    copy_dir(&root().join("samples/storage-published"), &dir);
+    let log = dir.join("results/adp/iostat/randwrite-8k-j8-d8.iostat");
+    let text = std::fs::read_to_string(&log).expect("iostat");
+    let at = text.find("avg-cpu").expect("a block");
+    let (head, blocks) = text.split_at(at);
+    // 25 times its samples: 275 one-second samples beside a 60 s job.
+    std::fs::write(&log, format!("{head}{}", blocks.repeat(25))).expect("write");
+    let (_, v) = analyze_json(&dir, &[]);
+    let skipped = v["skipped"].to_string();
+    assert!(
+        skipped.contains("randwrite-8k-j8-d8.iostat")
+            && skipped.contains("not this job's iostat log"),
+        "{skipped}"
+    );
+    // The untouched sample uses its log.
+    let (_, v) = analyze_json(&root().join("samples/storage-published"), &[]);
+    assert!(!v["skipped"].to_string().contains("not this job's"));
+}

@@ -271,5 +271,53 @@ pub fn load<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Loaded<'c> 
             });
         }
     }
+    drop_implausible_iostat(&mut loaded, skipped);
     loaded
+}
+
+/// The samples an iostat log beside a job may hold: the procedure's helper runs
+/// `iostat -xm 1` from just before fio starts until it ends, so about one per second of
+/// the job, plus what fio spends before and after its runtime (laying out files, ramp
+/// time): half the runtime again and 30 s more. Only an upper bound: a longer interval
+/// gives fewer samples.
+fn samples_allowed(runtime_s: f64) -> f64 {
+    runtime_s * 1.5 + 30.0
+}
+
+/// An iostat log that cannot be this job's (far more one-second samples than the job
+/// ran: another run's log renamed beside it) is not used for it: what it says about the
+/// drives would be about another run. It is skipped with the reason.
+fn drop_implausible_iostat(loaded: &mut Loaded, skipped: &mut Vec<Skipped>) {
+    let mut drop = Vec::new();
+    for (key, io) in &loaded.iostat {
+        let Some(run) = loaded
+            .runs
+            .iter()
+            .find(|r| r.array_dir == key.0 && r.stem == key.1)
+        else {
+            continue;
+        };
+        let runtime_ms = run
+            .groups
+            .iter()
+            .map(|g| g.read.runtime_ms.max(g.write.runtime_ms))
+            .max()
+            .unwrap_or(0);
+        let runtime_s = runtime_ms as f64 / 1000.0;
+        let samples = io.log.samples.len();
+        if samples as f64 > samples_allowed(runtime_s) {
+            drop.push(key.clone());
+            skipped.push(Skipped {
+                file: io.file.clone(),
+                line: None,
+                reason: format!(
+                    "not this job's iostat log: {samples} samples beside a job of {runtime_s:.1} s (`{}`); iostat -xm 1 runs only while the job does",
+                    run.file
+                ),
+            });
+        }
+    }
+    for key in drop {
+        loaded.iostat.remove(&key);
+    }
 }
