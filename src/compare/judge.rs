@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use super::measure::Better;
 use super::Pooled;
-use crate::stats::ratio::{ratio, Settle};
+use crate::stats::ratio::{ratio, Ratio, Settle};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -69,9 +69,9 @@ fn direction(up: bool, better: Better) -> Change {
     }
 }
 
-/// The interval of the ratio new / base, its method, and what would settle it.
-fn interval(base: &Pooled, new: &Pooled) -> (Option<(f64, f64)>, String, Option<Settle>, f64) {
-    let plain = new.value / base.value;
+/// The interval of the ratio new / base, its method, and the ratio of the runs when it
+/// came from them (what says how many runs would settle it).
+fn interval(base: &Pooled, new: &Pooled) -> (Option<(f64, f64)>, String, Option<Ratio>) {
     if base.runs >= 2 || new.runs >= 2 {
         if let Some(r) = ratio(&base.values, &new.values) {
             if let Some((lo, hi, _, method)) = r.interval {
@@ -81,16 +81,16 @@ fn interval(base: &Pooled, new: &Pooled) -> (Option<(f64, f64)>, String, Option<
                     r.n_base,
                     r.n_cand
                 );
-                return (Some((lo, hi)), what, Some(Settle::NoSpread), r.estimate);
+                return (Some((lo, hi)), what, Some(r));
             }
         }
         return (
             None,
             "no interval: a value is not positive, so no ratio of runs".into(),
             None,
-            plain,
         );
     }
+    let plain = new.value / base.value;
     match (base.standard_error, new.standard_error) {
         (Some(sb), Some(sn)) if plain > 0.0 => {
             let d = plain.ln();
@@ -102,7 +102,6 @@ fn interval(base: &Pooled, new: &Pooled) -> (Option<(f64, f64)>, String, Option<
                  repeated runs)"
                     .into(),
                 None,
-                plain,
             )
         }
         _ => (
@@ -111,7 +110,6 @@ fn interval(base: &Pooled, new: &Pooled) -> (Option<(f64, f64)>, String, Option<
              threshold alone decides"
                 .into(),
             None,
-            plain,
         ),
     }
 }
@@ -142,7 +140,7 @@ pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Jud
         };
     }
     let pct = 100.0 * delta / base.value.abs();
-    let (iv, method, settle, estimate) = interval(base, new);
+    let (iv, method, runs) = interval(base, new);
     let Some((lo, hi)) = iv else {
         let (change, why) = if pct.abs() <= threshold {
             (
@@ -183,9 +181,10 @@ pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Jud
             format!("{pct:+.1}% ({ci}): the whole interval is within ±{threshold}%"),
         )
     } else {
-        let more = settle
-            .and_then(|_| {
+        let more = runs
+            .and_then(|r| {
                 let t = threshold / 100.0;
+                let estimate = r.estimate;
                 // The bound the estimate must clear: the one beyond it, else the nearer.
                 let bound = if estimate >= 1.0 + t {
                     1.0 + t
@@ -198,7 +197,7 @@ pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Jud
                 } else {
                     1.0 - t
                 };
-                match ratio(&base.values, &new.values)?.runs_to_settle(bound) {
+                match r.runs_to_settle(bound) {
                     Settle::Runs(n) => Some(format!(
                         "; about {n} runs of each side would settle it at the spread seen"
                     )),

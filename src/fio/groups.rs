@@ -158,8 +158,10 @@ fn merge_dir(dirs: Vec<&DirStats>) -> Dir {
     }
 }
 
-/// sqrt(sum of bw_dev^2) / sum of bw_mean over the jobs that moved data in this direction.
-fn bw_spread(dirs: &[&DirStats]) -> Option<f64> {
+/// sqrt(sum of bw_dev^2 / divisor) / sum of bw_mean over the jobs that moved data in
+/// this direction: the samples' spread with a divisor of 1, the mean's standard error
+/// with `bw_samples` (None when a job has no divisor).
+fn bw_relative(dirs: &[&DirStats], divisor: impl Fn(&DirStats) -> Option<f64>) -> Option<f64> {
     let active: Vec<&&DirStats> = dirs.iter().filter(|d| d.io_bytes > 0).collect();
     if active.is_empty() {
         return None;
@@ -167,31 +169,20 @@ fn bw_spread(dirs: &[&DirStats]) -> Option<f64> {
     let mut var = 0.0;
     let mut mean = 0.0;
     for d in active {
-        let (m, s) = (d.bw_mean_kib?, d.bw_dev_kib?);
-        var += s * s;
+        let (m, s, n) = (d.bw_mean_kib?, d.bw_dev_kib?, divisor(d)?);
+        var += s * s / n;
         mean += m;
     }
     (mean > 0.0).then(|| var.sqrt() / mean)
 }
 
+fn bw_spread(dirs: &[&DirStats]) -> Option<f64> {
+    bw_relative(dirs, |_| Some(1.0))
+}
+
 /// See [`Dir::bw_rel_se`].
 fn bw_standard_error(dirs: &[&DirStats]) -> Option<f64> {
-    let active: Vec<&&DirStats> = dirs.iter().filter(|d| d.io_bytes > 0).collect();
-    if active.is_empty() {
-        return None;
-    }
-    let mut var = 0.0;
-    let mut mean = 0.0;
-    for d in active {
-        let (m, s, n) = (
-            d.bw_mean_kib?,
-            d.bw_dev_kib?,
-            d.bw_samples.filter(|n| *n >= 2)?,
-        );
-        var += s * s / n as f64;
-        mean += m;
-    }
-    (mean > 0.0).then(|| var.sqrt() / mean)
+    bw_relative(dirs, |d| d.bw_samples.filter(|n| *n >= 2).map(|n| n as f64))
 }
 
 /// The p99 of completion latency, or of total latency when only that has percentiles.
