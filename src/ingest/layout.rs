@@ -139,18 +139,40 @@ pub fn server_log_variant(stem: &str) -> String {
 /// `bench/gpu-only/logs/server.log` -> `gpu-only`); folders that only hold things
 /// (`logs`, `results`, `load`, `bench`, ...) name none.
 pub fn server_log_variant_at(rel: &str) -> String {
-    const NAMES_NONE: [&str; 12] = [
-        "", "vllm", "server", "log", "logs", "docker", "compose", "output", "results", "load",
-        "bench", "console",
+    // Words that say what a file or folder is, not which variant: a name made of them
+    // only (`vllm.log`, `server-output.log`, `logs/`) names none.
+    const GENERIC: [&str; 16] = [
+        "vllm",
+        "server",
+        "log",
+        "logs",
+        "docker",
+        "compose",
+        "output",
+        "out",
+        "results",
+        "load",
+        "bench",
+        "console",
+        "container",
+        "stdout",
+        "stderr",
+        "engine",
     ];
-    let own = server_log_variant(stem(rel));
-    if !NAMES_NONE.contains(&own.as_str()) {
+    // `GPU_Only` and `gpu-only` are one variant: lower case, `-` between words.
+    let variant = |name: &str| server_log_variant(name).replace('_', "-");
+    let names_none = |v: &str| {
+        v.split(['-', '.'])
+            .all(|w| w.is_empty() || GENERIC.contains(&w))
+    };
+    let own = variant(stem(rel));
+    if !names_none(&own) {
         return own;
     }
     dir_of(rel)
         .rsplit('/')
-        .map(server_log_variant)
-        .find(|v| !NAMES_NONE.contains(&v.as_str()))
+        .map(variant)
+        .find(|v| !names_none(v))
         .unwrap_or(own)
 }
 
@@ -233,6 +255,9 @@ mod tests {
             ("bench/lmcache/logs/server.log", "lmcache"),
             ("home/u/bench/adp/docker.log", "adp"),
             ("adp/logs/gpu-only-vllm.log", "gpu-only"),
+            ("adp/logs/server-output.log", "adp"),
+            ("bench/GPU_Only/vllm.log", "gpu-only"),
+            ("logs/gpu_only_vllm.log", "gpu-only"),
             ("logs/vllm.log", "vllm"),
             ("vllm.log", "vllm"),
         ] {
