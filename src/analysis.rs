@@ -162,12 +162,26 @@ impl Timer {
         if self.on {
             let now = std::time::Instant::now();
             crate::errln!(
-                "timing: {what}: {:.2} ms",
-                (now - self.last.get()).as_secs_f64() * 1000.0
+                "timing: {what}: {:.2} ms, resident {}",
+                (now - self.last.get()).as_secs_f64() * 1000.0,
+                resident()
             );
             self.last.set(now);
         }
     }
+}
+
+/// The process's resident memory and its peak (Linux `/proc/self/status`), for the
+/// timing lines; "?" elsewhere.
+fn resident() -> String {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |key: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(key))
+            .map_or("?".to_string(), |v| v.trim().to_string())
+    };
+    format!("{} (peak {})", field("VmRSS:"), field("VmHWM:"))
 }
 
 /// Judges an ingested input: each suite that finds its files reads them from the catalog.
