@@ -7,9 +7,39 @@
 //! at a fixed address, the same code starts in 1.8 ms and does the same thing.
 //! What it costs: the program's own code and data are not placed at a random address
 //! (libraries, heap and stack still are). The test binaries are left as they are.
+//!
+//! It also gives `--version` its commit (`REPROBENCH_COMMIT`: the short hash of the
+//! checkout's HEAD; "unknown" outside a git checkout, as from a source tarball; changes
+//! not yet committed are not marked).
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rustc-env=REPROBENCH_COMMIT={}", commit());
     if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
         println!("cargo::rustc-link-arg-bins=-no-pie");
     }
+}
+
+/// The checkout's commit, for `--version`. Rebuilt when HEAD moves (the files that say
+/// where it is, those that exist: a missing one would rebuild every time).
+fn commit() -> String {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let Some(dir) = git(&["rev-parse", "--git-dir"]) else {
+        return "unknown".to_string();
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let mut watched = vec![dir.join("HEAD"), dir.join("packed-refs")];
+    if let Some(head) = git(&["symbolic-ref", "-q", "HEAD"]) {
+        watched.push(dir.join(head));
+    }
+    for w in watched.iter().filter(|w| w.exists()) {
+        println!("cargo::rerun-if-changed={}", w.display());
+    }
+    git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".to_string())
 }

@@ -4,10 +4,34 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+/// The version `--version` prints: the package's, and the commit it was built from.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("REPROBENCH_COMMIT"),
+    ")"
+);
+
 /// Reproduce published storage and KV-cache benchmarks and turn each run into evidence.
 #[derive(Debug, Parser)]
-#[command(name = "reprobench", version, about, long_about = None)]
+#[command(name = "reprobench", version = VERSION, about, long_about = None)]
 pub struct Cli {
+    /// Standard error carries errors and warnings only: no notes, no progress.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Say more: `analyze` prints every section (as its --detail).
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+    /// Colour the status words: auto (on a terminal, unless NO_COLOR is set), always,
+    /// never.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_name = "WHEN",
+        default_value_t = crate::output::ColorWhen::Auto
+    )]
+    pub color: crate::output::ColorWhen,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -16,7 +40,10 @@ pub struct Cli {
 pub enum Command {
     /// Judge a results folder against the procedure's criteria and published numbers.
     ///
-    /// Writes nothing (but the frames, with --export). Exit status: 0 when every
+    /// Prints a summary per suite (the verdicts, failures first, with a short reason;
+    /// what changed the comparison; what to check next); --detail (or -v) prints every
+    /// section, and --format json everything. Writes nothing (but the frames, with
+    /// --export). Exit status: 0 when every
     /// criterion passes; 1 when any fails, is not measured, is not comparable or is
     /// inconclusive; 2 when nothing was judged (no criterion, or every one not measured)
     /// or the input cannot be used at all.
@@ -48,6 +75,25 @@ pub enum Command {
     Spdk(SpdkCommand),
     /// List the suites and the files each one reads.
     Suites,
+    /// Install shell completions (bash, zsh, fish) and man pages under a prefix.
+    ///
+    /// Writes PREFIX/share/bash-completion/completions/reprobench,
+    /// PREFIX/share/zsh/site-functions/_reprobench,
+    /// PREFIX/share/fish/vendor_completions.d/reprobench.fish and
+    /// PREFIX/share/man/man1/reprobench*.1 (one page per command), replacing older ones.
+    /// Exit status: 0 when every file is written; 2 when one cannot be.
+    ShellFiles(ShellFilesArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ShellFilesArgs {
+    /// Where to install (default: ~/.local, which bash-completion, zsh with
+    /// ~/.local/share/zsh/site-functions in fpath, fish and man find).
+    #[arg(long, value_name = "DIR")]
+    pub prefix: Option<PathBuf>,
+    /// Print the files it would write; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Args)]
@@ -94,6 +140,10 @@ pub struct AnalyzeArgs {
     /// The folders given hold campaigns: each subfolder (in name order) is one input.
     #[arg(long)]
     pub campaigns: bool,
+    /// Print every section: physical limits, observations, tables, notes, every skipped
+    /// file, every check and the full reasons (the default is a summary).
+    #[arg(long)]
+    pub detail: bool,
     #[command(flatten)]
     pub judging: Judging,
 }
@@ -104,7 +154,12 @@ pub enum DatasetCommand {
     /// the same campaign again changes nothing; a changed one under the same name
     /// replaces it. Secrets are always redacted.
     Add(DatasetAddArgs),
-    /// List the campaigns of a dataset (or those a `DATASET:SELECTOR` selects).
+    /// List the campaigns of a dataset (or those a `DATASET:SELECTOR` selects), in
+    /// start-time order: a table, or with --format json a list of objects (id, name,
+    /// started, suites).
+    ///
+    /// Exit status: 0 when listed (an empty selection too); 2 when DATASET is not a
+    /// dataset or cannot be read.
     List(DatasetListArgs),
 }
 
@@ -135,6 +190,9 @@ pub struct DatasetListArgs {
     /// The dataset folder, or `DATASET:SELECTOR` (names, id prefixes, since=, until=).
     #[arg(value_name = "DATASET")]
     pub dataset: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 #[derive(Debug, Args)]

@@ -9,7 +9,12 @@ use reprobench::commands;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
+    reprobench::output::set_quiet(cli.quiet);
+    reprobench::output::set_color(cli.color);
+    if let (true, Command::Analyze(args)) = (cli.verbose, &mut cli.command) {
+        args.detail = true;
+    }
     let result = match &cli.command {
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Report(args) => commands::report::run(args),
@@ -19,6 +24,7 @@ fn main() {
         Command::Spdk(cmd) => commands::spdk::run(cmd),
         Command::Collect(cmd) => commands::collect::run(cmd),
         Command::Suites => commands::suites::run(),
+        Command::ShellFiles(args) => commands::shell_files::run(args),
     };
     match result {
         Ok(code) => std::process::exit(code),

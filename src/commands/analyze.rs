@@ -127,8 +127,12 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
         }
         Format::Text => {
             let t = crate::analysis::Timer::start();
+            let view = terminal::View {
+                detail: args.detail,
+                width: crate::output::width(),
+            };
             for a in &results {
-                crate::out!("{}", terminal::render(a));
+                crate::output::write_styled(&terminal::render_view(a, view));
             }
             if let Some(t) = &trend {
                 crate::out!("{}", trend_text(t));

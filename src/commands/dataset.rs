@@ -1,6 +1,6 @@
 //! `reprobench dataset add|list`: campaigns into a Parquet dataset, and what it holds.
 
-use crate::cli::{DatasetAddArgs, DatasetCommand, DatasetListArgs};
+use crate::cli::{DatasetAddArgs, DatasetCommand, DatasetListArgs, Format};
 use crate::dataset::{self, AddOptions, Outcome};
 
 use super::{options, UNUSABLE};
@@ -73,6 +73,23 @@ fn list(args: &DatasetListArgs) -> anyhow::Result<i32> {
             return Ok(UNUSABLE);
         }
     };
+    if args.format == Format::Json {
+        // The whole id (the table shortens it), and `started` as null when no manifest
+        // gave one.
+        let list: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|(id, e)| {
+                serde_json::json!({
+                    "id": id,
+                    "name": e.name,
+                    "started": e.started,
+                    "suites": e.suites,
+                })
+            })
+            .collect();
+        crate::outln!("{}", serde_json::to_string_pretty(&list)?);
+        return Ok(0);
+    }
     let columns: Vec<String> = ["campaign", "name", "started", "suites"]
         .map(String::from)
         .to_vec();

@@ -6,6 +6,7 @@ pub mod collect;
 pub mod compare;
 pub mod dataset;
 pub mod report;
+pub mod shell_files;
 pub mod spdk;
 pub mod suites;
 

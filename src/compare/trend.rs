@@ -88,6 +88,13 @@ pub fn sparkline(values: &[Option<f64>]) -> String {
         .collect()
 }
 
+/// Whether a criterion's unit (as written: `x (the lower of output and gen)`, `result
+/// files`) is a unit of measurement rather than what a count counts.
+pub fn is_measurement(unit: &str) -> bool {
+    let first = unit.split_whitespace().next().unwrap_or("");
+    crate::model::measurement::Unit::from_symbol(first).is_some()
+}
+
 pub fn trend(results: &[Campaign], by_time: bool) -> Trend {
     let mut idx: Vec<usize> = (0..results.len()).collect();
     let times: Vec<Option<String>> = results.iter().map(|a| a.started.clone()).collect();
@@ -117,7 +124,14 @@ pub fn trend(results: &[Campaign], by_time: bool) -> Trend {
     };
     let mut rows: Vec<TrendRow> = Vec::new();
     for (pos, &i) in idx.iter().enumerate() {
-        for v in &results[i].verdicts {
+        // Only measurements: a criterion whose number counts things (result files,
+        // levels with failures) is a pass/fail tally, and its trend would read as a
+        // change in performance.
+        for v in results[i]
+            .verdicts
+            .iter()
+            .filter(|v| is_measurement(&v.unit))
+        {
             let row = match rows.iter_mut().find(|r| r.id == v.id) {
                 Some(r) => r,
                 None => {
@@ -160,5 +174,36 @@ mod tests {
     fn sparklines_scale_between_the_extremes() {
         assert_eq!(sparkline(&[Some(1.0), Some(2.0), None, Some(8.0)]), "▁▂ █");
         assert_eq!(sparkline(&[Some(3.0), Some(3.0)]), "▄▄");
+    }
+
+    #[test]
+    fn counts_of_files_are_not_trended_measurements_are() {
+        let judged = |id: &str, unit: &str, v: f64| crate::compare::campaign::Judged {
+            id: id.into(),
+            criterion: id.into(),
+            unit: unit.into(),
+            measured_value: Some(v),
+            status: "pass".into(),
+        };
+        let campaign = |files: f64, ratio: f64| Campaign {
+            input: format!("run-{files}"),
+            started: None,
+            samples: Vec::new(),
+            verdicts: vec![
+                judged("toy.exit-status", "result files", files),
+                judged("toy.ratio", "x", ratio),
+                judged("toy.time", "s (slowest restore)", ratio),
+                judged("toy.failures", "levels with failures", 0.0),
+            ],
+            setup: Default::default(),
+            parameters: Vec::new(),
+        };
+        let t = trend(&[campaign(26.0, 6.4), campaign(14.0, 6.1)], false);
+        let ids: Vec<&str> = t.rows.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(ids, ["toy.ratio", "toy.time"]);
+        assert!(is_measurement("x (the lower of output and gen)"));
+        assert!(is_measurement("% of theoretical"));
+        assert!(!is_measurement("of 4 conditions met"));
+        assert!(!is_measurement("registration lines"));
     }
 }

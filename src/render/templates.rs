@@ -45,13 +45,77 @@ pub fn typst_str(s: String) -> String {
     out
 }
 
+/// The spans of `text` between paired backticks (`` `logs/adp-vllm.log` ``): (is code,
+/// text). A backtick without its pair stays as written.
+fn code_spans(text: &str) -> Vec<(bool, &str)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('`') {
+        let Some(len) = rest[open + 1..].find('`') else {
+            break;
+        };
+        if open > 0 {
+            out.push((false, &rest[..open]));
+        }
+        out.push((true, &rest[open + 1..open + 1 + len]));
+        rest = &rest[open + len + 2..];
+    }
+    if !rest.is_empty() {
+        out.push((false, rest));
+    }
+    out
+}
+
+/// HTML: the text escaped, what it quotes between backticks as `<code>`.
+pub fn html_code(text: String) -> Value {
+    let escape = |t: &str| {
+        t.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+            .replace('\'', "&#x27;")
+    };
+    let mut out = String::with_capacity(text.len() + 16);
+    for (code, t) in code_spans(&text) {
+        if code {
+            out.push_str("<code>");
+            out.push_str(&escape(t));
+            out.push_str("</code>");
+        } else {
+            out.push_str(&escape(t));
+        }
+    }
+    Value::from_safe_string(out)
+}
+
+/// Typst: a content block of the text as strings, what it quotes between backticks as
+/// `raw` (usable after `#` in markup and as an argument).
+pub fn typst_code(text: String) -> String {
+    let mut out = String::from("[");
+    for (code, t) in code_spans(&text) {
+        if code {
+            out.push_str("#raw(");
+            out.push_str(&typst_str(t.to_string()));
+            out.push(')');
+        } else {
+            out.push('#');
+            out.push_str(&typst_str(t.to_string()));
+        }
+    }
+    out.push(']');
+    out
+}
+
 /// The environment every template renders in: its filters (`cell`, `status`, `t`, `few`,
-/// `status_word`).
+/// `status_word`; `code` and `tc` show text quoted between backticks as code in HTML and
+/// Typst).
 pub fn environment() -> Environment<'static> {
     let mut env = Environment::new();
     env.add_filter("cell", cell);
     env.add_filter("status", status);
     env.add_filter("t", typst_str);
+    env.add_filter("code", html_code);
+    env.add_filter("tc", typst_code);
     env.add_filter("few", |v: Vec<String>| crate::render::few(&v));
     env.add_filter("status_word", |s: String| {
         crate::model::verdict::Status::from_name(&s).map_or(s, |st| st.label().to_string())
@@ -117,6 +181,21 @@ pub fn render_html(a: &Analysis) -> anyhow::Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_code_is_code_in_html_and_typst_and_nothing_else_is() {
+        let text = "line 6 of `logs/adp-vllm.log`: <b>x</b> & `a\"b` and a lone ` here";
+        assert_eq!(
+            html_code(text.into()).to_string(),
+            "line 6 of <code>logs/adp-vllm.log</code>: &lt;b&gt;x&lt;/b&gt; &amp; <code>a&quot;b</code> and a lone ` here"
+        );
+        assert_eq!(
+            typst_code(text.into()),
+            r##"[#"line 6 of "#raw("logs/adp-vllm.log")#": <b>x</b> & "#raw("a\"b")#" and a lone ` here"]"##
+        );
+        assert_eq!(typst_code(String::new()), "[]");
+        assert_eq!(code_spans("`x`"), vec![(true, "x")]);
+    }
 
     #[test]
     fn typst_strings_escape_everything() {

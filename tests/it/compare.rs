@@ -522,7 +522,13 @@ fn a_folder_of_campaigns_trends_in_name_order_and_exports_the_trend() {
     let csv = fs::read_to_string(out.join("trend.csv")).expect("trend.csv");
     let header = csv.lines().next().expect("header");
     assert_eq!(header, "position,input,started,criterion,unit,value,status");
-    assert_eq!(csv.lines().count(), 1 + 2 * 6, "6 criteria x 2 campaigns");
+    // The exit-status criterion counts files: not a measurement, not trended.
+    assert_eq!(
+        csv.lines().count(),
+        1 + 2 * 5,
+        "5 measured criteria x 2 campaigns"
+    );
+    assert!(!csv.contains("storage.exit-status"), "{csv}");
     assert!(fs::read_to_string(out.join("schema.md"))
         .expect("schema")
         .contains("## trend"));

@@ -311,7 +311,7 @@ fn test_2_ladder_with_the_real_client_against_the_real_engine() {
         String::from_utf8_lossy(&script.stderr)
     );
     let theirs = String::from_utf8_lossy(&script.stdout).into_owned();
-    let r = run(&["analyze", b.load.to_str().unwrap_or("")]);
+    let r = run(&["analyze", b.load.to_str().unwrap_or(""), "--detail"]);
     for line in theirs.lines().skip(1) {
         assert!(
             r.stdout.contains(line),
@@ -415,7 +415,7 @@ fn the_real_engine_s_ladder_folder_matches_the_procedure_s_script() {
         "{}",
         String::from_utf8_lossy(&script.stderr)
     );
-    let r = run(&["analyze", d.to_str().unwrap_or("")]);
+    let r = run(&["analyze", d.to_str().unwrap_or(""), "--detail"]);
     for line in String::from_utf8_lossy(&script.stdout).lines().skip(1) {
         assert!(r.stdout.contains(line), "`{line}` in:\n{}", r.stdout);
     }

@@ -489,6 +489,7 @@ fn a_fio_2_write_only_file_without_options_has_an_unknown_shape() {
     let r = run(&[
         "analyze",
         d.parent().map(|p| p.to_str().unwrap_or("")).unwrap_or(""),
+        "--detail",
     ]);
     assert!(!r.stdout.contains("read ? 1x1"), "{}", r.stdout);
     assert!(
@@ -510,7 +511,7 @@ fn fios_signal_line_anywhere_marks_the_run_cut_short() {
     let e = verdict(&v, "storage.exit-status");
     assert_eq!(e["status"], "fail", "{e}");
     assert!(note(&e).contains("terminating on signal 2"), "{e}");
-    let r = run(&["analyze", d.to_str().unwrap_or("")]);
+    let r = run(&["analyze", d.to_str().unwrap_or(""), "--detail"]);
     let row = r
         .stdout
         .lines()
@@ -537,7 +538,7 @@ fn two_runs_pasted_into_one_file_are_not_status_reports() {
     assert_eq!(w["status"], "not-comparable", "{w}");
     // Real status reports of one run (--status-interval) stay one run.
     let s = root().join("tests/fixtures/fio/status-interval.json");
-    let r = run(&["analyze", s.to_str().unwrap_or("")]);
+    let r = run(&["analyze", s.to_str().unwrap_or(""), "--detail"]);
     assert!(r.stdout.contains("status reports"), "{}", r.stdout);
     assert!(!r.stdout.contains("separate runs"), "{}", r.stdout);
     let _ = before;
@@ -553,6 +554,7 @@ fn a_share_is_given_only_for_the_run_its_criterion_judged() {
             .join("samples/spdk-raid-published")
             .to_str()
             .unwrap_or(""),
+        "--detail",
     ]);
     for line in r
         .stdout

@@ -982,6 +982,7 @@ fn names_and_job_names_cannot_forge_the_terminal_or_a_report() {
     );
     for args in [
         &["analyze", i][..],
+        &["analyze", i, "--detail"],
         &["analyze", i, "--format", "json"],
         &["report", i, "-o", o, "--no-pdf"],
         &["bundle", i, "-o", b, "--no-pdf", "--dry-run"],

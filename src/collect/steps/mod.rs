@@ -258,6 +258,9 @@ struct Progress {
 }
 
 fn progress(total_s: u64, steps: usize) -> Progress {
+    if crate::output::quiet() {
+        return Progress { bar: None };
+    }
     if !std::io::stderr().is_terminal() {
         crate::errln!("{steps} steps, about {} to go", duration(total_s));
         return Progress { bar: None };
@@ -269,6 +272,8 @@ fn progress(total_s: u64, steps: usize) -> Progress {
         bar.set_style(style);
     }
     bar.enable_steady_tick(std::time::Duration::from_millis(250));
+    // What is said while it runs (notes, warnings) goes above the bar, not onto its line.
+    crate::output::start_progress(&bar);
     Progress { bar: Some(bar) }
 }
 
@@ -288,8 +293,16 @@ impl Progress {
 
     fn finish(&self) {
         if let Some(b) = &self.bar {
+            crate::output::end_progress();
             b.finish_and_clear();
         }
+    }
+}
+
+/// A session that returns early (an error saving the manifest) takes its bar down too.
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.finish();
     }
 }
 

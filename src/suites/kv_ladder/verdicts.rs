@@ -377,7 +377,11 @@ pub(super) fn turned_off_verdict(logs: &kv_common::ServerLogs) -> Verdict {
     };
     v.files.push(file.clone());
     v.set_measured(Some(log.turned_off.len() as f64));
-    v.measured = phrase!("{} times", count(log.turned_off.len()));
+    v.measured = match log.turned_off.len() {
+        0 => "never".into(),
+        1 => "once".into(),
+        n => phrase!("{} times", count(n)),
+    };
     if log.turned_off.is_empty() {
         v.status = Status::Pass;
     } else {
