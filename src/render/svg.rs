@@ -1,18 +1,119 @@
 //! Draws a [`Chart`] as a self-contained SVG: axes with round ticks, lines or grouped
-//! bars, reference lines and a legend. Text uses fonts Typst ships.
+//! bars, reference lines and a legend.
+//!
+//! Text is set in a monospaced font (DejaVu Sans Mono, which Typst embeds; a browser
+//! without it takes its own monospace, of about the same advance), so every text's
+//! width is known before it is drawn: a title that would not fit is wrapped, a legend
+//! that would not fit takes more rows, and the header grows to hold them.
 
 use std::fmt::Write;
 
 use crate::model::chart::{Chart, Kind};
 
-const W: f64 = 720.0;
-const H: f64 = 340.0;
-const LEFT: f64 = 72.0;
-const RIGHT: f64 = 16.0;
-const TOP: f64 = 44.0;
-const BOTTOM: f64 = 58.0;
+/// Sized for two charts side by side on a landscape A4 page, text at about body size.
+const W: f64 = 560.0;
+const PLOT_H: f64 = 210.0;
+const LEFT: f64 = 64.0;
+const RIGHT: f64 = 12.0;
+const BOTTOM: f64 = 52.0;
 const COLORS: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
-const FONT: &str = "Libertinus Serif, New Computer Modern, DejaVu Sans, serif";
+const FONT: &str = "DejaVu Sans Mono, Menlo, Consolas, monospace";
+/// The advance of one character of [`FONT`], in ems (DejaVu Sans Mono: 0.602; Menlo the
+/// same, Consolas narrower), rounded up.
+const ADVANCE: f64 = 0.61;
+const TITLE_SIZE: f64 = 13.0;
+const TEXT_SIZE: f64 = 11.0;
+
+/// How wide `text` is at `size` in [`FONT`].
+fn text_width(text: &str, size: f64) -> f64 {
+    text.chars().count() as f64 * ADVANCE * size
+}
+
+/// `text` in lines of at most `width` at `size`, broken between words (a word longer
+/// than a line is cut, ending in `…`).
+fn wrap(text: &str, width: f64, size: f64) -> Vec<String> {
+    let max = ((width / (ADVANCE * size)).floor() as usize).max(8);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let word: String = if word.chars().count() > max {
+            let mut w: String = word.chars().take(max - 1).collect();
+            w.push('…');
+            w
+        } else {
+            word.to_string()
+        };
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > max {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&word);
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The legend's entries laid out in rows from the right: (series, x) per row.
+fn legend_rows(chart: &Chart) -> Vec<Vec<(usize, f64)>> {
+    let room = W - LEFT - RIGHT;
+    let entry = |k: usize| text_width(&chart.series[k].name, TEXT_SIZE) + 16.0 + 14.0;
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    let mut used = 0.0;
+    for k in 0..chart.series.len() {
+        let w = entry(k).min(room);
+        if rows.is_empty() || used + w > room {
+            rows.push(Vec::new());
+            used = 0.0;
+        }
+        used += w;
+        if let Some(r) = rows.last_mut() {
+            r.push(k);
+        }
+    }
+    rows.into_iter()
+        .map(|row| {
+            let mut x = W - RIGHT;
+            let mut placed: Vec<(usize, f64)> = row
+                .iter()
+                .rev()
+                .map(|&k| {
+                    x -= entry(k).min(room);
+                    (k, x)
+                })
+                .collect();
+            placed.reverse();
+            placed
+        })
+        .collect()
+}
+
+/// The header above the plot: the title's lines and the legend's rows.
+struct Header {
+    title: Vec<String>,
+    legend: Vec<Vec<(usize, f64)>>,
+}
+
+impl Header {
+    fn of(chart: &Chart) -> Header {
+        Header {
+            title: wrap(&chart.title, W - 2.0 * RIGHT, TITLE_SIZE),
+            legend: legend_rows(chart),
+        }
+    }
+
+    fn legend_top(&self) -> f64 {
+        10.0 + self.title.len() as f64 * (TITLE_SIZE + 4.0)
+    }
+
+    /// Where the plot starts.
+    fn height(&self) -> f64 {
+        self.legend_top() + self.legend.len() as f64 * (TEXT_SIZE + 5.0) + 14.0
+    }
+}
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -80,6 +181,10 @@ fn color_index(chart: &Chart, k: usize) -> usize {
 
 /// The plot's geometry: the y scale's top and tick step, and the category bands.
 struct Geometry {
+    /// Where the plot's top is, under the header.
+    plot_top: f64,
+    /// The whole drawing's height.
+    h: f64,
     top: f64,
     step: f64,
     plot_w: f64,
@@ -88,7 +193,7 @@ struct Geometry {
 }
 
 impl Geometry {
-    fn of(chart: &Chart) -> Geometry {
+    fn of(chart: &Chart, header: &Header) -> Geometry {
         let mut max = chart
             .series
             .iter()
@@ -102,17 +207,20 @@ impl Geometry {
         }
         let step = tick_step(max * 1.05);
         let plot_w = W - LEFT - RIGHT;
+        let plot_top = header.height();
         Geometry {
+            plot_top,
+            h: plot_top + PLOT_H + BOTTOM,
             top: (max * 1.05 / step).ceil() * step,
             step,
             plot_w,
-            plot_h: H - TOP - BOTTOM,
+            plot_h: PLOT_H,
             band: plot_w / chart.categories.len().max(1) as f64,
         }
     }
 
     fn y(&self, v: f64) -> f64 {
-        TOP + self.plot_h * (1.0 - v / self.top)
+        self.plot_top + self.plot_h * (1.0 - v / self.top)
     }
 
     fn x_mid(&self, i: usize) -> f64 {
@@ -121,18 +229,23 @@ impl Geometry {
 }
 
 pub fn render(chart: &Chart) -> String {
-    let g = Geometry::of(chart);
+    let header = Header::of(chart);
+    let g = Geometry::of(chart, &header);
+    let h = g.h;
     let mut s = String::new();
     let _ = write!(
         s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="{FONT}" font-size="12">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{h:.0}" viewBox="0 0 {W} {h:.0}" font-family="{FONT}" font-size="{TEXT_SIZE}">"#
     );
-    let _ = write!(s, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
-    let _ = write!(
-        s,
-        r#"<text x="{LEFT}" y="20" font-size="15" font-weight="bold">{}</text>"#,
-        esc(&chart.title)
-    );
+    let _ = write!(s, r#"<rect width="{W}" height="{h:.0}" fill="white"/>"#);
+    for (i, line) in header.title.iter().enumerate() {
+        let _ = write!(
+            s,
+            r#"<text x="{RIGHT}" y="{:.1}" font-size="{TITLE_SIZE}" font-weight="bold">{}</text>"#,
+            6.0 + TITLE_SIZE + i as f64 * (TITLE_SIZE + 4.0),
+            esc(line)
+        );
+    }
     axes(&mut s, chart, &g);
     for k in 0..chart.series.len() {
         let color = COLORS[color_index(chart, k) % COLORS.len()];
@@ -152,7 +265,7 @@ pub fn render(chart: &Chart) -> String {
             esc(label)
         );
     }
-    legend(&mut s, chart);
+    legend(&mut s, chart, &header);
     s.push_str("</svg>\n");
     s
 }
@@ -175,7 +288,7 @@ fn axes(s: &mut String, chart: &Chart, g: &Geometry) {
     let _ = write!(
         s,
         r#"<text transform="translate(16,{:.1}) rotate(-90)" text-anchor="middle">{}</text>"#,
-        TOP + g.plot_h / 2.0,
+        g.plot_top + g.plot_h / 2.0,
         esc(&chart.y_label)
     );
     // Many categories (a series over time): every k-th label, so they do not overlap.
@@ -188,7 +301,7 @@ fn axes(s: &mut String, chart: &Chart, g: &Geometry) {
             s,
             r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
             g.x_mid(i),
-            H - BOTTOM + 16.0,
+            g.h - BOTTOM + 16.0,
             esc(c)
         );
     }
@@ -196,7 +309,7 @@ fn axes(s: &mut String, chart: &Chart, g: &Geometry) {
         s,
         r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
         LEFT + g.plot_w / 2.0,
-        H - 14.0,
+        g.h - 14.0,
         esc(&chart.x_label)
     );
     let _ = write!(
@@ -245,6 +358,22 @@ fn bars(s: &mut String, chart: &Chart, k: usize, color: &str, g: &Geometry) {
     }
 }
 
+/// Series drawn earlier are drawn wider, so a later one lying on top of it (the same
+/// numbers) leaves a border of it visible: coinciding series do not hide each other.
+fn line_width(chart: &Chart, k: usize) -> f64 {
+    1.5 + 1.5 * chart.series.len().saturating_sub(k + 1) as f64
+}
+
+/// A point's radius: about the line's half width and a little more; small on a dense
+/// series (a time series of hundreds of samples), where the points only carry the hover.
+fn point_radius(chart: &Chart, k: usize) -> f64 {
+    if chart.categories.len() > 40 {
+        1.2
+    } else {
+        line_width(chart, k) / 2.0 + 2.0
+    }
+}
+
 /// One series as a line with its points; a missing value lifts the pen.
 fn line(s: &mut String, chart: &Chart, k: usize, color: &str, g: &Geometry) {
     let series = &chart.series[k];
@@ -270,9 +399,10 @@ fn line(s: &mut String, chart: &Chart, k: usize, color: &str, g: &Geometry) {
                 pen_up = false;
                 let _ = write!(
                     points,
-                    r#"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="{color}">{}</circle>"#,
+                    r#"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="{color}">{}</circle>"#,
                     g.x_mid(i),
                     g.y(val),
+                    point_radius(chart, k),
                     hover(chart, k, i, val)
                 );
             }
@@ -281,26 +411,39 @@ fn line(s: &mut String, chart: &Chart, k: usize, color: &str, g: &Geometry) {
     }
     let _ = write!(
         s,
-        r#"<path d="{}" fill="none" stroke="{color}" stroke-width="2"{dash}/>"#,
-        path.trim_end()
+        r#"<path d="{}" fill="none" stroke="{color}" stroke-width="{:.1}"{dash}/>"#,
+        path.trim_end(),
+        line_width(chart, k)
     );
     s.push_str(&points);
 }
 
-/// The legend, top right, one row.
-fn legend(s: &mut String, chart: &Chart) {
-    let mut lx = W - RIGHT;
-    for (k, series) in chart.series.iter().enumerate().rev() {
-        let color = COLORS[color_index(chart, k) % COLORS.len()];
-        let width = 6.2 * series.name.chars().count() as f64 + 24.0;
-        lx -= width;
-        let fill = if series.published { "white" } else { color };
-        let _ = write!(
-            s,
-            r#"<rect x="{lx:.1}" y="28" width="12" height="10" fill="{fill}" stroke="{color}" stroke-width="1.5"/><text x="{:.1}" y="37">{}</text>"#,
-            lx + 16.0,
-            esc(&series.name)
-        );
+/// The legend, under the title, right-aligned, in as many rows as its entries need.
+fn legend(s: &mut String, chart: &Chart, header: &Header) {
+    for (row, entries) in header.legend.iter().enumerate() {
+        let y = header.legend_top() + row as f64 * (TEXT_SIZE + 5.0);
+        for &(k, lx) in entries {
+            let series = &chart.series[k];
+            let color = COLORS[color_index(chart, k) % COLORS.len()];
+            let fill = if series.published { "white" } else { color };
+            // Only a name wider than a whole row is cut.
+            let room = ((W - LEFT - RIGHT - 30.0) / (ADVANCE * TEXT_SIZE)).floor() as usize;
+            let name = if series.name.chars().count() > room.max(4) {
+                let mut n: String = series.name.chars().take(room.max(4) - 1).collect();
+                n.push('…');
+                n
+            } else {
+                series.name.clone()
+            };
+            let _ = write!(
+                s,
+                r#"<rect x="{lx:.1}" y="{:.1}" width="12" height="10" fill="{fill}" stroke="{color}" stroke-width="1.5"/><text x="{:.1}" y="{:.1}">{}</text>"#,
+                y,
+                lx + 16.0,
+                y + 9.0,
+                esc(&name)
+            );
+        }
     }
 }
 
@@ -368,6 +511,40 @@ mod tests {
             1 + 5 + 2,
             "background, bars, legend"
         );
+    }
+
+    #[test]
+    fn a_long_title_wraps_and_a_wide_legend_takes_rows_inside_the_drawing() {
+        let mut c = chart(Kind::Line);
+        c.title = "randread 8k: mean latency against queue depth, every array and every run of the campaign, with the published figures".into();
+        c.series = (0..4)
+            .map(|i| Series {
+                name: format!("a rather long series name number {i}"),
+                values: vec![Some(1.0), Some(2.0), Some(3.0)],
+                published: false,
+            })
+            .collect();
+        let header = Header::of(&c);
+        assert!(header.title.len() >= 2, "{:?}", header.title);
+        for line in &header.title {
+            assert!(RIGHT + text_width(line, TITLE_SIZE) <= W - RIGHT, "{line}");
+        }
+        assert!(header.legend.len() >= 2);
+        for row in &header.legend {
+            assert!(row.iter().all(|&(_, x)| x >= LEFT - 1.0));
+        }
+        let svg = render(&c);
+        // Every text of the header fits the drawing.
+        assert!(svg.contains(&format!(r#"width="{W}""#)));
+        assert!(
+            !svg.contains("against queue depth, every array and every run of the campaign, with")
+        );
+    }
+
+    #[test]
+    fn coinciding_lines_leave_the_one_underneath_visible() {
+        let c = chart(Kind::Line);
+        assert!(line_width(&c, 0) > line_width(&c, 1));
     }
 
     #[test]

@@ -141,7 +141,42 @@ fn render_with(
         a.verdicts().filter(|v| !v.check_next.is_empty()).collect();
     let limits: Vec<&crate::model::limit::Limit> =
         a.suites.iter().flat_map(|s| &s.limits).collect();
+    // The first page: each suite's verdicts, failures first; the deviations that changed
+    // the comparison; each suite's first chart (its headline), two or three to a row.
+    let rank = |s: crate::model::verdict::Status| {
+        use crate::model::verdict::Status;
+        match s {
+            Status::Fail => 0,
+            Status::NotComparable => 1,
+            Status::Inconclusive => 2,
+            Status::NotMeasured => 3,
+            Status::Pass => 4,
+        }
+    };
+    let exec: Vec<Value> = a
+        .suites
+        .iter()
+        .map(|s| {
+            let mut verdicts: Vec<&crate::model::verdict::Verdict> = s.verdicts.iter().collect();
+            verdicts.sort_by_key(|v| rank(v.status));
+            context! { title => s.title, verdicts => verdicts }
+        })
+        .collect();
+    let changing: Vec<&crate::model::deviation::Deviation> = deviations
+        .iter()
+        .copied()
+        .filter(|d| d.changes_comparison)
+        .collect();
+    let headline: Vec<&str> = a
+        .suites
+        .iter()
+        .filter_map(|s| s.charts.first().map(|c| c.id.as_str()))
+        .collect();
     let ctx = context! {
+        exec => exec,
+        changing => changing,
+        headline_columns => headline.len().clamp(2, 3),
+        headline => headline,
         typst_version => TYPST_VERSION,
         summary_line => a.summary.line(),
         deviations => deviations,

@@ -110,14 +110,29 @@ fn report_html_is_one_file_with_the_pdfs_sections_and_nothing_to_fetch() {
             .flat_map(|s| &s.values)
             .filter(|v| v.is_some_and(f64::is_finite))
             .count();
+        // Each suite's first chart is drawn twice: at the top (its headline), and in its
+        // section with the others.
+        let headline: Vec<&reprobench::model::chart::Chart> =
+            a.suites.iter().filter_map(|s| s.charts.first()).collect();
+        let headline_values: usize = headline
+            .iter()
+            .flat_map(|c| &c.series)
+            .flat_map(|s| &s.values)
+            .filter(|v| v.is_some_and(f64::is_finite))
+            .count();
         assert_eq!(
             html.matches("<svg").count(),
-            charts.len(),
+            charts.len() + headline.len(),
             "{sample}: plots inline"
         );
+        let summary = html
+            .split("id=\"verdicts\"")
+            .next()
+            .expect("the top of the page");
+        assert_eq!(summary.matches("<svg").count(), headline.len(), "{sample}");
         assert_eq!(
             html.matches("<title>").count() - 1,
-            values,
+            values + headline_values,
             "{sample}: one hover label per value"
         );
         // What a file says is text, never markup.

@@ -55,8 +55,38 @@ fn every_sample_gives_a_real_pdf_with_its_verdict_table() {
         assert!(
             text.contains("status") && text.contains("criterion") && text.contains("published")
         );
+        // Page 1 is the summary: every verdict is on it, the detail starts on page 2.
+        let page1 = text.split('\u{c}').next().unwrap_or("");
+        assert!(page1.contains(summary), "{sample}: page 1:\n{page1}");
+        assert!(
+            !page1.contains("Deviations from the procedure"),
+            "{sample}: the detail begins after page 1:\n{page1}"
+        );
+        let page2 = text.split('\u{c}').nth(1).unwrap_or("");
+        assert!(
+            page2.trim_start().starts_with("Verdicts"),
+            "{sample}: {page2}"
+        );
         // Every verdict's criterion is in the PDF (a line of it, pdftotext wraps cells).
         let (_, v) = analyze_json(&root().join(sample), &[]);
+        for s in v["suites"].as_array().expect("suites") {
+            for verdict in s["verdicts"].as_array().expect("verdicts") {
+                let words: String = verdict["criterion"]
+                    .as_str()
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .take(3)
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                assert!(page1.contains(&words), "{sample}: `{words}` not on page 1");
+            }
+        }
+        // A suite's charts are two to a row.
+        let typ = fs::read_to_string(out.join("report.typ")).expect("typ");
+        if typ.contains("image(\"plots/") {
+            assert!(typ.contains("#grid(columns: (1fr, 1fr)"), "{sample}");
+            assert!(!typ.contains("width: 78%"), "{sample}");
+        }
         for s in v["suites"].as_array().expect("suites") {
             for verdict in s["verdicts"].as_array().expect("verdicts") {
                 let words: String = verdict["criterion"]
