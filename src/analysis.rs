@@ -13,10 +13,11 @@ use crate::model::verdict::{self, Status, Verdict};
 use crate::suites::{self, Fact, Options, Suite, SuiteReport};
 
 /// The version of the JSON model (`analyze --format json`): raised when a field changes
-/// meaning or type; fields are only added within a version.
-pub const SCHEMA_VERSION: u32 = 2;
+/// meaning or type or the output changes shape (3: one object, `{schema_version, inputs,
+/// trend}`, whatever the inputs); fields are only added within a version.
+pub const SCHEMA_VERSION: u32 = 3;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Analysis {
     /// [`SCHEMA_VERSION`].
     pub schema_version: u32,
@@ -61,7 +62,7 @@ impl Run {
 }
 
 /// How many verdicts have each status; keys are the status names (`not-measured`).
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub struct Summary {
     pub pass: usize,
@@ -86,10 +87,12 @@ impl Summary {
 pub enum Unusable {
     #[error("cannot read `{path}`: {cause}")]
     Unreadable { path: String, cause: std::io::Error },
-    #[error("no results any suite can read in `{path}` ({files} files looked at{skipped}); `reprobench suites` lists what each suite reads")]
+    #[error("no results any suite can read in `{path}` ({files} files looked at{named}{skipped}); `reprobench suites` lists what each suite reads")]
     NothingFound {
         path: String,
         files: usize,
+        /// The files looked at, by name and what each was taken for (the first few).
+        named: String,
         skipped: String,
     },
 }
@@ -184,6 +187,31 @@ fn resident() -> String {
     format!("{} (peak {})", field("VmRSS:"), field("VmHWM:"))
 }
 
+/// `: notes.txt (text), b.bin (text)`: the first files of an input no suite read, with
+/// what each was taken for.
+fn looked_at(catalog: &Catalog) -> String {
+    const SHOWN: usize = 5;
+    let items = &catalog.items;
+    if items.is_empty() {
+        return String::new();
+    }
+    let mut names: Vec<String> = items
+        .iter()
+        .take(SHOWN)
+        .map(|i| {
+            format!(
+                "{} ({})",
+                crate::output::visible_name(&i.rel),
+                i.kind.label()
+            )
+        })
+        .collect();
+    if items.len() > SHOWN {
+        names.push(format!("and {} more", items.len() - SHOWN));
+    }
+    format!(": {}", names.join(", "))
+}
+
 /// Judges an ingested input: each suite that finds its files reads them from the catalog.
 pub fn analyze_catalog(
     input: &Path,
@@ -240,6 +268,7 @@ fn judge(
         return Err(Unusable::NothingFound {
             path: input.display().to_string(),
             files: catalog.items.len(),
+            named: looked_at(catalog),
             skipped,
         });
     }

@@ -11,6 +11,55 @@ use crate::render::terminal;
 
 use super::{options, UNUSABLE};
 
+/// What `analyze --format json` prints: one shape whatever the number of inputs, the
+/// failures among them, or `--trend` (docs/analyze.schema.json is its JSON Schema).
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct Output {
+    /// The version of this shape and of the analysis model inside it
+    /// ([`crate::analysis::SCHEMA_VERSION`]).
+    pub schema_version: u32,
+    /// Every input, in the order given: its analysis, or why there is none.
+    pub inputs: Vec<InputResult>,
+    /// With `--trend` and two inputs or more: every criterion's number across them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trend: Option<crate::compare::trend::Trend>,
+}
+
+/// One input of [`Output`].
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct InputResult {
+    /// The path as given.
+    pub input: String,
+    /// The analysis; absent when the input could not be used (then `error` says why).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<Analysis>,
+    /// Why the input gave no analysis (the run's exit status is then 2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// A dataset given to `--trend`: the campaigns it added to the trend.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub campaigns: Vec<String>,
+}
+
+impl InputResult {
+    fn failed(input: &Path, error: String) -> InputResult {
+        InputResult {
+            input: input.display().to_string(),
+            analysis: None,
+            error: Some(error),
+            campaigns: Vec::new(),
+        }
+    }
+}
+
+/// The JSON Schema of [`Output`], as docs/analyze.schema.json holds it.
+pub fn json_schema() -> String {
+    let schema = schemars::schema_for!(Output);
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
 pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     if let Some(dir) = &args.export {
         for input in &args.inputs {
@@ -23,6 +72,9 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     let opts = options(&args.judging);
     let mut worst = 0;
     let mut results: Vec<Analysis> = Vec::new();
+    // Every input's place in the JSON output: an analysis (an index into `results`), a
+    // dataset's campaigns, or an error.
+    let mut listed: Vec<InputResult> = Vec::new();
     // The catalogs and frames beside the models, kept only to export them.
     let mut runs: Vec<crate::analysis::Run> = Vec::new();
     let inputs = if args.campaigns {
@@ -41,20 +93,29 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     for input in &inputs {
         if let Some((root, sel)) = crate::dataset::read::parse(input) {
             if !args.trend {
-                crate::errln!(
-                    "error: `{}` is a dataset: it holds campaigns' results, not files to judge; read it with --trend, compare, or SQL (docs/compare-and-datasets.md, Datasets)",
+                let why = format!(
+                    "`{}` is a dataset: it holds campaigns' results, not files to judge; read it with --trend, compare, or SQL (docs/compare-and-datasets.md, Datasets)",
                     input.display()
                 );
+                crate::errln!("error: {why}");
+                listed.push(InputResult::failed(input, why));
                 worst = UNUSABLE;
                 continue;
             }
             match crate::dataset::read::campaigns(&root, &sel) {
                 Ok(mut c) => {
                     worst = worst.max(c.iter().map(|c| c.exit_code()).max().unwrap_or(0));
+                    listed.push(InputResult {
+                        input: input.display().to_string(),
+                        analysis: None,
+                        error: None,
+                        campaigns: c.iter().map(|c| c.input.clone()).collect(),
+                    });
                     campaigns.append(&mut c);
                 }
                 Err(e) => {
                     crate::errln!("error: {e:#}");
+                    listed.push(InputResult::failed(input, format!("{e:#}")));
                     worst = UNUSABLE;
                 }
             }
@@ -83,10 +144,17 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
                 if args.trend {
                     campaigns.push(crate::compare::Campaign::from(&a));
                 }
+                listed.push(InputResult {
+                    input: input.display().to_string(),
+                    analysis: None,
+                    error: None,
+                    campaigns: Vec::new(),
+                });
                 results.push(a);
             }
             Err(e) => {
                 crate::errln!("error: {e:#}");
+                listed.push(InputResult::failed(input, format!("{e:#}")));
                 worst = UNUSABLE;
             }
         }
@@ -108,22 +176,25 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
         export(&runs, trend.as_ref(), dir)?;
     }
     match args.format {
-        Format::Json if trend.is_some() => {
-            let value = serde_json::to_string_pretty(&serde_json::json!({
-                "inputs": results,
-                "trend": trend,
-            }))
-            .context("failed to write the analysis as JSON")?;
-            crate::outln!("{value}");
-        }
         Format::Json => {
-            let value = if results.len() == 1 {
-                serde_json::to_string_pretty(&results[0])
-            } else {
-                serde_json::to_string_pretty(&results)
+            // The analyses go back into their inputs' places, in the order given.
+            let mut analyses = std::mem::take(&mut results).into_iter();
+            for l in &mut listed {
+                if l.error.is_none() && l.campaigns.is_empty() {
+                    l.analysis = analyses.next();
+                }
             }
-            .context("failed to write the analysis as JSON")?;
+            let output = Output {
+                schema_version: crate::analysis::SCHEMA_VERSION,
+                inputs: std::mem::take(&mut listed),
+                trend,
+            };
+            let value = serde_json::to_string_pretty(&output)
+                .context("failed to write the analysis as JSON")?;
             crate::outln!("{value}");
+            std::mem::forget(output);
+            std::mem::forget(runs);
+            return Ok(worst);
         }
         Format::Text => {
             let t = crate::analysis::Timer::start();
@@ -233,4 +304,25 @@ fn export(
         crate::errln!("wrote {w}");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// docs/analyze.schema.json is what the types say; `REPROBENCH_BLESS=1 cargo test
+    /// --lib published_schema` writes it again after a change to the model.
+    #[test]
+    fn the_published_schema_is_the_one_the_types_give() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/analyze.schema.json");
+        let generated = super::json_schema();
+        if std::env::var_os("REPROBENCH_BLESS").is_some() {
+            std::fs::write(&path, &generated).expect("write the schema");
+        }
+        let published = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            published == generated,
+            "{} is not the schema the types give: run REPROBENCH_BLESS=1 cargo test --lib published_schema",
+            path.display()
+        );
+    }
 }

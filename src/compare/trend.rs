@@ -5,14 +5,14 @@ use serde::Serialize;
 
 use super::Campaign;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct TrendInput {
     pub input: String,
     /// When the run started, from a collector's manifest (`started`), if any said.
     pub started: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct TrendRow {
     pub id: String,
     pub criterion: String,
@@ -23,7 +23,7 @@ pub struct TrendRow {
     pub sparkline: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Trend {
     /// How the inputs are ordered, and what was missing for that.
     pub order: String,

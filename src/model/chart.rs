@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     /// Series drawn as lines over the categories (e.g. clients 1..32).
@@ -11,7 +11,7 @@ pub enum Kind {
     Bar,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Series {
     pub name: String,
     /// One value per category; None leaves a gap.
@@ -20,7 +20,7 @@ pub struct Series {
     pub published: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Chart {
     /// File-name safe, unique within a report: `kv-ladder-gen`.
     pub id: String,

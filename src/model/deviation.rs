@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::model::phrase::{Phrase, UnitOf};
 use crate::model::verdict::{Observation, Status, Verdict};
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Deviation {
     /// The parameter, as the procedure names it (`runtime`, `numjobs`, `--no-early-stop`).
     pub parameter: String,

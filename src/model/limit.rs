@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 /// A bound the hardware puts on a measurement, computed from the files.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Limit {
     pub suite: String,
     /// What is bounded: `restore time (adp)`, `raid10/write-1m-j8-d4`.

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Better {
     Higher,
@@ -14,7 +14,7 @@ pub enum Better {
 
 /// The unit a measurement is in. Bandwidths are decimal (fio's MB/s, the procedures'
 /// tables) unless they say MiB/s; conversions live in [`crate::model::units`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub enum Unit {
     #[serde(rename = "MB/s")]
     MegabytesPerSecond,
@@ -83,7 +83,7 @@ impl Unit {
 }
 
 /// How much one number would move on a rerun, as far as its own files tell.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Noise {
     /// Relative to the value (0.05 = 5 %).
     pub relative: f64,
@@ -97,7 +97,7 @@ pub struct Noise {
 }
 
 /// Which measurement: what compare matches across runs and a dataset keys rows by.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema)]
 pub struct Key {
     pub suite: String,
     /// What was measured: `raid10 · randwrite 8k × 8 jobs × QD 8`, `adp · 16 clients`.
@@ -105,7 +105,7 @@ pub struct Key {
     pub metric: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Measurement {
     #[serde(flatten)]
     pub key: Key,
@@ -152,7 +152,7 @@ impl Measurement {
 /// A parameter a run or a server ran with, as its files record it (fio's runtime, a
 /// vLLM server's non-default arguments): what set the measurements, kept typed beside
 /// them.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Parameter {
     /// What ran with it: `raid10/randwrite-8k-qd64`, a server's variant (`adp`).
     pub subject: String,
@@ -165,7 +165,7 @@ pub struct Parameter {
     pub file: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum ParamValue {
     Number(f64),
@@ -173,7 +173,7 @@ pub enum ParamValue {
 }
 
 /// Whose parameter it is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Scope {
     /// One run's (a fio job's runtime).

@@ -329,6 +329,33 @@ impl fmt::Display for UnitOf {
     }
 }
 
+/// A phrase and a unit are written as the text they read as.
+impl schemars::JsonSchema for Phrase {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Phrase".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "Words with the numbers in them, as the report shows them."
+        })
+    }
+}
+
+impl schemars::JsonSchema for UnitOf {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "UnitOf".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "The unit of a verdict's numbers and what they count: `x (the lower of output and gen)`, `result files`."
+        })
+    }
+}
+
 impl Serialize for UnitOf {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)

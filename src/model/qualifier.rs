@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::model::measurement::Unit;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum What {
     /// A ladder level's active histories against the KV cache.
@@ -16,7 +16,7 @@ pub enum What {
     SteadyState,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Outcome {
     Met,
@@ -25,7 +25,7 @@ pub enum Outcome {
     Unknown,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Qualifier {
     pub what: What,
     /// `gpu-only · 16 clients`, `raid10/randwrite-8k-j8-d8`.

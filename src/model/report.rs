@@ -9,7 +9,7 @@ use crate::model::deviation::Deviation;
 use crate::model::verdict::{Observation, Verdict};
 
 /// A table of display strings, rendered the same way by every output format.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Table {
     pub title: String,
     pub columns: Vec<String>,
@@ -20,7 +20,7 @@ pub struct Table {
 }
 
 /// What one suite made of a folder.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SuiteReport {
     pub name: &'static str,
     pub title: &'static str,
@@ -56,7 +56,7 @@ pub struct SuiteReport {
 }
 
 /// One fact about the environment, and the file it was read from.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Fact {
     pub name: String,
     pub value: String,
@@ -78,7 +78,7 @@ impl Fact {
 }
 
 /// One command as it ran, rebuilt from what a results file records.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RanCommand {
     /// What ran: `adp/randrw-8k-j128-d8`, `adp-1-L8`.
     pub subject: String,
@@ -87,7 +87,7 @@ pub struct RanCommand {
     pub source: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Preformatted {
     pub title: String,
     pub text: String,

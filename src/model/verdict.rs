@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::model::phrase::{Phrase, UnitOf};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     Pass,
@@ -55,7 +55,7 @@ impl fmt::Display for Status {
 }
 
 /// One judged criterion, with everything needed to check the judgement by hand.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Verdict {
     /// Stable identifier, e.g. `storage.randwrite-8k-qd64`.
     pub id: String,
@@ -91,7 +91,7 @@ pub struct Verdict {
 }
 
 /// A 95% confidence interval of a verdict's number, and how it was had.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Interval {
     pub low: f64,
     pub high: f64,
@@ -175,14 +175,14 @@ impl Verdict {
 
 /// One thing to check next for a verdict that is not a pass, and where the advice comes
 /// from (the procedure's section, or the rule's reasoning).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct NextStep {
     pub text: String,
     pub source: String,
 }
 
 /// A number the procedure asks to look at without a pass mark.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Observation {
     pub id: String,
     pub what: String,

@@ -61,7 +61,7 @@ impl ReferenceSetup {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Conform {
     Match,
@@ -79,7 +79,7 @@ impl Conform {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ConformanceRow {
     pub id: String,
     pub part: String,
@@ -93,7 +93,7 @@ pub struct ConformanceRow {
     pub source: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Conformance {
     pub title: String,
     pub source: String,

@@ -11,7 +11,7 @@ use crate::parse::host::HostFile;
 use crate::parse::vllm_log::ServerLog;
 
 /// One fact and where it was read.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Read {
     pub value: String,
     pub number: Option<f64>,
@@ -37,7 +37,7 @@ impl Read {
 }
 
 /// Facts by key (`gpu-model`, `link-gbit`, ...); see [`read`] for the keys.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct Setup {
     pub facts: BTreeMap<String, Read>,
 }

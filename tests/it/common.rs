@@ -204,15 +204,35 @@ pub fn independent_findings(input: &Path, out: &Path) -> Option<(String, Vec<ser
     Some((v["scanner"].as_str().unwrap_or("").to_string(), kept))
 }
 
-/// `analyze --format json` on a path, parsed.
+/// `analyze --format json` on a path, parsed: its one input's analysis (null when the
+/// input gave none).
 pub fn analyze_json(path: &Path, extra: &[&str]) -> (i32, serde_json::Value) {
     let p = path.to_str().expect("utf-8 path");
     let mut args = vec!["analyze", p, "--format", "json"];
     args.extend_from_slice(extra);
     let r = run(&args);
-    let v = serde_json::from_str(&r.stdout)
+    let v: serde_json::Value = serde_json::from_str(&r.stdout)
         .unwrap_or_else(|e| panic!("stdout is JSON ({e}): {}\nstderr: {}", r.stdout, r.stderr));
-    (r.code, v)
+    (r.code, first_analysis(&v))
+}
+
+/// The analyses of `analyze --format json` output, in the order of its inputs (an input
+/// that gave none is skipped).
+pub fn analyses(v: &serde_json::Value) -> Vec<serde_json::Value> {
+    v["inputs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i.get("analysis").cloned())
+        .collect()
+}
+
+/// The first input's analysis, or null.
+pub fn first_analysis(v: &serde_json::Value) -> serde_json::Value {
+    v["inputs"][0]
+        .get("analysis")
+        .cloned()
+        .unwrap_or(serde_json::Value::Null)
 }
 
 /// Verdict id -> status, from `analyze --format json`.

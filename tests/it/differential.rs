@@ -90,7 +90,7 @@ fn ours(dir: &Path) -> (Numbers, Numbers, Vec<String>) {
         "--export",
         out.path().to_str().unwrap_or(""),
     ]);
-    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap_or_default();
+    let v = first_analysis(&serde_json::from_str(&r.stdout).unwrap_or_default());
     let skipped: Vec<String> = v["skipped"]
         .as_array()
         .into_iter()

@@ -184,7 +184,7 @@ fn one_file_is_read_by_its_content_whatever_its_name() {
     // analysis still printed.
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("no criterion was judged"), "{}", r.stderr);
-    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let v = first_analysis(&serde_json::from_str(&r.stdout).expect("json"));
     assert_eq!(v["suites"][0]["name"], "storage");
     let iostat_named_txt = tmp.path().join("iostat.txt");
     fs::copy(

@@ -8,6 +8,7 @@ mod bundle;
 mod collect;
 mod collectors;
 mod compare;
+mod contract;
 mod dataset;
 mod differential;
 mod engine;

@@ -132,7 +132,7 @@ fn without(dir: &Path, file: &str) -> serde_json::Value {
     copy_dir(dir, &d);
     fs::remove_file(d.join(file)).expect("rm");
     let r = run(&["analyze", d.to_str().unwrap_or(""), "--format", "json"]);
-    serde_json::from_str(&r.stdout).unwrap_or_default()
+    first_analysis(&serde_json::from_str(&r.stdout).unwrap_or_default())
 }
 
 #[test]
