@@ -62,15 +62,31 @@ pub enum Command {
     /// any is; 2 when an input cannot be used.
     Compare(CompareArgs),
     /// Make a support bundle: report, raw results, checklist, checksums; secrets redacted.
+    ///
+    /// Writes FILE (default support.tar.gz) and, with --pseudonymize, FILE.pseudonyms.json
+    /// beside it; --dry-run writes nothing. Exit status: 0 when the bundle is written (or
+    /// the dry run printed); 2 when it is not (the folder unusable, the output inside it,
+    /// or a secret the second check still finds: nothing is written then).
     Bundle(BundleArgs),
     /// Accumulate campaigns' results in a Parquet dataset (for DuckDB, Spark, Trino,
     /// compare and --trend).
+    ///
+    /// Exit status: 0 when done; 2 when an input or the dataset cannot be used (an add
+    /// then changes nothing).
     #[command(subcommand)]
     Dataset(DatasetCommand),
     /// Run a procedure on the hardware through the collectors (checks the device first).
+    ///
+    /// Writes a results folder in the procedure's layout (-o) with a manifest under
+    /// manifests/; --dry-run prints every command and writes nothing. Exit status: 0 when
+    /// every step ran; 1 when a step failed; 2 when the preflight or the device guard
+    /// refused (nothing ran on that device); 128+N when signal N stopped it.
     #[command(subcommand)]
     Collect(CollectCommand),
     /// Generate SPDK RAID benchmark inputs: the JSON config and fio job files.
+    ///
+    /// Exit status: 0 when written; 2 when the arguments cannot make them (an unknown
+    /// array, a sub-stripe raid5f write).
     #[command(subcommand)]
     Spdk(SpdkCommand),
     /// List the suites and the files each one reads.

@@ -404,3 +404,105 @@ fn shell_files_installs_completions_and_man_pages_under_a_prefix() {
 fn walk_count(dir: &Path) -> usize {
     walkdir(dir).len()
 }
+
+#[test]
+fn every_command_that_can_fail_names_its_exit_statuses_and_returns_only_those() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let garbage = tmp.path().join("garbage");
+    std::fs::create_dir_all(&garbage).expect("dir");
+    std::fs::write(garbage.join("notes.txt"), "nothing a suite reads\n").expect("write");
+    let sample = root().join("samples/storage-published");
+    let s = |p: &Path| p.to_str().unwrap_or("").to_string();
+    let out = |n: &str| s(&tmp.path().join(n));
+    let cases: Vec<(&str, Vec<String>)> = vec![
+        (
+            "bundle",
+            vec![
+                "bundle".into(),
+                s(&sample),
+                "-o".into(),
+                out("a.tar.gz"),
+                "--dry-run".into(),
+                "--no-pdf".into(),
+            ],
+        ),
+        (
+            "bundle",
+            vec![
+                "bundle".into(),
+                s(&garbage),
+                "-o".into(),
+                out("b.tar.gz"),
+                "--no-pdf".into(),
+            ],
+        ),
+        (
+            "bundle",
+            vec![
+                "bundle".into(),
+                "/nonexistent/input".into(),
+                "-o".into(),
+                out("c.tar.gz"),
+            ],
+        ),
+        (
+            "dataset",
+            vec!["dataset".into(), "add".into(), out("ds"), s(&sample)],
+        ),
+        (
+            "dataset",
+            vec!["dataset".into(), "list".into(), out("not-a-dataset")],
+        ),
+        (
+            "spdk",
+            vec![
+                "spdk".into(),
+                "config".into(),
+                "--bdevs".into(),
+                "a,b,c".into(),
+                "--raid".into(),
+                "raid7".into(),
+            ],
+        ),
+        (
+            "spdk",
+            vec![
+                "spdk".into(),
+                "config".into(),
+                "--bdevs".into(),
+                "a,b,c".into(),
+            ],
+        ),
+        (
+            "collect",
+            vec![
+                "collect".into(),
+                "sysinfo".into(),
+                "--dry-run".into(),
+                "-o".into(),
+                out("sys"),
+            ],
+        ),
+        (
+            "shell-files",
+            vec![
+                "shell-files".into(),
+                "--prefix".into(),
+                out("prefix"),
+                "--dry-run".into(),
+            ],
+        ),
+    ];
+    for (cmd, args) in &cases {
+        let named = statuses_named(&help(cmd));
+        assert!(named.contains(&0) && named.contains(&2), "{cmd}: {named:?}");
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let r = run(&refs);
+        assert!(
+            named.contains(&r.code),
+            "{args:?} exits {}; `{cmd} --help` names {named:?}\n{}",
+            r.code,
+            r.stderr
+        );
+    }
+}

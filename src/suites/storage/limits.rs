@@ -14,6 +14,24 @@ use crate::model::units::{MBps, MiBps};
 
 /// Mean member %util at or above which the drives were the ceiling.
 const BUSY: f64 = 90.0;
+
+/// `busy 87% of the time`: with a decimal when the whole number would sit on the other
+/// side of [`BUSY`] or [`HEADROOM`] than the value (89.6 is not "90%, under the 90%");
+/// above 100 it is said as 100, with what iostat printed and why it can.
+fn busy(util: f64) -> String {
+    if util > 100.0 {
+        return format!(
+            "busy all of the time (iostat's mean %util {util:.0}: it counts time with any request in flight, which passes 100 on a device that serves requests in parallel)"
+        );
+    }
+    let whole = util.round();
+    let crosses = |line: f64| (whole >= line) != (util >= line);
+    if crosses(BUSY) || crosses(HEADROOM) {
+        format!("busy {util:.1}% of the time")
+    } else {
+        format!("busy {util:.0}% of the time")
+    }
+}
 /// Below this the drives had headroom.
 const HEADROOM: f64 = 70.0;
 
@@ -109,11 +127,12 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
         );
         limit.bound_value = Some(total.0);
         limit.reading = match util {
-            Some(u) if u >= BUSY => format!("the drives were the ceiling: busy {u:.0}% of the time"),
+            Some(u) if u >= BUSY => format!("the drives were the ceiling: {}", busy(u)),
             Some(u) if u < HEADROOM => format!(
-                "the drives had headroom (busy {u:.0}% of the time): the ceiling was above them, in the array layer (md or the card) or the host"
+                "the drives had headroom ({}): the ceiling was above them, in the array layer (md or the card) or the host",
+                busy(u)
             ),
-            Some(u) => format!("the drives were near their ceiling (busy {u:.0}% of the time, under the {BUSY:.0}% that counts as the ceiling)"),
+            Some(u) => format!("the drives were near their ceiling ({}, under the {BUSY:.0}% that counts as the ceiling)", busy(u)),
             None => "the iostat log has no %util column: whether the drives were the ceiling is unknown".into(),
         };
         out.push(limit);
@@ -152,4 +171,23 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::busy;
+
+    #[test]
+    fn a_busy_share_is_never_said_on_the_wrong_side_of_its_line_nor_above_all_the_time() {
+        assert_eq!(busy(89.6), "busy 89.6% of the time");
+        assert_eq!(busy(90.0), "busy 90% of the time");
+        assert_eq!(busy(69.7), "busy 69.7% of the time");
+        assert_eq!(busy(85.2), "busy 85% of the time");
+        let over = busy(102.4);
+        assert!(
+            over.starts_with("busy all of the time (iostat's mean %util 102"),
+            "{over}"
+        );
+        assert!(!over.contains("busy 102%"));
+    }
 }
