@@ -46,6 +46,18 @@ impl Status {
             Status::NotComparable => "not comparable",
         }
     }
+
+    /// The order a reader wants statuses in: failures first, then what could not be
+    /// judged, passes last (the summaries sort by it).
+    pub fn urgency(self) -> u8 {
+        match self {
+            Status::Fail => 0,
+            Status::NotComparable => 1,
+            Status::Inconclusive => 2,
+            Status::NotMeasured => 3,
+            Status::Pass => 4,
+        }
+    }
 }
 
 impl fmt::Display for Status {

@@ -143,22 +143,12 @@ fn render_with(
         a.suites.iter().flat_map(|s| &s.limits).collect();
     // The first page: each suite's verdicts, failures first; the deviations that changed
     // the comparison; each suite's first chart (its headline), two or three to a row.
-    let rank = |s: crate::model::verdict::Status| {
-        use crate::model::verdict::Status;
-        match s {
-            Status::Fail => 0,
-            Status::NotComparable => 1,
-            Status::Inconclusive => 2,
-            Status::NotMeasured => 3,
-            Status::Pass => 4,
-        }
-    };
     let exec: Vec<Value> = a
         .suites
         .iter()
         .map(|s| {
             let mut verdicts: Vec<&crate::model::verdict::Verdict> = s.verdicts.iter().collect();
-            verdicts.sort_by_key(|v| rank(v.status));
+            verdicts.sort_by_key(|v| v.status.urgency());
             context! { title => s.title, verdicts => verdicts }
         })
         .collect();

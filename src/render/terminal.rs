@@ -23,10 +23,6 @@ impl View {
         detail: true,
         width: None,
     };
-    pub const SUMMARY: View = View {
-        detail: false,
-        width: None,
-    };
 }
 
 /// Lays out rows under a header with columns padded to their widest cell.
@@ -156,17 +152,6 @@ fn paint_of(status: Status) -> Paint {
     }
 }
 
-/// Failures first, then what could not be judged, passes last (stable within each).
-fn rank(status: Status) -> u8 {
-    match status {
-        Status::Fail => 0,
-        Status::NotComparable => 1,
-        Status::Inconclusive => 2,
-        Status::NotMeasured => 3,
-        Status::Pass => 4,
-    }
-}
-
 /// The first clause of a reason (up to `; `), in at most `max` characters cut at a word.
 pub fn short_reason(note: &str, max: usize) -> String {
     let first = note.split("; ").next().unwrap_or(note).trim();
@@ -267,7 +252,7 @@ fn verdict_table(out: &mut Styled, s: &SuiteReport, order: &[usize], width: Opti
 /// comparison, what to check next (each once), and what the detail holds besides.
 fn suite_summary(out: &mut Styled, s: &SuiteReport, width: Option<usize>) {
     let mut order: Vec<usize> = (0..s.verdicts.len()).collect();
-    order.sort_by_key(|&i| rank(s.verdicts[i].status));
+    order.sort_by_key(|&i| s.verdicts[i].status.urgency());
     verdict_table(out, s, &order, width);
     let line_room = width.unwrap_or(120);
     // Reasons of the verdicts that did not pass, grouped by status and short reason.

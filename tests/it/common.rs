@@ -204,6 +204,15 @@ pub fn independent_findings(input: &Path, out: &Path) -> Option<(String, Vec<ser
     Some((v["scanner"].as_str().unwrap_or("").to_string(), kept))
 }
 
+/// A folder under `dir` holding one file no suite reads (the input every command must
+/// refuse with exit status 2).
+pub fn garbage_folder(dir: &Path) -> PathBuf {
+    let garbage = dir.join("garbage");
+    std::fs::create_dir_all(&garbage).expect("dir");
+    std::fs::write(garbage.join("notes.txt"), "nothing a suite reads\n").expect("write");
+    garbage
+}
+
 /// `analyze --format json` on a path, parsed: its one input's analysis (null when the
 /// input gave none).
 pub fn analyze_json(path: &Path, extra: &[&str]) -> (i32, serde_json::Value) {

@@ -42,9 +42,7 @@ fn inputs() -> Vec<PathBuf> {
 #[test]
 fn every_output_has_one_shape_and_follows_the_published_schema() {
     let tmp = tempfile::tempdir().expect("tmp");
-    let garbage = tmp.path().join("garbage");
-    std::fs::create_dir_all(&garbage).expect("dir");
-    std::fs::write(garbage.join("notes.txt"), "nothing a suite reads\n").expect("write");
+    let garbage = garbage_folder(tmp.path());
     let s = |p: &std::path::Path| p.to_str().unwrap_or("").to_string();
     let mut runs: Vec<(Vec<String>, serde_json::Value)> = Vec::new();
     for input in inputs() {

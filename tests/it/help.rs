@@ -127,9 +127,7 @@ fn report_help_names_every_file_report_writes_with_and_without_the_pdf() {
 #[test]
 fn every_exit_status_analyze_report_and_compare_return_is_named_in_their_help() {
     let tmp = tempfile::tempdir().expect("tmp");
-    let garbage = tmp.path().join("garbage");
-    std::fs::create_dir_all(&garbage).expect("dir");
-    std::fs::write(garbage.join("notes.txt"), "nothing a suite reads\n").expect("write");
+    let garbage = garbage_folder(tmp.path());
     let passing = root().join("samples/storage-published");
     let failing = root().join("samples/kv-cache-failing");
     let inputs = [&passing, &failing, &garbage];
@@ -408,9 +406,7 @@ fn walk_count(dir: &Path) -> usize {
 #[test]
 fn every_command_that_can_fail_names_its_exit_statuses_and_returns_only_those() {
     let tmp = tempfile::tempdir().expect("tmp");
-    let garbage = tmp.path().join("garbage");
-    std::fs::create_dir_all(&garbage).expect("dir");
-    std::fs::write(garbage.join("notes.txt"), "nothing a suite reads\n").expect("write");
+    let garbage = garbage_folder(tmp.path());
     let sample = root().join("samples/storage-published");
     let s = |p: &Path| p.to_str().unwrap_or("").to_string();
     let out = |n: &str| s(&tmp.path().join(n));
