@@ -298,13 +298,13 @@ fn prom_deltas(catalog: &Catalog) -> anyhow::Result<Option<Frame>> {
     for (key, [pre, post]) in &pairs {
         let (a, b) = (snap(*pre), snap(*post));
         let mut seen: BTreeMap<(String, String), (Option<f64>, Option<f64>)> = BTreeMap::new();
-        for s in a.iter().flat_map(|s| &s.samples) {
-            seen.entry((s.name.clone(), labels(&s.labels)))
+        for s in a.iter().flat_map(|s| s.samples()) {
+            seen.entry((s.name.to_string(), labels(&s.labels())))
                 .or_default()
                 .0 = Some(s.value);
         }
-        for s in b.iter().flat_map(|s| &s.samples) {
-            seen.entry((s.name.clone(), labels(&s.labels)))
+        for s in b.iter().flat_map(|s| s.samples()) {
+            seen.entry((s.name.to_string(), labels(&s.labels())))
                 .or_default()
                 .1 = Some(s.value);
         }

@@ -148,7 +148,10 @@ fn by_content(rel: &str, bytes: &[u8]) -> Option<Kind> {
     // client/server `client_stats`; bdevperf its `results`): the head is enough. A file
     // whose document starts later is still placed by its path.
     let head = &bytes[..bytes.len().min(64 * 1024)];
-    if has(head, "\"fio version\"") || has(head, "\"client_stats\"") {
+    // Every key looked for below is quoted: a head without a `"` (an iostat log, most
+    // text) holds none of them, found with one scan instead of one per key.
+    let quoted = memchr::memchr(b'"', head).is_some();
+    if quoted && (has(head, "\"fio version\"") || has(head, "\"client_stats\"")) {
         return Some(Kind::Fio);
     }
     if json && has(head, "\"subsystems\"") {
@@ -157,7 +160,10 @@ fn by_content(rel: &str, bytes: &[u8]) -> Option<Kind> {
     if json && has(head, "\"raid_level\"") && has(head, "\"num_base_bdevs\"") {
         return Some(Kind::RaidState);
     }
-    if has(head, "\"results\"") && (has(head, "\"core_mask\"") || has(head, "\"io_failed\"")) {
+    if quoted
+        && has(head, "\"results\"")
+        && (has(head, "\"core_mask\"") || has(head, "\"io_failed\""))
+    {
         return Some(Kind::Bdevperf);
     }
     if json && has(head, "\"sysstat\"") {

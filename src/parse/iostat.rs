@@ -19,6 +19,7 @@ pub fn parse_path(path: &Path) -> Result<IostatLog, ParseError> {
 }
 
 /// Which column of a `Device` header holds what we keep (the keys of [`KEYS`], by index).
+#[derive(Clone)]
 struct Columns {
     width: usize,
     at: Slots,
@@ -35,7 +36,7 @@ const KEYS: [&str; 8] = [
 ];
 
 /// Column positions by key, without hashing (looked up for every device row).
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Slots([Option<usize>; 8]);
 
 impl Slots {
@@ -150,6 +151,15 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
             st.in_devices = false;
             continue;
         }
+        if let Some((_, cols)) = st
+            .header
+            .as_ref()
+            .filter(|(h, _)| !st.expect_cpu && h == line)
+        {
+            let cols = cols.clone();
+            st.device_header(cols);
+            continue;
+        }
         fields.clear();
         let mut values_numeric = tokens(line, &mut fields);
         if fields.is_empty() {
@@ -188,6 +198,9 @@ struct TextLog {
     saw_header: bool,
     /// Each device's name, allocated once per log.
     names: Vec<Arc<str>>,
+    /// The last `Device` header line and its columns: every block repeats the same
+    /// header, read once.
+    header: Option<(String, Columns)>,
 }
 
 impl TextLog {
@@ -223,7 +236,10 @@ impl TextLog {
             return self.cpu_row(at, fields);
         }
         if fields[0] == "Device" || fields[0] == "Device:" {
-            return self.device_header(at, fields);
+            let cols = Columns::from_header(&fields[1..], at.no)?;
+            self.header = Some((line.to_string(), cols.clone()));
+            self.device_header(cols);
+            return Ok(());
         }
         if self.blocks.is_empty() && !self.saw_header {
             return Err(Problem::at(
@@ -329,7 +345,8 @@ impl TextLog {
         }
     }
 
-    fn device_header(&mut self, at: &Line, fields: &[&str]) -> Result<(), Problem> {
+    /// A `Device` header line, read into its columns.
+    fn device_header(&mut self, cols: Columns) {
         self.saw_header = true;
         // Without -c/-d both sections share a block; a Device header with no avg-cpu
         // before it (iostat -d) starts a block of its own.
@@ -343,9 +360,8 @@ impl TextLog {
         if let (Some(t), Some(b)) = (self.pending_time.take(), self.blocks.last_mut()) {
             b.time.get_or_insert(t);
         }
-        self.cols = Some(Columns::from_header(&fields[1..], at.no)?);
+        self.cols = Some(cols);
         self.in_devices = true;
-        Ok(())
     }
 
     fn finish(self, text: &str) -> Result<IostatLog, Problem> {
@@ -469,6 +485,31 @@ fn plain_row(line: &[u8], c: &Columns) -> Option<(usize, [Option<f64>; 8])> {
         if i == n {
             break;
         }
+        let slot = *slot_of.get(field)?;
+        if slot == UNUSED {
+            // A value nothing keeps: checked (digits, at most one `.`, 15 digits at most,
+            // as below), not read.
+            let start = i;
+            let mut dots = 0usize;
+            while let Some(&b) = line.get(i) {
+                if b.wrapping_sub(b'0') >= 10 {
+                    if b == b'.' {
+                        dots += 1;
+                    } else if b == b' ' {
+                        break;
+                    } else {
+                        return None;
+                    }
+                }
+                i += 1;
+            }
+            let digits = i - start - dots;
+            if digits == 0 || digits > 15 || dots > 1 {
+                return None;
+            }
+            field += 1;
+            continue;
+        }
         let mut int: u64 = 0;
         let mut digits = 0usize;
         let mut dot = usize::MAX;
@@ -489,11 +530,8 @@ fn plain_row(line: &[u8], c: &Columns) -> Option<(usize, [Option<f64>; 8])> {
         if digits == 0 || digits > 15 {
             return None;
         }
-        let slot = *slot_of.get(field)?;
-        if slot != UNUSED {
-            let scale = if dot == usize::MAX { 0 } else { digits - dot };
-            out[usize::from(slot)] = Some(int as f64 / POW10[scale]);
-        }
+        let scale = if dot == usize::MAX { 0 } else { digits - dot };
+        out[usize::from(slot)] = Some(int as f64 / POW10[scale]);
         field += 1;
     }
     (field == c.width).then_some((name, out))

@@ -2,6 +2,7 @@
 //! (`vllm:prefix_cache_hits_total`), which prometheus-parse 0.2.5 silently skips, so this
 //! small reader takes every sample line: `name{labels} value [timestamp]`.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use serde::Serialize;
@@ -9,25 +10,122 @@ use serde::Serialize;
 use crate::error::{ParseError, Problem};
 use crate::parse::text::{read_capped, TextCheck};
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Sample {
-    pub name: String,
-    /// Label names and values, sorted by name (a repeated name keeps its last value).
-    pub labels: Labels,
+/// One sample line, as the snapshot hands it out.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sample<'a> {
+    pub name: &'a str,
+    /// The text between the braces, checked when the snapshot was read.
+    labels_text: &'a str,
     pub value: f64,
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+impl Sample<'_> {
+    /// Label names and values, sorted by name (a repeated name keeps its last value).
+    pub fn labels(&self) -> Labels {
+        let mut labels: Labels = Vec::new();
+        // Checked when the snapshot was read: this cannot fail.
+        let _ = walk_labels(self.labels_text, |k, v| {
+            labels.push((k.to_string(), v.into_owned()));
+        });
+        // Sorted by name, the last of a repeated name kept (as a map would).
+        labels.reverse();
+        labels.sort_by(|a, b| a.0.cmp(&b.0));
+        labels.dedup_by(|later, kept| later.0 == kept.0);
+        labels
+    }
+
+    /// One label's value (the last one given, when a name is repeated).
+    pub fn label(&self, name: &str) -> Option<String> {
+        let mut found = None;
+        let _ = walk_labels(self.labels_text, |k, v| {
+            if k == name {
+                found = Some(v.into_owned());
+            }
+        });
+        found
+    }
+}
+
+/// Where one sample sits in the snapshot's text.
+#[derive(Debug, Clone, PartialEq)]
+struct At {
+    start: usize,
+    name_end: usize,
+    labels_end: usize,
+    value: f64,
+}
+
+/// A `/metrics` snapshot: its sample lines kept as text (one allocation for all of them),
+/// each sample's name and labels found once, its value read and checked once. A
+/// snapshot of vLLM holds hundreds of histogram buckets; a string per name and per label
+/// made reading one five times its size and most of its time.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Snapshot {
-    pub samples: Vec<Sample>,
+    text: String,
+    at: Vec<At>,
+}
+
+impl Serialize for Snapshot {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeSeq, SerializeStruct};
+        struct One<'a>(Sample<'a>);
+        impl Serialize for One<'_> {
+            fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+                let mut st = ser.serialize_struct("Sample", 3)?;
+                st.serialize_field("name", self.0.name)?;
+                st.serialize_field("labels", &self.0.labels())?;
+                st.serialize_field("value", &self.0.value)?;
+                st.end()
+            }
+        }
+        let mut seq = ser.serialize_seq(Some(self.at.len()))?;
+        for s in self.samples() {
+            seq.serialize_element(&One(s))?;
+        }
+        seq.end()
+    }
 }
 
 impl Snapshot {
+    /// Every sample, in file order.
+    pub fn samples(&self) -> impl Iterator<Item = Sample<'_>> + '_ {
+        self.at.iter().map(|a| Sample {
+            name: &self.text[a.start..a.name_end],
+            labels_text: &self.text[a.name_end..a.labels_end],
+            value: a.value,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.at.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.at.is_empty()
+    }
+
+    /// Reads one sample line (`name{labels} value [timestamp]`, trimmed) into the
+    /// snapshot, or says why it is not one.
+    pub fn push_line(&mut self, line: &str) -> Result<(), String> {
+        let (name_end, labels, value) = parse_line(line)?;
+        let start = self.text.len();
+        let (l0, l1) = labels.unwrap_or((name_end, name_end));
+        self.text.push_str(&line[..name_end]);
+        self.text.push_str(&line[l0..l1]);
+        self.at.push(At {
+            start,
+            name_end: start + name_end,
+            labels_end: start + name_end + (l1 - l0),
+            value,
+        });
+        Ok(())
+    }
+
     /// The sum of a metric over all its label sets, or None when it is absent.
     pub fn sum(&self, name: &str) -> Option<f64> {
         let mut found = false;
         let mut total = 0.0;
-        for s in self.samples.iter().filter(|s| s.name == name) {
+        for s in self.samples().filter(|s| s.name == name) {
             found = true;
             total += s.value;
         }
@@ -41,15 +139,9 @@ impl Snapshot {
 
     /// A label value seen on any sample of `name` (e.g. `model_name`).
     pub fn label(&self, name_prefix: &str, label: &str) -> Option<String> {
-        self.samples
-            .iter()
+        self.samples()
             .filter(|s| s.name.starts_with(name_prefix))
-            .find_map(|s| {
-                s.labels
-                    .iter()
-                    .find(|(k, _)| k == label)
-                    .map(|(_, v)| v.clone())
-            })
+            .find_map(|s| s.label(label))
     }
 }
 
@@ -64,29 +156,40 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Snapshot, Problem> {
         Ok(t) => std::borrow::Cow::Borrowed(t),
         Err(_) => String::from_utf8_lossy(bytes),
     };
-    let mut samples = Vec::new();
+    let mut snapshot = Snapshot {
+        text: String::with_capacity(text.len()),
+        at: Vec::new(),
+    };
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        samples.push(parse_line(line).map_err(|why| Problem::at(i + 1, why))?);
+        snapshot
+            .push_line(line)
+            .map_err(|why| Problem::at(i + 1, why))?;
     }
-    if samples.is_empty() {
+    if snapshot.is_empty() {
         return Err(Problem::whole(if text.trim().is_empty() {
             "empty file (the server did not answer /metrics?)"
         } else {
             "no metric samples"
         }));
     }
-    Ok(Snapshot { samples })
+    // Not shrunk: that would copy the text into memory touched a second time; what is
+    // left over is the comment lines' share.
+    Ok(snapshot)
 }
 
 fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == ':'
 }
 
-pub(crate) fn parse_line(line: &str) -> Result<Sample, String> {
+/// One sample line: where its name ends, where its labels are (after `{`, through `}`),
+/// and its value.
+type Parsed = (usize, Option<(usize, usize)>, f64);
+
+fn parse_line(line: &str) -> Result<Parsed, String> {
     // Bytes, not chars: a name is ASCII, and the first other byte ends it.
     let name_end = line
         .bytes()
@@ -97,10 +200,11 @@ pub(crate) fn parse_line(line: &str) -> Result<Sample, String> {
         return Err(format!("not a metric line: `{}`", clip(line)));
     }
     let mut rest = &line[name_end..];
-    let mut labels = Vec::new();
+    let mut labels = None;
     if let Some(after) = rest.strip_prefix('{') {
-        let (parsed, remaining) = parse_labels(after)?;
-        labels = parsed;
+        let remaining = walk_labels(after, |_, _| {})?;
+        let l0 = name_end + 1;
+        labels = Some((l0, line.len() - remaining.len()));
         rest = remaining;
     }
     let mut fields = rest.split_whitespace();
@@ -115,30 +219,25 @@ pub(crate) fn parse_line(line: &str) -> Result<Sample, String> {
             .parse()
             .map_err(|_| format!("metric `{name}`: `{v}` is not a number"))?,
     };
-    Ok(Sample {
-        name: name.to_string(),
-        labels,
-        value,
-    })
+    Ok((name_end, labels, value))
 }
 
-/// Reads `k="v",k2="v2"}` and returns the labels and what follows the brace.
-/// Label names and values, in order.
-type Labels = Vec<(String, String)>;
+/// Label names and values.
+pub type Labels = Vec<(String, String)>;
 
-fn parse_labels(s: &str) -> Result<(Labels, &str), String> {
-    let mut labels: Labels = Vec::new();
+/// Reads `k="v",k2="v2"}`, handing each label to `each` in order (a value with escapes
+/// unescaped, the usual one borrowed), and returns what follows the brace.
+fn walk_labels<'s>(
+    s: &'s str,
+    mut each: impl FnMut(&'s str, Cow<'s, str>),
+) -> Result<&'s str, String> {
     let mut rest = s.trim_start();
     loop {
         if let Some(after) = rest.strip_prefix('}') {
-            // Sorted by name, the last of a repeated name kept (as a map would).
-            labels.reverse();
-            labels.sort_by(|a, b| a.0.cmp(&b.0));
-            labels.dedup_by(|later, kept| later.0 == kept.0);
-            return Ok((labels, after));
+            return Ok(after);
         }
         let eq = memchr::memchr(b'=', rest.as_bytes()).ok_or("a label without `=`")?;
-        let key = rest[..eq].trim().to_string();
+        let key = rest[..eq].trim();
         let after_eq = rest[eq + 1..].trim_start();
         let body = after_eq
             .strip_prefix('"')
@@ -147,7 +246,7 @@ fn parse_labels(s: &str) -> Result<(Labels, &str), String> {
         if let Some(q) =
             memchr::memchr2(b'"', b'\\', body.as_bytes()).filter(|&q| body.as_bytes()[q] == b'"')
         {
-            labels.push((key, body[..q].to_string()));
+            each(key, Cow::Borrowed(&body[..q]));
             rest = body[q + 1..].trim_start();
             if let Some(after) = rest.strip_prefix(',') {
                 rest = after.trim_start();
@@ -172,7 +271,7 @@ fn parse_labels(s: &str) -> Result<(Labels, &str), String> {
             }
         }
         let end = end.ok_or("an unterminated label value")?;
-        labels.push((key, value));
+        each(key, Cow::Owned(value));
         rest = body[end + 1..].trim_start();
         if let Some(after) = rest.strip_prefix(',') {
             rest = after.trim_start();
@@ -217,10 +316,10 @@ vllm:e2e_request_latency_seconds_bucket{le="+Inf",model_name="m"} 7
     #[test]
     fn labels_are_sorted_and_a_repeated_name_keeps_its_last_value() {
         let s = parse_bytes(b"m{z=\"1\",a=\"x\\\"y\",z=\"2\"} 1\n").expect("parses");
-        let l = &s.samples[0].labels;
+        let l = s.samples().next().expect("one sample").labels();
         assert_eq!(
             l,
-            &[
+            [
                 ("a".to_string(), "x\"y".to_string()),
                 ("z".to_string(), "2".to_string())
             ]

@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use crate::error::Problem;
-use crate::parse::prom::{parse_line, Snapshot};
+use crate::parse::prom::Snapshot;
 use crate::parse::text::TextCheck;
 
 pub const MARKER: &str = "# scrape ";
@@ -66,8 +66,8 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<PromSeries, Problem> {
         };
         current
             .snapshot
-            .samples
-            .push(parse_line(line).map_err(|why| Problem::at(i + 1, why))?);
+            .push_line(line)
+            .map_err(|why| Problem::at(i + 1, why))?;
     }
     if scrapes.is_empty() {
         return Err(Problem::whole("no `# scrape <time>` lines"));
@@ -88,7 +88,7 @@ mod tests {
             s.scrapes[0].snapshot.sum("vllm:kv_cache_usage_perc"),
             Some(0.25)
         );
-        assert!(s.scrapes[1].snapshot.samples.is_empty(), "a gap");
+        assert!(s.scrapes[1].snapshot.is_empty(), "a gap");
         assert_eq!(s.scrapes[2].line, 5);
     }
 

@@ -23,8 +23,7 @@ pub struct Point {
 fn mean_of(s: &Snapshot, names: &[&str]) -> Option<f64> {
     names.iter().find_map(|n| {
         let v: Vec<f64> = s
-            .samples
-            .iter()
+            .samples()
             .filter(|x| x.name == *n && x.value.is_finite())
             .map(|x| x.value)
             .collect();
@@ -51,11 +50,7 @@ pub fn points(series: &PromSeries) -> Vec<Point> {
     };
     let mut out = Vec::new();
     let mut previous: Option<&Snapshot> = None;
-    for s in series
-        .scrapes
-        .iter()
-        .filter(|s| !s.snapshot.samples.is_empty())
-    {
+    for s in series.scrapes.iter().filter(|s| !s.snapshot.is_empty()) {
         let snap = &s.snapshot;
         out.push(Point {
             t_s: s.at_s - t0,
