@@ -10,6 +10,8 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FioOutput {
     pub fio_version: Option<String>,
+    /// When fio wrote the document (`timestamp`, Unix seconds), when it says.
+    pub timestamp: Option<i64>,
     /// How many complete fio documents the file held (`--status-interval` writes several).
     pub documents: usize,
     /// Line (1-based) where the final document starts.
@@ -22,6 +24,9 @@ pub struct FioOutput {
     pub broken_tail: Option<String>,
     pub global_options: BTreeMap<String, String>,
     pub jobs: Vec<FioJob>,
+    /// Whether the jobs came from `client_stats` (`fio --client`), the file having no
+    /// `jobs` array.
+    pub client_stats: bool,
     /// fio's `disk_util` section: the disks it saw moving data, in its order.
     pub disk_util: Vec<DiskUtil>,
     /// fio's own line saying it was stopped (`fio: terminating on signal 2`), wherever
@@ -73,6 +78,11 @@ pub struct DirStats {
     pub bw_dev_kib: Option<f64>,
     /// How many bandwidth samples those are (`bw_samples`, fio 3.x).
     pub bw_samples: Option<u64>,
+    /// Whether the file gives `bw_bytes` (fio 2.x gives only `bw`, in KiB/s).
+    pub bw_bytes_given: bool,
+    /// Whether the file gives a latency block in ns (`clat_ns` or `lat_ns`; fio 2.x
+    /// gives `clat` and `lat` in µs).
+    pub ns_latency: bool,
     pub slat: Latency,
     pub clat: Latency,
     pub lat: Latency,

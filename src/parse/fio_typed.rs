@@ -70,6 +70,7 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
 struct Doc<'a> {
     #[serde(rename = "fio version")]
     version: Option<Value>,
+    timestamp: Option<Value>,
     #[serde(rename = "global options")]
     global: Option<Value>,
     #[serde(borrow)]
@@ -289,6 +290,7 @@ fn convert(doc: Doc, line: usize) -> Result<FioOutput, Problem> {
     }
     Ok(FioOutput {
         fio_version: version.map(str::to_string),
+        timestamp: doc.timestamp.as_ref().and_then(Value::as_i64),
         documents: 1,
         line,
         text_before: Vec::new(),
@@ -296,6 +298,7 @@ fn convert(doc: Doc, line: usize) -> Result<FioOutput, Problem> {
         broken_tail: None,
         global_options: options(doc.global.as_ref()),
         jobs,
+        client_stats: key == "client_stats",
         disk_util: disk_util(doc.disk_util.as_ref()),
         signal: None,
         separate_runs: Vec::new(),
@@ -367,7 +370,11 @@ fn dir(d: Option<Dir>, at: &str, legacy: bool) -> Result<DirStats, String> {
             (None, None) => Ok(Latency::default()),
         }
     };
+    let bw_bytes_given = d.bw_bytes.is_some();
+    let ns_latency = d.clat_ns.is_some() || d.lat_ns.is_some();
     Ok(DirStats {
+        bw_bytes_given,
+        ns_latency,
         io_bytes: if legacy && !d.io_kbytes {
             io_bytes.saturating_mul(1024)
         } else {

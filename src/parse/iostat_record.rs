@@ -57,3 +57,145 @@ pub(crate) fn new_block(index: usize) -> IostatSample {
         devices: Vec::new(),
     }
 }
+
+impl IostatLog {
+    /// The host the banner names: `Linux 6.1.0 (host) ...` gives `host`.
+    pub fn banner_host(&self) -> Option<&str> {
+        let b = self.banner.as_deref()?;
+        let open = b.find('(')?;
+        let close = open + b[open..].find(')')?;
+        let host = b[open + 1..close].trim();
+        (!host.is_empty()).then_some(host)
+    }
+
+    /// The dates the banner's date can be, as (year, month, day): `2026-11-30` is one,
+    /// `11/30/26` or `30.11.2026` whichever of month-first and day-first the locale
+    /// could have meant. Empty when the banner holds no date.
+    pub fn banner_dates(&self) -> Vec<(i64, u32, u32)> {
+        let Some(b) = self.banner.as_deref() else {
+            return Vec::new();
+        };
+        let after_host = b.find(')').map_or(b, |i| &b[i + 1..]);
+        let Some(token) = after_host.split_whitespace().find(|t| {
+            t.bytes().any(|c| matches!(c, b'/' | b'-' | b'.'))
+                && t.bytes().any(|c| c.is_ascii_digit())
+        }) else {
+            return Vec::new();
+        };
+        let parts: Vec<&str> = token.split(['/', '-', '.']).collect();
+        let [a, m, c] = parts[..] else {
+            return Vec::new();
+        };
+        let num = |s: &str| -> Option<i64> {
+            (!s.is_empty() && s.len() <= 4 && s.bytes().all(|c| c.is_ascii_digit()))
+                .then(|| s.parse().ok())
+                .flatten()
+        };
+        let (Some(x), Some(y), Some(z)) = (num(a), num(m), num(c)) else {
+            return Vec::new();
+        };
+        let year = |v: i64, digits: usize| if digits == 2 { 2000 + v } else { v };
+        let mut out = Vec::new();
+        let mut put = |y: i64, mo: i64, d: i64| {
+            if (1..=12).contains(&mo)
+                && (1..=31).contains(&d)
+                && !out.contains(&(y, mo as u32, d as u32))
+            {
+                out.push((y, mo as u32, d as u32));
+            }
+        };
+        if a.len() == 4 {
+            put(x, y, z);
+        } else {
+            let yr = year(z, c.len());
+            put(yr, x, y);
+            put(yr, y, x);
+        }
+        out
+    }
+
+    /// Whether the banner's date can be within `days` of the Unix time `unix_s` (a UTC
+    /// day against the host's local one: a day apart is the same moment somewhere).
+    /// None when the banner holds no date.
+    pub fn dated_near(&self, unix_s: i64, days: i64) -> Option<bool> {
+        let dates = self.banner_dates();
+        if dates.is_empty() {
+            return None;
+        }
+        let day = unix_s.div_euclid(86_400);
+        Some(
+            dates
+                .iter()
+                .any(|&(y, m, d)| (days_from_civil(y, m, d) - day).abs() <= days),
+        )
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = i64::from(m);
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The UTC date of a Unix time, as (year, month, day) (Howard Hinnant's algorithm).
+pub fn civil_from_unix(unix_s: i64) -> (i64, u32, u32) {
+    let z = unix_s.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log(banner: &str) -> IostatLog {
+        IostatLog {
+            banner: Some(banner.to_string()),
+            samples: Vec::new(),
+            truncated_tail: false,
+        }
+    }
+
+    #[test]
+    fn reads_the_banner_host_and_the_dates_its_locale_allows() {
+        let us = log("Linux 6.1.0-27-amd64 (bench01) 11/30/26 _x86_64_ (64 CPU)");
+        assert_eq!(us.banner_host(), Some("bench01"));
+        assert_eq!(us.banner_dates(), vec![(2026, 11, 30)]);
+        let ambiguous = log("Linux 6.1.0 (h) 03/04/2016 _x86_64_ (2 CPU)");
+        assert_eq!(ambiguous.banner_dates(), vec![(2016, 3, 4), (2016, 4, 3)]);
+        let iso = log("Linux 6.8.0 (h) 2026-11-30 _x86_64_ (2 CPU)");
+        assert_eq!(iso.banner_dates(), vec![(2026, 11, 30)]);
+        let de = log("Linux 6.8.0 (h) 30.11.2026 _x86_64_ (2 CPU)");
+        assert_eq!(de.banner_dates(), vec![(2026, 11, 30)]);
+        assert!(log("Linux 6.8.0 (h) _x86_64_ (2 CPU)")
+            .banner_dates()
+            .is_empty());
+    }
+
+    #[test]
+    fn a_date_is_near_a_unix_time_within_the_days_given() {
+        // 1796001858 is Mon Nov 30 01:24:18 2026 UTC (fio's own `time` beside it).
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(days_from_civil(2026, 11, 30), 1_796_001_858 / 86_400);
+        assert_eq!(civil_from_unix(1_796_001_858), (2026, 11, 30));
+        assert_eq!(civil_from_unix(951_782_400), (2000, 2, 29));
+        assert_eq!(civil_from_unix(-1), (1969, 12, 31));
+        let here = log("Linux 6.1.0 (bench01) 11/30/26 _x86_64_ (64 CPU)");
+        assert_eq!(here.dated_near(1_796_001_858, 1), Some(true));
+        let old = log("Linux 4.4.0 (old01) 03/14/16 _x86_64_ (8 CPU)");
+        assert_eq!(old.dated_near(1_796_001_858, 1), Some(false));
+        assert_eq!(log("Linux (h)").dated_near(1_796_001_858, 1), None);
+    }
+}

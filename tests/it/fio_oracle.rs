@@ -231,6 +231,7 @@ fn read_document(doc: &Value, line: usize) -> Result<FioOutput, Problem> {
             .get("fio version")
             .and_then(Value::as_str)
             .map(str::to_string),
+        timestamp: doc.get("timestamp").and_then(Value::as_i64),
         documents: 1,
         line,
         text_before: Vec::new(),
@@ -238,6 +239,7 @@ fn read_document(doc: &Value, line: usize) -> Result<FioOutput, Problem> {
         broken_tail: None,
         global_options: read_options(doc.get("global options")),
         jobs,
+        client_stats: key == "client_stats",
         disk_util: read_disk_util(doc.get("disk_util")),
         signal: None,
         separate_runs: Vec::new(),
@@ -301,6 +303,10 @@ fn read_dir(v: Option<&Value>, at: &str, units: Units) -> Result<DirStats, Strin
         }
     };
     Ok(DirStats {
+        bw_bytes_given: v.get("bw_bytes").is_some_and(|x| !x.is_null()),
+        ns_latency: ["clat_ns", "lat_ns"]
+            .iter()
+            .any(|k| v.get(*k).is_some_and(|x| !x.is_null())),
         io_bytes: if units.legacy && v.get("io_kbytes").is_none() {
             io_bytes.saturating_mul(1024)
         } else {

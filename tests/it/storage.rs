@@ -680,3 +680,137 @@ fn an_iostat_log_longer_than_its_job_is_not_that_jobs() {
     let (_, v) = analyze_json(&root().join("samples/storage-published"), &[]);
     assert!(!v["skipped"].to_string().contains("not this job's"));
 }
+
+/// An iostat log from another day or another machine, renamed beside a job (its length
+/// plausible), is not that job's either: its banner's date is compared with when fio
+/// wrote the job's result (in any locale's order), and its host with the host the rest
+/// of the array folder's logs name. Built from the sample measured here (real fio and
+/// iostat), the way a mixed-up folder happens: one log's banner from elsewhere.
+#[test]
+fn an_iostat_log_dated_or_hosted_elsewhere_is_not_that_jobs() {
+    let sample = root().join("samples/storage-loopback");
+    let (_, v) = analyze_json(&sample, &[]);
+    assert!(
+        !v["skipped"].to_string().contains("not this job's"),
+        "the measured sample's logs are its own: {}",
+        v["skipped"]
+    );
+    let rel = "results/adp/iostat/randread-8k-j1-d1.iostat";
+    let original = std::fs::read_to_string(sample.join(rel)).expect("iostat");
+    let (banner, rest) = original.split_once('\n').expect("a banner line");
+    assert!(banner.contains("(vm)"), "{banner}");
+    for (other_banner, says) in [
+        // Another year, day first: no reading of it is near 2026-11-30.
+        (
+            "Linux 4.15.0-213-generic (vm) \t14/03/2019 \t_x86_64_\t(16 CPU)",
+            "its banner is dated 2019-03-14",
+        ),
+        // The same day on another host.
+        (
+            "Linux 6.18.44-fc-v657 (lab-old) \t2026-11-30 \t_x86_64_\t(2 CPU)",
+            "its banner names host `lab-old`",
+        ),
+    ] {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let dir = tmp.path().join("st");
+        copy_dir(&sample, &dir);
+        std::fs::write(dir.join(rel), format!("{other_banner}\n{rest}")).expect("write");
+        let (_, v) = analyze_json(&dir, &[]);
+        let skipped: Vec<&serde_json::Value> = v["skipped"]
+            .as_array()
+            .expect("skipped")
+            .iter()
+            .filter(|s| {
+                s["file"]
+                    .as_str()
+                    .is_some_and(|f| f.ends_with("randread-8k-j1-d1.iostat"))
+            })
+            .collect();
+        assert_eq!(skipped.len(), 1, "{}", v["skipped"]);
+        let reason = skipped[0]["reason"].as_str().unwrap_or("");
+        assert!(
+            reason.contains("not this job's iostat log") && reason.contains(says),
+            "{reason}"
+        );
+        // Only that log: the folder's other logs are still read.
+        assert_eq!(
+            v["skipped"].to_string().matches("not this job's").count(),
+            1,
+            "{}",
+            v["skipped"]
+        );
+    }
+}
+
+/// The procedure's table is what its script prints, also where the script does not read
+/// what reprobench reads: fio 2.x output (no `bw_bytes`, latencies in µs) prints 0 MB/s
+/// and `-`, and a `fio --client` file (`client_stats`, no `jobs`) stops the script with
+/// a KeyError after the header and the rows sorted before it. Compared with the script
+/// run live on the same folder (its stdout, whatever its exit status).
+#[test]
+fn script_table_is_what_the_script_prints_on_old_fio_and_where_it_stops() {
+    if !need("python3") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    let results = tmp.path().join("st/results");
+    let shapes = root().join("tests/fixtures/fio-shapes");
+    let loopback = root().join("samples/storage-loopback/results");
+    fs::create_dir_all(results.join("adp")).expect("mkdir");
+    fs::create_dir_all(results.join("raid10")).expect("mkdir");
+    for (from, to) in [
+        (
+            loopback.join("adp/randread-8k-j1-d1.json"),
+            "adp/randread-8k-j1-d1.json",
+        ),
+        (
+            shapes.join("fio-2.15-randread-8k.json"),
+            "raid10/a-fio2-randread.json",
+        ),
+        (
+            shapes.join("client-server-one.json"),
+            "raid10/b-client-randread.json",
+        ),
+        (
+            loopback.join("raid10/randread-8k-j1-d1.json"),
+            "raid10/randread-8k-j1-d1.json",
+        ),
+    ] {
+        fs::copy(&from, results.join(to)).expect("copy");
+    }
+    let files = [
+        "adp/randread-8k-j1-d1.json",
+        "raid10/a-fio2-randread.json",
+        "raid10/b-client-randread.json",
+        "raid10/randread-8k-j1-d1.json",
+    ];
+    let out = Process::new("python3")
+        .arg(root().join("tests/fixtures/procedure-storage-table.py"))
+        .args(files)
+        .current_dir(&results)
+        .output()
+        .expect("python runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && stderr.contains("KeyError: 'jobs'"),
+        "{stderr}"
+    );
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        printed.lines().count(),
+        3,
+        "header, adp and the fio 2.x row: {printed}"
+    );
+    let (_, v) = analyze_json(&tmp.path().join("st"), &[]);
+    assert_eq!(script_text(&v), printed.trim_end());
+    let notes = v["suites"][0]["preformatted"][0]["notes"].to_string();
+    for expect in [
+        "`results/raid10/a-fio2-randread.json`: fio 2.x units",
+        "`results/raid10/b-client-randread.json`: fio --client output",
+        "KeyError: 'jobs'",
+        "the 2 row(s) of the files sorted before this one",
+        "none for this file or the 1 after it",
+    ] {
+        assert!(notes.contains(expect), "{expect}: {notes}");
+    }
+}

@@ -16,9 +16,17 @@ pub fn header() -> String {
 pub fn script_line(array: &str, out: &FioOutput) -> Option<String> {
     let j = out.jobs.first()?;
     let label = format!("{array}/{}", j.jobname);
+    // `s.get("bw_bytes", 0)`: fio 2.x's `bw` (KiB/s) is not read, so it prints 0.
+    let mb = |d: &DirStats| {
+        if d.bw_bytes_given {
+            d.bw_bytes / 1e6
+        } else {
+            0.0
+        }
+    };
     Some(format_line(
         &label,
-        j.read.bw_bytes / 1e6 + j.write.bw_bytes / 1e6,
+        mb(&j.read) + mb(&j.write),
         (j.read.iops + j.write.iops) / 1000.0,
         script_p99(&j.read),
         script_p99(&j.write),
@@ -49,26 +57,41 @@ pub fn p99_text(ns: Option<f64>) -> String {
 }
 
 /// The script's p99: `(clat_ns or lat_ns or {}).percentile["99.000000"]`. A `clat_ns`
-/// block without percentiles (fio `--lat_percentiles`) hides the ones in `lat_ns`.
+/// block without percentiles (fio `--lat_percentiles`) hides the ones in `lat_ns`;
+/// fio 2.x's µs blocks (`clat`, `lat`) are not read at all.
 fn script_p99(d: &DirStats) -> Option<f64> {
+    if !d.ns_latency {
+        return None;
+    }
     let clat_present = d.clat.n > 0 || d.clat.mean != 0.0 || !d.clat.percentiles.is_empty();
     let block = if clat_present { &d.clat } else { &d.lat };
     block.percentile(99.0)
 }
 
-/// Why the script cannot read this file at all (it `json.load`s the whole file).
+/// Why the script stops at this file (it `json.load`s the whole file and reads
+/// `["jobs"][0]`): the error it stops with. It has printed its header and the rows of
+/// the files sorted before this one; it prints nothing after.
 pub fn script_stops(out: &FioOutput) -> Option<String> {
     if !out.text_before.is_empty() {
         return Some(format!(
-            "text before the JSON (`{}`): the script stops with a JSONDecodeError and prints no table",
+            "text before the JSON (`{}`): the script stops here with a JSONDecodeError",
             out.text_before[0]
         ));
     }
     if out.documents > 1 || out.text_after || out.broken_tail.is_some() {
         return Some(
-            "more than one JSON document or text after it: the script stops with `Extra data` and prints no table"
+            "more than one JSON document or text after it: the script stops here with `Extra data`"
                 .into(),
         );
+    }
+    if out.client_stats {
+        return Some(
+            "fio --client output (`client_stats`, no `jobs`): the script stops here with KeyError: 'jobs'"
+                .into(),
+        );
+    }
+    if out.jobs.is_empty() {
+        return Some("an empty `jobs` list: the script stops here with an IndexError".into());
     }
     None
 }
@@ -91,8 +114,22 @@ pub fn script_misreads(out: &FioOutput) -> Vec<String> {
         ));
     }
     if let Some(j) = out.jobs.first() {
+        let moved = |d: &DirStats| d.total_ios > 0 || d.io_bytes > 0;
+        if [&j.read, &j.write]
+            .iter()
+            .any(|d| moved(d) && (!d.bw_bytes_given || !d.ns_latency))
+        {
+            why.push(
+                "fio 2.x units (`bw` in KiB/s, `clat`/`lat` in µs, no `bw_bytes` or `_ns` blocks): the script prints 0 MB/s and `-` for what it does not find; reprobench converts them"
+                    .into(),
+            );
+        }
         for (dir, d) in [("read", &j.read), ("write", &j.write)] {
-            if d.total_ios > 0 && script_p99(d).is_none() && d.lat.percentile(99.0).is_some() {
+            if d.ns_latency
+                && d.total_ios > 0
+                && script_p99(d).is_none()
+                && d.lat.percentile(99.0).is_some()
+            {
                 why.push(format!(
                     "{dir} percentiles are only in lat_ns (--lat_percentiles): the script prints `-`; reprobench shows total-latency p99"
                 ));

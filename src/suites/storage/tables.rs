@@ -18,13 +18,34 @@ pub fn script_output(loaded: &Loaded) -> Preformatted {
     runs.sort_by(|a, b| a.file.cmp(&b.file));
     let mut lines = vec![header()];
     let mut notes = Vec::new();
-    for run in runs {
+    let total = runs.len();
+    // The script stops at the first file it cannot read: the rows above it are all it
+    // prints. Later files are still explained (what the script would do with each).
+    let mut stopped = false;
+    for (i, run) in runs.into_iter().enumerate() {
         if let Some(why) = script_stops(run.output) {
-            notes.push(format!("`{}`: {why}", run.file));
+            if stopped {
+                notes.push(format!("`{}`: {why}", run.file));
+                continue;
+            }
+            stopped = true;
+            let after = total - i - 1;
+            notes.push(format!(
+                "`{}`: {why}; above is all it prints (its header and the {} row(s) of the files sorted before this one){}",
+                run.file,
+                lines.len() - 1,
+                if after > 0 {
+                    format!(", none for this file or the {after} after it: reprobench reads them all (Results)")
+                } else {
+                    String::new()
+                }
+            ));
             continue;
         }
-        if let Some(line) = script_line(&run.array, run.output) {
-            lines.push(line);
+        if !stopped {
+            if let Some(line) = script_line(&run.array, run.output) {
+                lines.push(line);
+            }
         }
         for why in script_misreads(run.output) {
             notes.push(format!("`{}`: {why}", run.file));
