@@ -325,23 +325,25 @@ impl TextLog {
 
     fn cpu_row(&mut self, at: &Line, fields: &[&str]) -> Result<(), Problem> {
         self.expect_cpu = false;
-        let values: Option<Vec<f64>> = fields.iter().map(|f| number(f)).collect();
-        match values {
-            Some(v) if v.len() == 6 => {
-                if let Some(b) = self.blocks.last_mut() {
-                    b.cpu_iowait = Some(v[3]);
-                    b.cpu_system = Some(v[2]);
-                }
-                Ok(())
+        let mut v = [0.0; 6];
+        let six = fields.len() == 6
+            && fields.iter().zip(v.iter_mut()).all(|(f, slot)| {
+                number(f).map(|x| *slot = x).is_some()
+            });
+        if six {
+            if let Some(b) = self.blocks.last_mut() {
+                b.cpu_iowait = Some(v[3]);
+                b.cpu_system = Some(v[2]);
             }
-            _ if at.cut => {
-                self.truncated_tail = true;
-                Ok(())
-            }
-            _ => Err(Problem::at(
+            Ok(())
+        } else if at.cut {
+            self.truncated_tail = true;
+            Ok(())
+        } else {
+            Err(Problem::at(
                 at.no,
                 format!("expected six avg-cpu values, found `{}`", clip(at.text)),
-            )),
+            ))
         }
     }
 
@@ -594,14 +596,16 @@ fn number(f: &str) -> Option<f64> {
 /// A `-t` timestamp line: it starts with a digit and holds a time of day, in whatever
 /// order and separators the locale gives (`08:14:41 PM`, `20時14分44秒`, ISO `T`).
 fn is_timestamp(line: &str) -> bool {
-    let starts_digit = line.chars().next().is_some_and(|c| c.is_ascii_digit());
-    let has_time = line.contains(':') || line.contains('時');
-    let words_ok = line.split_whitespace().all(|w| {
-        w.chars().any(|c| c.is_ascii_digit())
-            || matches!(w.to_ascii_uppercase().as_str(), "AM" | "PM")
-            || !w.is_ascii()
-    });
-    starts_digit && has_time && words_ok && line.split_whitespace().count() <= 4
+    // Cheapest first: every other line of a log (`avg-cpu:` above all) fails the first.
+    line.as_bytes().first().is_some_and(u8::is_ascii_digit)
+        && (line.contains(':') || line.contains('時'))
+        && line.split_whitespace().count() <= 4
+        && line.split_whitespace().all(|w| {
+            w.bytes().any(|c| c.is_ascii_digit())
+                || w.eq_ignore_ascii_case("AM")
+                || w.eq_ignore_ascii_case("PM")
+                || !w.is_ascii()
+        })
 }
 
 fn clip(s: &str) -> String {
