@@ -327,9 +327,10 @@ impl TextLog {
         self.expect_cpu = false;
         let mut v = [0.0; 6];
         let six = fields.len() == 6
-            && fields.iter().zip(v.iter_mut()).all(|(f, slot)| {
-                number(f).map(|x| *slot = x).is_some()
-            });
+            && fields
+                .iter()
+                .zip(v.iter_mut())
+                .all(|(f, slot)| number(f).map(|x| *slot = x).is_some());
         if six {
             if let Some(b) = self.blocks.last_mut() {
                 b.cpu_iowait = Some(v[3]);

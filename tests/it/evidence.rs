@@ -679,3 +679,60 @@ fn small_contradictions_are_gone() {
         r.stdout
     );
 }
+
+// ---- client against server ----
+
+/// The deviations of every suite that name `parameter`.
+fn deviations_named(v: &serde_json::Value, parameter: &str) -> Vec<serde_json::Value> {
+    v["suites"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s["deviations"].as_array().cloned().unwrap_or_default())
+        .filter(|d| d["parameter"] == parameter)
+        .collect()
+}
+
+/// The client's median TTFT of each level is held against the server's own histogram
+/// (`vllm:time_to_first_token_seconds`, between the level's snapshots). The real engine's
+/// ladder agrees (its client sits up to 29 ms above the server's median bucket); the same
+/// folder with one level's client records slowed three times, or sped up four times,
+/// says that the load generator and the server disagree, for that level only.
+#[test]
+fn a_client_whose_ttft_the_servers_histogram_contradicts_is_a_deviation() {
+    const PARAMETER: &str = "time to first token, client against server";
+    let real = root().join("tests/fixtures/real-engine/kv-ladder");
+    let (_, v) = analyze_json(&real, &[]);
+    assert!(
+        deviations_named(&v, PARAMETER).is_empty(),
+        "the real engine agrees with its client"
+    );
+    for (factor, says) in [(3.0, "0.26"), (0.25, "0.02")] {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let d = tmp.path().join("run");
+        copy_dir(&real, &d);
+        let json = d.join("results/adp-1-L4.json");
+        let mut records: serde_json::Value =
+            serde_json::from_slice(&fs::read(&json).expect("records")).expect("json");
+        for r in records.as_array_mut().expect("a list") {
+            let t = r["ttft_ms"].as_f64().expect("ttft_ms");
+            r["ttft_ms"] = serde_json::json!(t * factor);
+        }
+        fs::write(&json, serde_json::to_vec(&records).expect("json")).expect("write");
+        let (_, v) = analyze_json(&d, &[]);
+        let found = deviations_named(&v, PARAMETER);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let dev = &found[0];
+        assert_eq!(dev["subjects"], serde_json::json!(["adp-1-L4"]), "{dev}");
+        assert!(dev["ran"].to_string().contains(says), "{dev}");
+        assert!(
+            dev["procedure"].to_string().contains("(0.06, 0.08] s"),
+            "{dev}"
+        );
+        assert!(dev["effect"].to_string().contains("disagree"), "{dev}");
+        assert!(
+            dev["files"].to_string().contains("adp-1-L4.pre.prom"),
+            "{dev}"
+        );
+    }
+}

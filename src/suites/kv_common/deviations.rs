@@ -123,6 +123,18 @@ pub fn ladder(
                     .source("ladder(): --no-early-stop"),
             ));
         }
+        if let Some(mut d) = super::server_ttft::disagreement(l) {
+            d = d.subject(subject(l));
+            for f in l.files.iter().filter(|f| {
+                f.ends_with(".json") || f.ends_with(".pre.prom") || f.ends_with(".post.prom")
+            }) {
+                d = d.file(f.clone());
+            }
+            for id in ids(l.clients) {
+                d = d.verdict(id);
+            }
+            out.push(d);
+        }
     }
     out.extend(between_variants(&ours, variants, r, &ids));
     out

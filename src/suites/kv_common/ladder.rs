@@ -64,6 +64,8 @@ pub struct Level {
     pub requests: Option<usize>,
     pub output_tok_s: Option<f64>,
     pub ttft_p50_s: Option<f64>,
+    /// The server's own TTFT over the level (its histogram between the snapshots).
+    pub server_ttft: Option<super::server_ttft::ServerTtft>,
     pub gen_tok_s: Option<f64>,
     /// Hit rates in percent, as deltas between the .pre.prom and .post.prom snapshots.
     pub gpu_hit_pct: Option<f64>,
@@ -188,6 +190,7 @@ fn read_level(
         requests: None,
         output_tok_s: None,
         ttft_p50_s: None,
+        server_ttft: None,
         gen_tok_s: None,
         gpu_hit_pct: None,
         card_hit_pct: None,
@@ -366,6 +369,7 @@ fn read_hits(
     let pre_s = snapshot(pre, missing("pre"), skipped, &mut level.problems);
     let post_s = snapshot(post, missing("post"), skipped, &mut level.problems);
     let (a, b) = (pre_s?, post_s?);
+    level.server_ttft = super::server_ttft::between(a, b);
     let gpu = hit_rate(a, b, "");
     let card = hit_rate(a, b, "external_");
     let cells = (script_rate(&gpu), script_rate(&card));

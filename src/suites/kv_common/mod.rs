@@ -10,6 +10,7 @@ pub mod measurements;
 pub mod reference;
 pub mod regime;
 pub mod restore;
+pub mod server_ttft;
 pub use crate::stats;
 pub mod timeline;
 

@@ -1,0 +1,160 @@
+//! The server's own time to first token over a level, against the client's: vLLM's
+//! `vllm:time_to_first_token_seconds` histogram, counted between the level's `.pre.prom`
+//! and `.post.prom` snapshots, places the server's median in one bucket; the client's
+//! median (its records' `ttft_ms`) should fall in that bucket, or above it by no more than
+//! the client's own time (HTTP, streaming, its Python loop). Load generators do disagree
+//! with the server they measure; when they do beyond that, the client's TTFT figures are
+//! not the server's, and the run says so.
+
+use crate::model::deviation::Deviation;
+use crate::model::phrase::Phrase;
+use crate::parse::prom::Snapshot;
+
+use super::ladder::Level;
+
+const BUCKET: &str = "vllm:time_to_first_token_seconds_bucket";
+
+/// How much later than the server the client may see a first token: its own time between
+/// the server sending the token and the client's clock reading it. On the real engine
+/// here (CPU, one machine) the client's medians sat up to 29 ms above the server's median
+/// bucket; 50 ms leaves room for a network hop.
+pub const CLIENT_ALLOWANCE_S: f64 = 0.05;
+
+/// The server's TTFT over a level, from its histogram.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ServerTtft {
+    /// Requests the histogram counted between the snapshots.
+    pub requests: f64,
+    /// The bucket holding the median: `(lower, upper]` in seconds (upper may be infinite).
+    pub median_s: (f64, f64),
+}
+
+/// The histogram's counts by bucket bound, summed over its other labels, ascending.
+fn buckets(s: &Snapshot) -> Vec<(f64, f64)> {
+    let mut out: Vec<(f64, f64)> = Vec::new();
+    for x in s.samples().filter(|x| x.name == BUCKET) {
+        let Some(le) = x.label("le").and_then(|v| match v.as_str() {
+            "+Inf" | "Inf" | "inf" => Some(f64::INFINITY),
+            v => v.parse::<f64>().ok().filter(|b| b.is_finite()),
+        }) else {
+            continue;
+        };
+        match out.iter_mut().find(|(b, _)| *b == le) {
+            Some(e) => e.1 += x.value,
+            None => out.push((le, x.value)),
+        }
+    }
+    out.sort_by(|a, b| a.0.total_cmp(&b.0));
+    out
+}
+
+/// The server's TTFT between two snapshots; None when either has no histogram, no request
+/// finished its first token between them, or a count went down (a restart).
+pub fn between(pre: &Snapshot, post: &Snapshot) -> Option<ServerTtft> {
+    let (a, b) = (buckets(pre), buckets(post));
+    if b.is_empty() {
+        return None;
+    }
+    let mut delta = Vec::with_capacity(b.len());
+    for &(le, after) in &b {
+        let before = a.iter().find(|(x, _)| *x == le).map_or(0.0, |e| e.1);
+        let d = after - before;
+        if d.is_nan() || d < 0.0 || delta.last().is_some_and(|(_, prev)| d < *prev) {
+            return None;
+        }
+        delta.push((le, d));
+    }
+    let (last, requests) = *delta.last()?;
+    if last != f64::INFINITY || requests <= 0.0 {
+        return None;
+    }
+    let mut lower = 0.0;
+    for (le, cumulative) in delta {
+        if cumulative >= requests / 2.0 {
+            return Some(ServerTtft {
+                requests,
+                median_s: (lower, le),
+            });
+        }
+        lower = le;
+    }
+    None
+}
+
+/// A level where the client's median TTFT is below the server's median bucket (the
+/// client saw a first token before the server made it), or above it by more than
+/// [`CLIENT_ALLOWANCE_S`].
+pub fn disagreement(l: &Level) -> Option<Deviation> {
+    let (server, client) = (l.server_ttft.as_ref()?, l.ttft_p50_s?);
+    let (lo, hi) = server.median_s;
+    if client >= lo && client <= hi + CLIENT_ALLOWANCE_S {
+        return None;
+    }
+    let bucket = if hi.is_finite() {
+        format!("({lo}, {hi}] s")
+    } else {
+        format!("above {lo} s")
+    };
+    let counted = match l.requests {
+        Some(n) if (n as f64 - server.requests).abs() >= 0.5 => format!(
+            "; the client recorded {n} requests and the server counted {:.0} in the same window, so the window held other requests or lost some",
+            server.requests
+        ),
+        _ => String::new(),
+    };
+    Some(
+        Deviation::new(
+            "time to first token, client against server",
+            Phrase::text(format!(
+                "in the server's median bucket {bucket}, or up to {} ms above it",
+                CLIENT_ALLOWANCE_S * 1000.0
+            )),
+            Phrase::text(format!("the client's median {client:.3} s")),
+        )
+        .effect(
+            format!(
+                "the load generator and the server disagree on time to first token beyond what the server's histogram buckets and the client's own time allow{counted}: the level's TTFT figures are the client's, not the server's"
+            ),
+            false,
+        )
+        .source("vLLM's `vllm:time_to_first_token_seconds` histogram in the level's .pre.prom and .post.prom"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snap(text: &str) -> Snapshot {
+        crate::parse::prom::parse_bytes(text.as_bytes()).expect("prom")
+    }
+
+    fn hist(counts: [f64; 4]) -> String {
+        // Two engines: their counts add up per bucket.
+        let mut s = String::new();
+        for engine in ["0", "1"] {
+            for (le, c) in ["0.02", "0.04", "0.06", "+Inf"].iter().zip(counts) {
+                s.push_str(&format!(
+                    "{BUCKET}{{engine=\"{engine}\",le=\"{le}\",model_name=\"m\"}} {c}\n"
+                ));
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn the_median_bucket_of_the_counts_between_two_snapshots() {
+        let pre = snap(&hist([1.0, 2.0, 2.0, 2.0]));
+        // Between them: per engine 0, 1, 4, 5 -> summed 0, 2, 8, 10: the median (5th) is
+        // in (0.04, 0.06].
+        let post = snap(&hist([1.0, 3.0, 6.0, 7.0]));
+        let s = between(&pre, &post).expect("a histogram");
+        assert_eq!(s.requests, 10.0);
+        assert_eq!(s.median_s, (0.04, 0.06));
+        // A count that went down is a restart: nothing is said.
+        assert!(between(&post, &pre).is_none());
+        // No histogram, or nothing counted between the two: nothing.
+        assert!(between(&pre, &snap("other 1\n")).is_none());
+        assert!(between(&pre, &pre).is_none());
+    }
+}
