@@ -308,15 +308,17 @@ fn judge(
         }
     }
     let mut frame_problems = Vec::new();
-    for built in [
-        frame_verdicts::verdicts(&reports),
-        frame_verdicts::deviations(&reports),
-        crate::frames::measurements::measurements(&reports),
-        crate::frames::measurements::parameters(&reports),
-    ] {
-        match built {
-            Ok(f) => frames.push(f),
-            Err(e) => frame_problems.push(format!("{e:#}")),
+    if opts.frames {
+        for built in [
+            frame_verdicts::verdicts(&reports),
+            frame_verdicts::deviations(&reports),
+            crate::frames::measurements::measurements(&reports),
+            crate::frames::measurements::parameters(&reports),
+        ] {
+            match built {
+                Ok(f) => frames.push(f),
+                Err(e) => frame_problems.push(format!("{e:#}")),
+            }
         }
     }
     let analysis = Analysis {

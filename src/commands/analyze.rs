@@ -69,7 +69,8 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
             }
         }
     }
-    let opts = options(&args.judging);
+    let mut opts = options(&args.judging);
+    opts.frames = args.export.is_some();
     let mut worst = 0;
     let mut results: Vec<Analysis> = Vec::new();
     // Every input's place in the JSON output: an analysis (an index into `results`), a

@@ -19,6 +19,7 @@ fn options(j: &Judging) -> Options {
         candidate: j.candidate.clone(),
         sla_gen_tok_s: j.sla_gen_tok_s,
         max_spread: j.max_spread,
+        frames: false,
     }
 }
 

@@ -194,11 +194,11 @@ fn merged_p99(dirs: &[&DirStats]) -> (Option<f64>, &'static str, bool) {
     for (of, pick) in [
         (
             "clat",
-            (|d: &DirStats| d.clat.clone()) as fn(&DirStats) -> Latency,
+            (|d: &DirStats| &d.clat) as fn(&DirStats) -> &Latency,
         ),
-        ("lat", |d: &DirStats| d.lat.clone()),
+        ("lat", |d: &DirStats| &d.lat),
     ] {
-        let lats: Vec<Latency> = active.iter().map(|d| pick(d)).collect();
+        let lats: Vec<&Latency> = active.iter().map(|d| pick(d)).collect();
         if lats.iter().all(|l| l.percentile(99.0).is_some()) {
             if let [one] = &lats[..] {
                 return (one.percentile(99.0), of, true);
@@ -218,7 +218,7 @@ fn merged_p99(dirs: &[&DirStats]) -> (Option<f64>, &'static str, bool) {
 
 /// fio's own rule (`calc_clat_percentiles`): the first bin whose running count reaches
 /// `pct` percent of all samples.
-pub fn percentile_from_bins(lats: &[Latency], pct: f64) -> Option<f64> {
+pub fn percentile_from_bins(lats: &[&Latency], pct: f64) -> Option<f64> {
     let mut hist: BTreeMap<u64, u64> = BTreeMap::new();
     for l in lats {
         for &(ns, count) in l.bins.as_deref().unwrap_or(&[]) {
@@ -275,13 +275,10 @@ mod tests {
         assert_eq!(out.jobs.len(), 2);
         for j in &out.jobs {
             let printed = j.read.clat.percentile(99.0).expect("fio printed p99");
-            let from_bins = percentile_from_bins(std::slice::from_ref(&j.read.clat), 99.0);
+            let from_bins = percentile_from_bins(&[&j.read.clat], 99.0);
             assert_eq!(from_bins, Some(printed), "job {}", j.jobname);
             let p50 = j.read.clat.percentile(50.0).expect("fio printed p50");
-            assert_eq!(
-                percentile_from_bins(std::slice::from_ref(&j.read.clat), 50.0),
-                Some(p50)
-            );
+            assert_eq!(percentile_from_bins(&[&j.read.clat], 50.0), Some(p50));
         }
     }
 

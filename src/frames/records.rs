@@ -162,14 +162,14 @@ fn iostat_devices(catalog: &Catalog, suite_of: SuiteOf) -> anyhow::Result<Option
         suite_of,
     )
     .str("device", rows.iter().map(|r| &*r.2.device))
-    .f64("r_s", rows.iter().map(|r| r.2.r_s))
-    .f64("w_s", rows.iter().map(|r| r.2.w_s))
-    .f64("r_mib_s", rows.iter().map(|r| r.2.r_mb_s))
-    .f64("w_mib_s", rows.iter().map(|r| r.2.w_mb_s))
-    .f64("r_await_ms", rows.iter().map(|r| r.2.r_await))
-    .f64("w_await_ms", rows.iter().map(|r| r.2.w_await))
-    .f64("await_ms", rows.iter().map(|r| r.2.await_ms))
-    .f64("util_pct", rows.iter().map(|r| r.2.util))
+    .f64("r_s", rows.iter().map(|r| r.2.r_s()))
+    .f64("w_s", rows.iter().map(|r| r.2.w_s()))
+    .f64("r_mib_s", rows.iter().map(|r| r.2.r_mb_s()))
+    .f64("w_mib_s", rows.iter().map(|r| r.2.w_mb_s()))
+    .f64("r_await_ms", rows.iter().map(|r| r.2.r_await()))
+    .f64("w_await_ms", rows.iter().map(|r| r.2.w_await()))
+    .f64("await_ms", rows.iter().map(|r| r.2.await_ms()))
+    .f64("util_pct", rows.iter().map(|r| r.2.util()))
     .build()?;
     Ok(Some(f))
 }

@@ -314,8 +314,10 @@ fn text_of(bytes: &[u8]) -> Result<String, Problem> {
 fn parse_as(kind: Kind, rel: &str, bytes: &[u8]) -> Result<Record, Problem> {
     Ok(match kind {
         Kind::Fio => {
-            let output = parse::fio::parse_bytes(bytes)?;
+            let mut output = parse::fio::parse_bytes(bytes)?;
             let groups = crate::fio::groups::groups(&output);
+            // The groups hold what the histograms gave; the catalog keeps no bins.
+            output.drop_bins();
             Record::Fio(Box::new(FioRecord { output, groups }))
         }
         Kind::Bdevperf => Record::Bdevperf(parse::bdevperf::parse_bytes(bytes)?),

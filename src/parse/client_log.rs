@@ -61,7 +61,7 @@ pub fn parse_path(path: &Path) -> Result<ClientLog, ParseError> {
 
 /// Removes ANSI colour sequences (`ESC [ ... letter`); a line without any is borrowed.
 pub fn strip_ansi(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.as_bytes().contains(&0x1b) {
+    if memchr::memchr(0x1b, s.as_bytes()).is_none() {
         return std::borrow::Cow::Borrowed(s);
     }
     std::borrow::Cow::Owned(strip(s))
@@ -140,13 +140,14 @@ pub fn parse_text(text: &str) -> ClientLog {
             in_traceback = true;
             went_on = false;
         }
-        if has(&p.done, t) || t.starts_with("runtime_sec = ") || has(&p.stats, t) {
+        let done = has(&p.done, t);
+        if done || t.starts_with("runtime_sec = ") || has(&p.stats, t) {
             went_on = true;
         }
         if has(&p.exception, t) {
             log.error_lines += 1;
         }
-        if has(&p.done, t) {
+        if done {
             log.clients_done += 1;
             log.successes += number_after(t, "num_successes=")
                 .and_then(|n| n.parse().ok())

@@ -120,6 +120,20 @@ impl FioOutput {
         })
     }
 
+    /// Drops the `json+` histograms (`bins`) of every latency block: once the jobs are
+    /// summed into their groups (whose percentiles are computed from the bins), nothing
+    /// reads them, and they are most of a json+ file's size (thousands of bins per
+    /// direction).
+    pub fn drop_bins(&mut self) {
+        for j in &mut self.jobs {
+            for d in [&mut j.read, &mut j.write, &mut j.trim] {
+                for l in [&mut d.slat, &mut d.clat, &mut d.lat] {
+                    l.bins = None;
+                }
+            }
+        }
+    }
+
     /// A job's effective options: `global options` overridden by its `job options`.
     pub fn options_for(&self, job: &FioJob) -> BTreeMap<String, String> {
         let mut all = self.global_options.clone();

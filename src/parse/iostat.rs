@@ -309,17 +309,10 @@ impl TextLog {
             if b.devices.capacity() == 0 {
                 b.devices.reserve(known.max(4));
             }
-            b.devices.push(DeviceRow {
-                device,
-                r_s: v[0],
-                w_s: v[1],
-                r_mb_s: v[2].map(|x| x / scale),
-                w_mb_s: v[3].map(|x| x / scale),
-                r_await: v[4],
-                w_await: v[5],
-                await_ms: v[6],
-                util: v[7],
-            });
+            let mut v = v;
+            v[2] = v[2].map(|x| x / scale);
+            v[3] = v[3].map(|x| x / scale);
+            b.devices.push(DeviceRow::new(device, v));
         }
     }
 
@@ -642,8 +635,8 @@ md126          100.00     10.00      0.00  200.00     20.00      0.00   0.00
         assert_eq!(s.index, 1);
         assert_eq!(s.cpu_system, Some(20.0), "comma decimals are read");
         assert_eq!(s.devices.len(), 2);
-        assert_eq!(s.devices[0].w_mb_s, Some(20.0));
-        assert_eq!(s.devices[0].w_await, Some(0.9));
+        assert_eq!(s.devices[0].w_mb_s(), Some(20.0));
+        assert_eq!(s.devices[0].w_await(), Some(0.9));
         assert_eq!(&*s.devices[1].device, "md126");
         assert!(log.banner.is_some_and(|b| b.starts_with("Linux 6.1.0")));
     }
@@ -652,7 +645,7 @@ md126          100.00     10.00      0.00  200.00     20.00      0.00   0.00
     fn converts_kilobyte_columns() {
         let log = LOG.replace("rMB/s", "rkB/s").replace("wMB/s", "wkB/s");
         let log = parse_bytes(log.as_bytes()).expect("parses");
-        assert_eq!(log.samples[0].devices[0].r_mb_s, Some(10.0 / 1024.0));
+        assert_eq!(log.samples[0].devices[0].r_mb_s(), Some(10.0 / 1024.0));
     }
 
     #[test]
@@ -798,6 +791,6 @@ mod real_logs {
         assert!(s
             .devices
             .iter()
-            .all(|d| d.r_s.is_some() && d.w_await.is_some() && d.util.is_some()));
+            .all(|d| d.r_s().is_some() && d.w_await().is_some() && d.util().is_some()));
     }
 }

@@ -162,17 +162,19 @@ fn sample(v: &Value, index: usize) -> Result<IostatSample, String> {
         } else {
             (num(d, "rsec/s"), num(d, "wsec/s"), 2048.0)
         };
-        s.devices.push(DeviceRow {
-            device: std::sync::Arc::from(name),
-            r_s: num(d, "r/s"),
-            w_s: num(d, "w/s"),
-            r_mb_s: r.map(|x| x / scale),
-            w_mb_s: w.map(|x| x / scale),
-            r_await: num(d, "r_await"),
-            w_await: num(d, "w_await"),
-            await_ms: num(d, "await"),
-            util: num(d, "util").or_else(|| num(d, "%util")),
-        });
+        s.devices.push(DeviceRow::new(
+            std::sync::Arc::from(name),
+            [
+                num(d, "r/s"),
+                num(d, "w/s"),
+                r.map(|x| x / scale),
+                w.map(|x| x / scale),
+                num(d, "r_await"),
+                num(d, "w_await"),
+                num(d, "await"),
+                num(d, "util").or_else(|| num(d, "%util")),
+            ],
+        ));
     }
     Ok(s)
 }

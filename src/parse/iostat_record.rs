@@ -27,24 +27,80 @@ pub struct IostatSample {
     pub devices: Vec<DeviceRow>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One device's row of one sample. Its eight values are kept as numbers with NaN for a
+/// value the log does not give (a log holds tens of thousands of rows: eight `Option<f64>`
+/// took 144 bytes a row, these 80); iostat never prints a NaN, every value read is finite.
+#[derive(Debug, Clone)]
 pub struct DeviceRow {
     /// The device's name, shared by its rows of every sample of the log.
-    #[serde(serialize_with = "as_str")]
     pub device: Arc<str>,
-    pub r_s: Option<f64>,
-    pub w_s: Option<f64>,
-    pub r_mb_s: Option<f64>,
-    pub w_mb_s: Option<f64>,
-    pub r_await: Option<f64>,
-    pub w_await: Option<f64>,
-    /// Older sysstat's `await`: reads and writes together (no `r_await`/`w_await`).
-    pub await_ms: Option<f64>,
-    pub util: Option<f64>,
+    /// r/s, w/s, rMB/s, wMB/s, r_await, w_await, await, %util.
+    values: [f64; 8],
 }
 
-fn as_str<S: serde::Serializer>(s: &Arc<str>, ser: S) -> Result<S::Ok, S::Error> {
-    ser.serialize_str(s)
+/// The names of [`DeviceRow`]'s values, in their order.
+const FIELDS: [&str; 8] = [
+    "r_s", "w_s", "r_mb_s", "w_mb_s", "r_await", "w_await", "await_ms", "util",
+];
+
+impl DeviceRow {
+    /// A row from its values in the order r/s, w/s, rMB/s, wMB/s, r_await, w_await,
+    /// await, %util (a non-finite value is no value).
+    pub fn new(device: Arc<str>, values: [Option<f64>; 8]) -> DeviceRow {
+        DeviceRow {
+            device,
+            values: values.map(|v| v.filter(|x| x.is_finite()).unwrap_or(f64::NAN)),
+        }
+    }
+
+    fn get(&self, i: usize) -> Option<f64> {
+        let v = self.values[i];
+        (!v.is_nan()).then_some(v)
+    }
+
+    pub fn r_s(&self) -> Option<f64> {
+        self.get(0)
+    }
+    pub fn w_s(&self) -> Option<f64> {
+        self.get(1)
+    }
+    pub fn r_mb_s(&self) -> Option<f64> {
+        self.get(2)
+    }
+    pub fn w_mb_s(&self) -> Option<f64> {
+        self.get(3)
+    }
+    pub fn r_await(&self) -> Option<f64> {
+        self.get(4)
+    }
+    pub fn w_await(&self) -> Option<f64> {
+        self.get(5)
+    }
+    /// Older sysstat's `await`: reads and writes together (no `r_await`/`w_await`).
+    pub fn await_ms(&self) -> Option<f64> {
+        self.get(6)
+    }
+    pub fn util(&self) -> Option<f64> {
+        self.get(7)
+    }
+}
+
+impl PartialEq for DeviceRow {
+    fn eq(&self, other: &Self) -> bool {
+        self.device == other.device && (0..8).all(|i| self.get(i) == other.get(i))
+    }
+}
+
+impl Serialize for DeviceRow {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = ser.serialize_struct("DeviceRow", 9)?;
+        st.serialize_field("device", &*self.device)?;
+        for (i, name) in FIELDS.iter().enumerate() {
+            st.serialize_field(name, &self.get(i))?;
+        }
+        st.end()
+    }
 }
 
 /// An empty sample, the `index`th of its log.

@@ -26,6 +26,9 @@ pub struct Options {
     pub sla_gen_tok_s: Option<f64>,
     /// Largest spread between runs before a level is inconclusive (kv-ladder; 0.10 = 10 %).
     pub max_spread: Option<f64>,
+    /// Build the frames (`--export`): the suites' own, the verdicts', the measurements'.
+    /// Judging and the reports do not read them, so they are built only when asked for.
+    pub frames: bool,
 }
 
 impl SuiteReport {

@@ -41,7 +41,7 @@ fn iostat_with_timestamps_in_every_locale_reads_the_same_samples() {
         assert!(
             s.devices
                 .iter()
-                .all(|d| d.r_mb_s.is_some() && d.w_await.is_some() && d.util.is_some()),
+                .all(|d| d.r_mb_s().is_some() && d.w_await().is_some() && d.util().is_some()),
             "{name}"
         );
     }
@@ -62,7 +62,7 @@ fn iostat_with_timestamps_in_every_locale_reads_the_same_samples() {
 fn iostat_units_are_converted_to_mib_per_second() {
     // kB/s columns (no -m): the same machine's MB/s divided by 1024.
     let kb = iostat_log("sysstat12-x-kB.iostat");
-    assert!(kb.samples[0].devices.iter().all(|d| d.r_mb_s.is_some()));
+    assert!(kb.samples[0].devices.iter().all(|d| d.r_mb_s().is_some()));
     // sysstat 9: 512-byte sectors; 327680 sectors/s is 160 MiB/s.
     let old = iostat_log("sysstat9-x-sectors.iostat");
     let nvme = old.samples[0]
@@ -70,19 +70,19 @@ fn iostat_units_are_converted_to_mib_per_second() {
         .iter()
         .find(|d| &*d.device == "nvme0n1")
         .expect("nvme0n1");
-    assert_eq!(nvme.r_mb_s, Some(160.0));
+    assert_eq!(nvme.r_mb_s(), Some(160.0));
     assert_eq!(
-        nvme.await_ms,
+        nvme.await_ms(),
         Some(1.55),
         "the one `await` column is kept as such"
     );
-    assert_eq!(nvme.w_await, None, "never passed off as the write wait");
-    assert_eq!(nvme.util, Some(99.9));
+    assert_eq!(nvme.w_await(), None, "never passed off as the write wait");
+    assert_eq!(nvme.util(), Some(99.9));
     // sysstat 10/11 -xm: `Device:` and r_await/w_await beside await.
     let ten = iostat_log("sysstat10-xm.iostat");
     let d = &ten.samples[0].devices[0];
     assert_eq!(
-        (d.w_mb_s, d.w_await, d.await_ms),
+        (d.w_mb_s(), d.w_await(), d.await_ms()),
         (Some(312.5), Some(0.79), Some(0.79))
     );
 }

@@ -287,7 +287,11 @@ fn mutated_samples_never_panic_any_parser_or_suite() {
         list.retain(|p| !p.extension().is_some_and(|e| e == "py" || e == "sh"));
         folders.push((dest, list));
     }
-    let opts = reprobench::suites::Options::default();
+    // With the frames --export builds: damaged input must not break them either.
+    let opts = reprobench::suites::Options {
+        frames: true,
+        ..Default::default()
+    };
     let deadline = Instant::now() + Duration::from_secs(secs);
     let mut rounds = 0u64;
     while Instant::now() < deadline {

@@ -7,8 +7,10 @@
 //! not the server's, and the run says so.
 
 use crate::model::deviation::Deviation;
-use crate::model::phrase::Phrase;
+use crate::model::measurement::Unit;
+use crate::model::phrase::{plain, qty};
 use crate::parse::prom::Snapshot;
+use crate::phrase;
 
 use super::ladder::Level;
 
@@ -90,10 +92,15 @@ pub fn disagreement(l: &Level) -> Option<Deviation> {
     if client >= lo && client <= hi + CLIENT_ALLOWANCE_S {
         return None;
     }
-    let bucket = if hi.is_finite() {
-        format!("({lo}, {hi}] s")
+    let expected = if hi.is_finite() {
+        phrase!(
+            "in the server's median bucket ({}, {}] s, or up to {} ms above it",
+            plain(lo),
+            plain(hi),
+            plain(CLIENT_ALLOWANCE_S * 1000.0)
+        )
     } else {
-        format!("above {lo} s")
+        phrase!("in the server's median bucket, above {} s", plain(lo))
     };
     let counted = match l.requests {
         Some(n) if (n as f64 - server.requests).abs() >= 0.5 => format!(
@@ -105,11 +112,8 @@ pub fn disagreement(l: &Level) -> Option<Deviation> {
     Some(
         Deviation::new(
             "time to first token, client against server",
-            Phrase::text(format!(
-                "in the server's median bucket {bucket}, or up to {} ms above it",
-                CLIENT_ALLOWANCE_S * 1000.0
-            )),
-            Phrase::text(format!("the client's median {client:.3} s")),
+            expected,
+            phrase!("the client's median {}", qty(client, 3, Unit::Seconds)),
         )
         .effect(
             format!(

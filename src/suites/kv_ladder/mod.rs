@@ -137,9 +137,11 @@ impl Suite for KvLadder {
             .extend(logs.by_variant.get(ADP).map(|(f, _)| f.clone()));
 
         let agg = Aggregate::of(&levels);
-        let (built, problems) = agg.frames();
-        frames.extend(built);
-        report.notes.extend(problems);
+        if opts.frames {
+            let (built, problems) = agg.frames();
+            frames.extend(built);
+            report.notes.extend(problems);
+        }
         for (variant, runs) in agg.runs_per_variant() {
             if (variant == ADP || variant == PLAIN) && runs < r.min_runs {
                 report.notes.push(format!(

@@ -93,7 +93,7 @@ impl Suite for SpdkRaid {
     fn analyze(
         &self,
         catalog: &Catalog,
-        _opts: &Options,
+        opts: &Options,
         skipped: &mut Vec<Skipped>,
         frames: &mut Vec<crate::frames::Frame>,
     ) -> SuiteReport {
@@ -163,9 +163,11 @@ impl Suite for SpdkRaid {
         report.notes = judged.notes;
         report.tables = tables::tables(&arrays, &reference, &judged.shares);
         report.charts = tables::charts(&arrays, &reference, &judged.shares);
-        match frames::runs(&arrays) {
-            Ok(f) => frames.push(f),
-            Err(e) => report.notes.push(format!("{e:#}")),
+        if opts.frames {
+            match frames::runs(&arrays) {
+                Ok(f) => frames.push(f),
+                Err(e) => report.notes.push(format!("{e:#}")),
+            }
         }
         report
     }

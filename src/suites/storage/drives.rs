@@ -51,13 +51,13 @@ pub fn drive_means(log: &IostatLog, members: &[String]) -> Vec<DriveMean> {
                 }
             };
             let x = &mut sums[at];
-            x.mib += d.r_mb_s.unwrap_or(0.0) + d.w_mb_s.unwrap_or(0.0);
-            x.iops += d.r_s.unwrap_or(0.0) + d.w_s.unwrap_or(0.0);
-            if let Some(w) = d.w_await.filter(|_| d.w_s.unwrap_or(0.0) > 0.0) {
+            x.mib += d.r_mb_s().unwrap_or(0.0) + d.w_mb_s().unwrap_or(0.0);
+            x.iops += d.r_s().unwrap_or(0.0) + d.w_s().unwrap_or(0.0);
+            if let Some(w) = d.w_await().filter(|_| d.w_s().unwrap_or(0.0) > 0.0) {
                 x.waits.0 += w;
                 x.waits.1 += 1;
             }
-            if let Some(u) = d.util {
+            if let Some(u) = d.util() {
                 x.utils.0 += u;
                 x.utils.1 += 1;
             }

@@ -189,9 +189,11 @@ impl Suite for Storage {
         ));
         let pairs = frames::pairs(&groups, &sides);
         report.tables.extend(tables::matched_table(&pairs, &sides));
-        match frames::frame(&pairs, &sides) {
-            Ok(f) => frames.push(f),
-            Err(e) => report.notes.push(format!("the storage_pairs frame: {e:#}")),
+        if opts.frames {
+            match frames::frame(&pairs, &sides) {
+                Ok(f) => frames.push(f),
+                Err(e) => report.notes.push(format!("the storage_pairs frame: {e:#}")),
+            }
         }
         report.notes.extend(arrays_note(&loaded, &sides));
         report.charts = charts::charts(&groups, &sides, &reference);

@@ -176,7 +176,7 @@ fn iostat_series(loaded: &Loaded, g: &RunGroup) -> Option<(Vec<f64>, String)> {
                 .devices
                 .iter()
                 .filter(|d| m.drives.iter().any(|n| **n == *d.device))
-                .map(|d| d.r_mb_s.unwrap_or(0.0) + d.w_mb_s.unwrap_or(0.0))
+                .map(|d| d.r_mb_s().unwrap_or(0.0) + d.w_mb_s().unwrap_or(0.0))
                 .sum();
             MBps::from(MiBps(mib)).0
         })
@@ -197,7 +197,7 @@ pub fn util_series(loaded: &Loaded, g: &RunGroup) -> Option<Vec<Option<f64>>> {
                     .devices
                     .iter()
                     .filter(|d| m.drives.iter().any(|n| **n == *d.device))
-                    .filter_map(|d| d.util)
+                    .filter_map(|d| d.util())
                     .collect();
                 (!u.is_empty()).then(|| u.iter().sum::<f64>() / u.len() as f64)
             })
