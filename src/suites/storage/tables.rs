@@ -30,10 +30,13 @@ pub fn script_output(loaded: &Loaded) -> Preformatted {
             }
             stopped = true;
             let after = total - i - 1;
+            let printed = match lines.len() - 1 {
+                0 => "only its header".to_string(),
+                n => format!("its header and the {n} row(s) of the files sorted before this one"),
+            };
             notes.push(format!(
-                "`{}`: {why}; above is all it prints (its header and the {} row(s) of the files sorted before this one){}",
+                "`{}`: {why}; above is all it prints ({printed}){}",
                 run.file,
-                lines.len() - 1,
                 if after > 0 {
                     format!(", none for this file or the {after} after it: reprobench reads them all (Results)")
                 } else {
