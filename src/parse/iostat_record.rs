@@ -131,7 +131,11 @@ impl IostatLog {
         let Some(b) = self.banner.as_deref() else {
             return Vec::new();
         };
-        let after_host = b.find(')').map_or(b, |i| &b[i + 1..]);
+        // The date follows the host; a banner without one holds no date this can find
+        // (a kernel version such as `6.1.0` is no date).
+        let Some(after_host) = b.find(')').map(|i| &b[i + 1..]) else {
+            return Vec::new();
+        };
         let Some(token) = after_host.split_whitespace().find(|t| {
             t.bytes().any(|c| matches!(c, b'/' | b'-' | b'.'))
                 && t.bytes().any(|c| c.is_ascii_digit())
@@ -167,23 +171,27 @@ impl IostatLog {
             put(yr, x, y);
             put(yr, y, x);
         }
+        // sysstat's banner dates are this century's: anything else was not a date.
+        out.retain(|(y, _, _)| *y >= 1990);
         out
     }
 
-    /// Whether the banner's date can be within `days` of the Unix time `unix_s` (a UTC
-    /// day against the host's local one: a day apart is the same moment somewhere).
-    /// None when the banner holds no date.
-    pub fn dated_near(&self, unix_s: i64, days: i64) -> Option<bool> {
+    /// Whether the banner's date can fall within the Unix times `from_s` to `to_s`,
+    /// give or take a day (the banner has the host's local date, the times are UTC: a
+    /// day apart is the same moment somewhere). None when the banner holds no date.
+    pub fn dated_within(&self, from_s: i64, to_s: i64) -> Option<bool> {
         let dates = self.banner_dates();
         if dates.is_empty() {
             return None;
         }
-        let day = unix_s.div_euclid(86_400);
-        Some(
-            dates
-                .iter()
-                .any(|&(y, m, d)| (days_from_civil(y, m, d) - day).abs() <= days),
-        )
+        let (first, last) = (
+            from_s.min(to_s).div_euclid(86_400),
+            to_s.max(from_s).div_euclid(86_400),
+        );
+        Some(dates.iter().any(|&(y, m, d)| {
+            let day = days_from_civil(y, m, d);
+            day >= first - 1 && day <= last + 1
+        }))
     }
 }
 
@@ -248,10 +256,17 @@ mod tests {
         assert_eq!(civil_from_unix(1_796_001_858), (2026, 11, 30));
         assert_eq!(civil_from_unix(951_782_400), (2000, 2, 29));
         assert_eq!(civil_from_unix(-1), (1969, 12, 31));
+        let t = 1_796_001_858;
         let here = log("Linux 6.1.0 (bench01) 11/30/26 _x86_64_ (64 CPU)");
-        assert_eq!(here.dated_near(1_796_001_858, 1), Some(true));
+        assert_eq!(here.dated_within(t, t), Some(true));
         let old = log("Linux 4.4.0 (old01) 03/14/16 _x86_64_ (8 CPU)");
-        assert_eq!(old.dated_near(1_796_001_858, 1), Some(false));
-        assert_eq!(log("Linux (h)").dated_near(1_796_001_858, 1), None);
+        assert_eq!(old.dated_within(t, t), Some(false));
+        assert_eq!(log("Linux (h)").dated_within(t, t), None);
+        // A job of three days that ended on the 30th started on the 27th: its log's date.
+        let started = log("Linux 6.1.0 (bench01) 11/27/26 _x86_64_ (64 CPU)");
+        assert_eq!(started.dated_within(t - 3 * 86_400, t), Some(true));
+        assert_eq!(started.dated_within(t, t), Some(false));
+        // No host, no date: a kernel version is not read as one.
+        assert!(log("Linux 6.1.0 11/30/26").banner_dates().is_empty());
     }
 }

@@ -352,8 +352,43 @@ pub fn loop_device(file: &Path, mb: u64, args: &[&str]) -> Option<Loop> {
 }
 
 /// A loop device over a fresh file, detached when dropped; None where loop devices
-/// cannot be made (not root, no loop support).
-pub struct Loop(pub PathBuf);
+/// cannot be made (not root, no loop support). While a test holds one, no other test
+/// makes or detaches one: `losetup` opens other loop devices while it looks for a free
+/// one, and the device guard rightly refuses a device some program has open (a test's
+/// collection once failed so, `pid N (losetup) has it open`). One test may hold several.
+pub struct Loop(pub PathBuf, LoopTurn);
+
+/// The loop devices' turn, held by one test (thread) at a time; reentrant, so a test may
+/// make several devices.
+pub struct LoopTurn;
+
+static LOOP_TURN: std::sync::Mutex<(Option<std::thread::ThreadId>, usize)> =
+    std::sync::Mutex::new((None, 0));
+static LOOP_FREE: std::sync::Condvar = std::sync::Condvar::new();
+
+impl LoopTurn {
+    fn take() -> LoopTurn {
+        let me = std::thread::current().id();
+        let mut turn = LOOP_TURN.lock().unwrap_or_else(|e| e.into_inner());
+        while turn.0.is_some_and(|owner| owner != me) {
+            turn = LOOP_FREE.wait(turn).unwrap_or_else(|e| e.into_inner());
+        }
+        turn.0 = Some(me);
+        turn.1 += 1;
+        LoopTurn
+    }
+}
+
+impl Drop for LoopTurn {
+    fn drop(&mut self) {
+        let mut turn = LOOP_TURN.lock().unwrap_or_else(|e| e.into_inner());
+        turn.1 = turn.1.saturating_sub(1);
+        if turn.1 == 0 {
+            turn.0 = None;
+            LOOP_FREE.notify_all();
+        }
+    }
+}
 
 impl Loop {
     pub fn new(file: &Path, mb: u64) -> Option<Loop> {
@@ -362,6 +397,7 @@ impl Loop {
 
     /// With extra `losetup` arguments (`--read-only`).
     pub fn with_args(file: &Path, mb: u64, args: &[&str]) -> Option<Loop> {
+        let turn = LoopTurn::take();
         std::fs::write(file, vec![0u8; (mb << 20) as usize]).ok()?;
         let out = std::process::Command::new("losetup")
             .args(["-f", "--show"])
@@ -369,9 +405,12 @@ impl Loop {
             .arg(file)
             .output()
             .ok()?;
-        out.status
-            .success()
-            .then(|| Loop(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())))
+        out.status.success().then(|| {
+            Loop(
+                PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()),
+                turn,
+            )
+        })
     }
 
     pub fn path(&self) -> &str {

@@ -726,7 +726,7 @@ fn a_client_whose_ttft_the_servers_histogram_contradicts_is_a_deviation() {
         assert_eq!(dev["subjects"], serde_json::json!(["adp-1-L4"]), "{dev}");
         assert!(dev["ran"].to_string().contains(says), "{dev}");
         assert!(
-            dev["procedure"].to_string().contains("(0.06, 0.08] s"),
+            dev["procedure"].to_string().contains("(0.06, 0.1] s"),
             "{dev}"
         );
         assert!(dev["effect"].to_string().contains("disagree"), "{dev}");

@@ -387,7 +387,9 @@ fn report_writes_markdown_with_verdicts_tables_and_skipped_files() {
         &input.join("results"),
     );
     fs::write(
-        input.join("results/adp/broken.json"),
+        // Sorted after the other results: the procedure's script prints their rows, then
+        // stops on this one.
+        input.join("results/adp/zz-broken.json"),
         "{\"fio version\": \"fio-3.33\", \"jobs\": [",
     )
     .expect("w");
@@ -412,7 +414,12 @@ fn report_writes_markdown_with_verdicts_tables_and_skipped_files() {
     );
     assert!(md.contains("adp/randrw-8k-j128-d8                   13224   1614.3"));
     assert!(
-        md.contains("| `results/adp/broken.json` | 1 | truncated JSON"),
+        md.contains("| `results/adp/zz-broken.json` | 1 | truncated JSON"),
+        "{md}"
+    );
+    assert!(
+        md.contains("results/adp/zz-broken.json`: not readable as fio output")
+            && md.contains("the script stops here"),
         "{md}"
     );
     let verdicts = md.find("## Verdicts").expect("verdicts");
@@ -813,4 +820,30 @@ fn script_table_is_what_the_script_prints_on_old_fio_and_where_it_stops() {
     ] {
         assert!(notes.contains(expect), "{expect}: {notes}");
     }
+    // A result fio cut off mid-write, sorted first: the script stops on it at once (a
+    // JSONDecodeError), printing only its header; reprobench says so and why.
+    let text = fs::read_to_string(results.join("adp/randread-8k-j1-d1.json")).expect("json");
+    fs::write(results.join("adp/a-cut.json"), &text[..text.len() / 2]).expect("write");
+    let out = Process::new("python3")
+        .arg(root().join("tests/fixtures/procedure-storage-table.py"))
+        .args(["adp/a-cut.json"].iter().chain(files.iter()))
+        .current_dir(&results)
+        .output()
+        .expect("python runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("JSONDecodeError"), "{stderr}");
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(printed.lines().count(), 1, "only the header: {printed}");
+    let (_, v) = analyze_json(&tmp.path().join("st"), &[]);
+    assert_eq!(script_text(&v), printed.trim_end());
+    let notes = v["suites"][0]["preformatted"][0]["notes"].to_string();
+    assert!(
+        notes.contains("`results/adp/a-cut.json`: not readable as fio output")
+            && notes.contains("only its header"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("(past where the script stops)"),
+        "the fio 2.x file's note says the script never reached it: {notes}"
+    );
 }

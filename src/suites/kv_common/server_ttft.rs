@@ -27,7 +27,8 @@ pub const CLIENT_ALLOWANCE_S: f64 = 0.05;
 pub struct ServerTtft {
     /// Requests the histogram counted between the snapshots.
     pub requests: f64,
-    /// The bucket holding the median: `(lower, upper]` in seconds (upper may be infinite).
+    /// Where the median lies: `(lower, upper]` in seconds (upper may be infinite), from
+    /// the bucket of the middle request, or of the two middle ones for an even count.
     pub median_s: (f64, f64),
 }
 
@@ -70,17 +71,25 @@ pub fn between(pre: &Snapshot, post: &Snapshot) -> Option<ServerTtft> {
     if last != f64::INFINITY || requests <= 0.0 {
         return None;
     }
-    let mut lower = 0.0;
-    for (le, cumulative) in delta {
-        if cumulative >= requests / 2.0 {
-            return Some(ServerTtft {
-                requests,
-                median_s: (lower, le),
-            });
+    // The median is the middle request's time, or (an even count) the mean of the two
+    // middle ones: from the bucket of the lower middle to that of the upper middle.
+    let (low_rank, high_rank) = ((requests / 2.0).ceil(), (requests / 2.0).floor() + 1.0);
+    let bucket_of = |rank: f64| {
+        let mut lower = 0.0;
+        for &(le, cumulative) in &delta {
+            if cumulative >= rank {
+                return Some((lower, le));
+            }
+            lower = le;
         }
-        lower = le;
-    }
-    None
+        None
+    };
+    let (lo, _) = bucket_of(low_rank)?;
+    let (_, hi) = bucket_of(high_rank.min(requests))?;
+    Some(ServerTtft {
+        requests,
+        median_s: (lo, hi),
+    })
 }
 
 /// A level where the client's median TTFT is below the server's median bucket (the
@@ -155,6 +164,18 @@ mod tests {
         let s = between(&pre, &post).expect("a histogram");
         assert_eq!(s.requests, 10.0);
         assert_eq!(s.median_s, (0.04, 0.06));
+        // Ten requests, the 5th in (0.02, 0.04] and the 6th in (0.04, 0.06]: their mean,
+        // the median, lies anywhere in (0.02, 0.06].
+        let zero = snap(&hist([0.0; 4]));
+        let even = snap(&format!(
+            "{BUCKET}{{le=\"0.02\"}} 1\n{BUCKET}{{le=\"0.04\"}} 5\n{BUCKET}{{le=\"0.06\"}} 10\n{BUCKET}{{le=\"+Inf\"}} 10\n"
+        ));
+        let s = between(&zero, &even).expect("a histogram");
+        assert_eq!(
+            s.median_s,
+            (0.02, 0.06),
+            "the 5th and 6th of ten straddle 0.04"
+        );
         // A count that went down is a restart: nothing is said.
         assert!(between(&post, &pre).is_none());
         // No histogram, or nothing counted between the two: nothing.

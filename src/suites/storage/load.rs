@@ -287,11 +287,16 @@ fn samples_allowed(runtime_s: f64) -> f64 {
 /// The host most of an array folder's iostat logs name in their banners, when more than
 /// half of those with a banner agree.
 fn usual_hosts(loaded: &Loaded) -> BTreeMap<String, (String, usize)> {
-    let mut counts: BTreeMap<&str, BTreeMap<&str, usize>> = BTreeMap::new();
+    // Host names compared without case (DNS names have none).
+    let mut counts: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
     let mut named: BTreeMap<&str, usize> = BTreeMap::new();
     for ((dir, _), io) in &loaded.iostat {
         if let Some(h) = io.log.banner_host() {
-            *counts.entry(dir).or_default().entry(h).or_default() += 1;
+            *counts
+                .entry(dir)
+                .or_default()
+                .entry(h.to_ascii_lowercase())
+                .or_default() += 1;
             *named.entry(dir).or_default() += 1;
         }
     }
@@ -299,16 +304,17 @@ fn usual_hosts(loaded: &Loaded) -> BTreeMap<String, (String, usize)> {
         .into_iter()
         .filter_map(|(dir, hosts)| {
             let (host, n) = hosts.into_iter().max_by_key(|(_, n)| *n)?;
-            (n * 2 > named[dir]).then(|| (dir.to_string(), (host.to_string(), n)))
+            (n * 2 > named[dir]).then(|| (dir.to_string(), (host, n)))
         })
         .collect()
 }
 
 /// An iostat log that cannot be this job's is not used for it: what it says about the
 /// drives would be about another run. It is skipped with the reason. Three signs, each
-/// from the files: far more one-second samples than the job ran, a banner dated more than
-/// a day from when fio wrote the job's result, and a banner naming another host than the
-/// rest of the array folder's logs (another machine's log renamed beside the job).
+/// from the files: far more one-second samples than the job ran, a banner dated outside
+/// the job's days (its start to when fio wrote its result, a day either side), and a
+/// banner naming another host than most of the array folder's logs (case aside: another
+/// machine's log renamed beside the job).
 fn drop_implausible_iostat(loaded: &mut Loaded, skipped: &mut Vec<Skipped>) {
     let usual = usual_hosts(loaded);
     let mut drop = Vec::new();
@@ -337,9 +343,12 @@ fn drop_implausible_iostat(loaded: &mut Loaded, skipped: &mut Vec<Skipped>) {
                 "{samples} samples beside a job of {runtime_s:.1} s (`{}`); iostat -xm 1 runs only while the job does",
                 run.file
             ))
-        } else if let (Some(ts), Some(false)) =
-            (fio_clock, fio_clock.and_then(|ts| io.log.dated_near(ts, 1)))
-        {
+        } else if let (Some(ts), Some(false)) = (
+            fio_clock,
+            // fio writes its timestamp when the job ends: the log is dated between the
+            // job's start and its end.
+            fio_clock.and_then(|ts| io.log.dated_within(ts - runtime_s.ceil() as i64, ts)),
+        ) {
             Some(format!(
                 "its banner is dated {} and fio wrote `{}` on {} (UTC); iostat runs beside the job",
                 io.log
@@ -353,7 +362,7 @@ fn drop_implausible_iostat(loaded: &mut Loaded, skipped: &mut Vec<Skipped>) {
             ))
         } else {
             match (io.log.banner_host(), usual.get(&key.0)) {
-                (Some(h), Some((usual_host, n))) if h != usual_host => Some(format!(
+                (Some(h), Some((usual_host, n))) if !h.eq_ignore_ascii_case(usual_host) => Some(format!(
                     "its banner names host `{h}`, and {n} of the folder's other iostat logs name `{usual_host}`"
                 )),
                 _ => None,

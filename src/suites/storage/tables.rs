@@ -14,18 +14,41 @@ use super::script_table::{header, script_line, script_misreads, script_stops};
 
 /// What the procedure's script prints for this folder, and where it goes wrong.
 pub fn script_output(loaded: &Loaded) -> Preformatted {
-    let mut runs: Vec<_> = loaded.runs.iter().collect();
-    runs.sort_by(|a, b| a.file.cmp(&b.file));
+    // Every `.json` of the array folders, as the script is given them: the fio results,
+    // and those that are not readable fio output (the script stops on those too).
+    enum File<'a> {
+        Run(&'a super::load::Run<'a>),
+        Unread(&'a str),
+    }
+    let mut files: Vec<(&str, File)> = loaded
+        .runs
+        .iter()
+        .map(|r| (r.file.as_str(), File::Run(r)))
+        .chain(
+            loaded
+                .no_result
+                .iter()
+                .filter(|n| n.evidence.ends_with(".json"))
+                .map(|n| (n.evidence.as_str(), File::Unread(n.reason.as_str()))),
+        )
+        .collect();
+    files.sort_by(|a, b| a.0.cmp(b.0));
     let mut lines = vec![header()];
     let mut notes = Vec::new();
-    let total = runs.len();
+    let total = files.len();
     // The script stops at the first file it cannot read: the rows above it are all it
     // prints. Later files are still explained (what the script would do with each).
     let mut stopped = false;
-    for (i, run) in runs.into_iter().enumerate() {
-        if let Some(why) = script_stops(run.output) {
+    for (i, (file, what)) in files.into_iter().enumerate() {
+        let stops = match &what {
+            File::Run(run) => script_stops(run.output),
+            File::Unread(reason) => Some(format!(
+                "not readable as fio output ({reason}): the script stops here"
+            )),
+        };
+        if let Some(why) = stops {
             if stopped {
-                notes.push(format!("`{}`: {why}", run.file));
+                notes.push(format!("`{file}`: {why}"));
                 continue;
             }
             stopped = true;
@@ -35,8 +58,7 @@ pub fn script_output(loaded: &Loaded) -> Preformatted {
                 n => format!("its header and the {n} row(s) of the files sorted before this one"),
             };
             notes.push(format!(
-                "`{}`: {why}; above is all it prints ({printed}){}",
-                run.file,
+                "`{file}`: {why}; above is all it prints ({printed}){}",
                 if after > 0 {
                     format!(", none for this file or the {after} after it: reprobench reads them all (Results)")
                 } else {
@@ -45,13 +67,19 @@ pub fn script_output(loaded: &Loaded) -> Preformatted {
             ));
             continue;
         }
+        let File::Run(run) = what else { continue };
         if !stopped {
             if let Some(line) = script_line(&run.array, run.output) {
                 lines.push(line);
             }
         }
+        let past = if stopped {
+            " (past where the script stops)"
+        } else {
+            ""
+        };
         for why in script_misreads(run.output) {
-            notes.push(format!("`{}`: {why}", run.file));
+            notes.push(format!("`{file}`: {why}{past}"));
         }
     }
     Preformatted {
