@@ -471,24 +471,29 @@ pub fn collect_storage(dev: &str, out: &Path, extra: &[&str]) -> Run {
     run(&args)
 }
 
-/// The verdict `id` in `analyze --format json` output.
-pub fn verdict(v: &serde_json::Value, id: &str) -> serde_json::Value {
+/// Every element of the list `key` ("verdicts", "deviations", "tables", ...) of every
+/// suite in `analyze --format json` output, suite by suite.
+pub fn in_suites<'a>(
+    v: &'a serde_json::Value,
+    key: &'a str,
+) -> impl Iterator<Item = &'a serde_json::Value> + 'a {
     v["suites"]
         .as_array()
         .into_iter()
         .flatten()
-        .flat_map(|s| s["verdicts"].as_array().into_iter().flatten())
+        .flat_map(move |s| s[key].as_array().into_iter().flatten())
+}
+
+/// The verdict `id` in `analyze --format json` output.
+pub fn verdict(v: &serde_json::Value, id: &str) -> serde_json::Value {
+    in_suites(v, "verdicts")
         .find(|x| x["id"] == id)
         .cloned()
         .unwrap_or_else(|| panic!("no verdict {id}"))
 }
 
 pub fn observation(v: &serde_json::Value, id: &str) -> serde_json::Value {
-    v["suites"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|s| s["observations"].as_array().into_iter().flatten())
+    in_suites(v, "observations")
         .find(|x| x["id"] == id)
         .cloned()
         .unwrap_or_else(|| panic!("no observation {id}"))
@@ -516,10 +521,5 @@ pub fn free_port() -> u16 {
 
 /// Every physical limit in `analyze --format json` output.
 pub fn limits(v: &serde_json::Value) -> Vec<serde_json::Value> {
-    v["suites"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|s| s["limits"].as_array().cloned().unwrap_or_default())
-        .collect()
+    in_suites(v, "limits").cloned().collect()
 }

@@ -684,12 +684,9 @@ fn small_contradictions_are_gone() {
 
 /// The deviations of every suite that name `parameter`.
 fn deviations_named(v: &serde_json::Value, parameter: &str) -> Vec<serde_json::Value> {
-    v["suites"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|s| s["deviations"].as_array().cloned().unwrap_or_default())
+    in_suites(v, "deviations")
         .filter(|d| d["parameter"] == parameter)
+        .cloned()
         .collect()
 }
 

@@ -467,8 +467,13 @@ fn while_fio_runs_the_device_is_held_and_nothing_else_can_claim_it() {
     let started = std::time::Instant::now();
     let mut claimed_meanwhile = None;
     while started.elapsed().as_secs() < 30 {
+        // This run's fio only: other tests run fio's precondition step on files at
+        // the same time, and claiming the device before this fio starts proves nothing.
         let fio_running = Command::new("pgrep")
-            .args(["-f", "fio.*precondition"])
+            .args([
+                "-f",
+                &format!("fio .*--filename={} --name=precondition", l.path()),
+            ])
             .output()
             .is_ok_and(|o| o.status.success());
         if fio_running {

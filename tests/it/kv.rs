@@ -15,11 +15,7 @@ fn suite<'a>(v: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
 }
 
 fn verdict<'a>(v: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
-    v["suites"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|s| s["verdicts"].as_array().into_iter().flatten())
+    in_suites(v, "verdicts")
         .find(|x| x["id"] == id)
         .unwrap_or_else(|| panic!("verdict {id}"))
 }

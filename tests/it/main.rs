@@ -9,6 +9,7 @@ mod collect;
 mod collectors;
 mod compare;
 mod contract;
+mod criteria;
 mod dataset;
 mod differential;
 mod engine;

@@ -9,11 +9,7 @@ use crate::common::*;
 
 /// The rows of the first table whose title starts with `title`, as text.
 fn table_rows(v: &serde_json::Value, title: &str) -> Vec<Vec<String>> {
-    v["suites"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|s| s["tables"].as_array().into_iter().flatten())
+    in_suites(v, "tables")
         .find(|t| t["title"].as_str().is_some_and(|x| x.starts_with(title)))
         .and_then(|t| t["rows"].as_array())
         .map(|rows| {

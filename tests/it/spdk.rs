@@ -119,16 +119,6 @@ fn job_files_match_the_reviewed_set_and_sub_stripe_raid5f_writes_are_refused() {
     );
 }
 
-fn verdict(v: &serde_json::Value, id: &str) -> serde_json::Value {
-    v["suites"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|s| s["verdicts"].as_array().cloned().unwrap_or_default())
-        .find(|x| x["id"] == id)
-        .unwrap_or_else(|| panic!("verdict {id}"))
-}
-
 fn table_rows(v: &serde_json::Value, title: &str) -> Vec<Vec<String>> {
     let s = v["suites"]
         .as_array()

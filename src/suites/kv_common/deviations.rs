@@ -123,7 +123,9 @@ pub fn ladder(
                     .source("ladder(): --no-early-stop"),
             ));
         }
-        if let Some(mut d) = super::server_ttft::disagreement(l) {
+        if let Some(mut d) =
+            super::server_ttft::disagreement(l.server_ttft.as_ref(), l.ttft_p50_s, l.requests)
+        {
             d = d.subject(subject(l));
             for f in l.files.iter().filter(|f| {
                 f.ends_with(".json") || f.ends_with(".pre.prom") || f.ends_with(".post.prom")

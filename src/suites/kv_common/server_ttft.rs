@@ -12,8 +12,6 @@ use crate::model::phrase::{plain, qty};
 use crate::parse::prom::Snapshot;
 use crate::phrase;
 
-use super::ladder::Level;
-
 const BUCKET: &str = "vllm:time_to_first_token_seconds_bucket";
 
 /// How much later than the server the client may see a first token: its own time between
@@ -94,9 +92,13 @@ pub fn between(pre: &Snapshot, post: &Snapshot) -> Option<ServerTtft> {
 
 /// A level where the client's median TTFT is below the server's median bucket (the
 /// client saw a first token before the server made it), or above it by more than
-/// [`CLIENT_ALLOWANCE_S`].
-pub fn disagreement(l: &Level) -> Option<Deviation> {
-    let (server, client) = (l.server_ttft.as_ref()?, l.ttft_p50_s?);
+/// [`CLIENT_ALLOWANCE_S`]. `requests` is how many the client recorded in the level.
+pub fn disagreement(
+    server: Option<&ServerTtft>,
+    client: Option<f64>,
+    requests: Option<usize>,
+) -> Option<Deviation> {
+    let (server, client) = (server?, client?);
     let (lo, hi) = server.median_s;
     if client >= lo && client <= hi + CLIENT_ALLOWANCE_S {
         return None;
@@ -111,7 +113,7 @@ pub fn disagreement(l: &Level) -> Option<Deviation> {
     } else {
         phrase!("in the server's median bucket, above {} s", plain(lo))
     };
-    let counted = match l.requests {
+    let counted = match requests {
         Some(n) if (n as f64 - server.requests).abs() >= 0.5 => format!(
             "; the client recorded {n} requests and the server counted {:.0} in the same window, so the window held other requests or lost some",
             server.requests
