@@ -12,7 +12,8 @@ use crate::suites::kv_common::reference::{KvReference, ModelRef};
 
 use super::outcome::Outcome;
 use super::scripts::Scripts;
-use super::steps::{Check, Step};
+use super::steps::origin::lines;
+use super::steps::{Check, Origin, Step};
 
 pub const PLAIN: &str = "gpu-only";
 pub const ADP: &str = "adp";
@@ -49,17 +50,27 @@ impl Kv {
         s.call("kv-server.sh").arg(step)
     }
 
-    fn once(name: String, inv: crate::process::Invocation) -> Step {
-        let mut st = Step::new(name, inv, Check::Exit);
+    fn once(name: String, origin: Origin, inv: crate::process::Invocation) -> Step {
+        let mut st = Step::new(name, origin, inv, Check::Exit);
         st.resumable = false;
         st
     }
 
     pub fn up(&self, s: &Scripts, variant: &str) -> Step {
+        let line = if variant == PLAIN {
+            lines::UP_PLAIN
+        } else {
+            lines::UP_ADP
+        };
+        let differs = (variant != PLAIN && variant != ADP).then(|| {
+            format!("in the {variant} variant's folder: test 3 runs test 1 and the ladder on it as on the ADP variant")
+        });
         Kv::once(
             format!("{variant}: docker compose up -d"),
+            Origin::procedure(lines::KV_TEST1, line),
             self.server(s, "up").arg(self.dir(variant).as_os_str()),
         )
+        .differs(differs)
         .estimate(60)
         .required()
     }
@@ -67,11 +78,16 @@ impl Kv {
     pub fn ready(&self, s: &Scripts, variant: &str) -> Step {
         Kv::once(
             format!("{variant}: ready"),
+            Origin::procedure(lines::KV_TEST1, lines::READY),
             self.server(s, "ready")
                 .arg(&self.url)
                 .arg(&self.served)
                 .arg(self.ready_timeout_s.to_string()),
         )
+        .differs([format!(
+            "--ready-timeout {}: gives up when the server is not ready by then, where the procedure's waits without end",
+            self.ready_timeout_s
+        )])
         .estimate(120)
         .required()
     }
@@ -79,6 +95,7 @@ impl Kv {
     pub fn restart(&self, s: &Scripts, variant: &str, i: usize) -> Step {
         Kv::once(
             format!("{variant}: docker compose restart vllm ({i})"),
+            Origin::procedure(lines::KV_TEST1, lines::RESTART),
             self.server(s, "restart").arg(self.dir(variant).as_os_str()),
         )
         .estimate(60)
@@ -88,6 +105,7 @@ impl Kv {
     pub fn down(&self, s: &Scripts, variant: &str) -> Step {
         Kv::once(
             format!("{variant}: docker compose down"),
+            Origin::procedure(lines::KV_TEST1, lines::DOWN),
             self.server(s, "down").arg(self.dir(variant).as_os_str()),
         )
         .estimate(20)
@@ -97,11 +115,13 @@ impl Kv {
     pub fn logs(&self, s: &Scripts, variant: &str, service: &str, file: &str) -> Step {
         Kv::once(
             format!("{variant}: docker compose logs {service}"),
+            Origin::procedure(lines::KV_REPORT, lines::KV_LOGS),
             self.server(s, "logs")
                 .arg(self.dir(variant).as_os_str())
                 .arg(service)
                 .arg(self.out.join(file).as_os_str()),
         )
+        .differs(["the whole log is kept: the analysis finds those lines in it".to_string()])
     }
 
     /// The variant's compose file, copied into `compose/<variant>/` for support.
@@ -109,6 +129,7 @@ impl Kv {
         let from = compose_file(&self.dir(variant));
         Kv::once(
             format!("{variant}: compose file"),
+            Origin::procedure(lines::KV_REPORT, lines::KV_COMPOSE),
             s.call("capture.sh")
                 .arg(
                     self.out
@@ -125,11 +146,13 @@ impl Kv {
     pub fn new_prompt(&self, s: &Scripts, variant: &str) -> Step {
         Kv::once(
             format!("{variant}: new_prompt"),
+            Origin::procedure(lines::KV_TEST1, lines::NEW_PROMPT),
             self.server(s, "new-prompt")
                 .arg(self.work.join(variant).as_os_str())
                 .arg(self.lines.to_string())
                 .arg(&self.served),
         )
+        .differs(["prompt.txt and request.json go to a work folder per variant: the variants' prompts do not overwrite each other".to_string()])
         .required()
     }
 
@@ -156,12 +179,16 @@ impl Kv {
         }));
         let mut st = Step::new(
             format!("{variant}: ask ({label})"),
+            Origin::procedure(lines::KV_TEST1, lines::ASK),
             self.server(s, "ask")
                 .arg(&self.url)
                 .arg(self.work.join(variant).as_os_str())
                 .arg(path_os(&self.out.join(transcript))),
             check,
         )
+        .differs([format!(
+            "its line is appended to {transcript}: the procedure's prints it, the analysis reads the file"
+        )])
         .estimate(50);
         st.resumable = false;
         st
@@ -170,6 +197,7 @@ impl Kv {
     pub fn reset(&self, s: &Scripts, variant: &str, i: usize) -> Step {
         Kv::once(
             format!("{variant}: reset_prefix_cache ({i})"),
+            Origin::procedure(lines::KV_TEST3, lines::RESET),
             self.server(s, "reset").arg(&self.url),
         )
         .required()
@@ -183,6 +211,9 @@ impl Kv {
     fn remove(&self, variant: &str, file: &str) -> Step {
         Kv::once(
             format!("{variant}: start {file} afresh"),
+            Origin::tool(
+                "a rerun appends to this file: lines of an earlier run would be read as this run's",
+            ),
             crate::process::Invocation::new("rm")
                 .arg("-f")
                 .arg(self.out.join(file).as_os_str()),
@@ -275,8 +306,25 @@ impl Kv {
             .arg(clients.to_string())
             .arg(self.pause_s.to_string())
             .dir(&self.out);
-        Step::new(format!("{variant}-{run}-L{clients}"), inv, check)
-            .estimate(120 + 10 * u64::from(clients) + u64::from(self.pause_s))
+        let mut differs = vec![
+            "one level per step, the body of the procedure's loop for this client count: a stopped collection resumes at the level it stopped at".to_string(),
+            format!("/metrics every 5 s (SCRAPE_S) into results/{variant}-{run}-L{clients}.series.prom, and nvidia-smi once a second into .gpu.csv where it exists, while the clients run: reprobench's additions for the level's timeline; both only read"),
+            "the clients' standard error goes into the .log too (2>&1): the failure counts they print are kept".to_string(),
+        ];
+        if self.pause_s != 15 {
+            differs.push(format!(
+                "--pause {}: that long after the level, where the procedure's sleeps 15 s",
+                self.pause_s
+            ));
+        }
+        Step::new(
+            format!("{variant}-{run}-L{clients}"),
+            Origin::procedure(lines::KV_TEST2, lines::LADDER),
+            inv,
+            check,
+        )
+        .differs(differs)
+        .estimate(120 + 10 * u64::from(clients) + u64::from(self.pause_s))
     }
 }
 

@@ -11,13 +11,14 @@ use std::sync::Arc;
 
 use crate::parse::bdevperf;
 use crate::process::{Invocation, Runner};
-use crate::spdk::jobs::{article_suite, Target};
+use crate::spdk::jobs::{article_suite, Job, Target};
 use crate::spdk::{stripe_bytes, Raid};
 
 use super::outcome::Outcome;
 use super::plan::{self, Collection};
 use super::scripts::Scripts;
-use super::steps::{Check, Session, Step, Write};
+use super::steps::origin::lines;
+use super::steps::{Check, Origin, Session, Step, Write};
 
 pub struct Plan {
     pub out: PathBuf,
@@ -84,6 +85,7 @@ fn steps(p: &Plan, s: &Scripts) -> Result<Vec<Step>, String> {
             out.push(
                 Step::new(
                     format!("{array}-{n}: spdk config"),
+                    Origin::tool("writes the SPDK config for these drives' PCIe addresses and the array (the article shows its own for its drives: `reprobench spdk config` writes the same for 16)"),
                     Invocation::new(me())
                         .arg("spdk")
                         .arg("config")
@@ -109,6 +111,7 @@ fn steps(p: &Plan, s: &Scripts) -> Result<Vec<Step>, String> {
             out.push(
                 Step::new(
                     format!("{array}-{n}: spdk jobs"),
+                    Origin::tool("writes one fio job file per run from the article's two job files, which list several values per option (numjobs=[1, 16, 32, 64]) where fio takes one"),
                     Invocation::new(me())
                         .arg("spdk")
                         .arg("jobs")
@@ -140,8 +143,10 @@ fn steps(p: &Plan, s: &Scripts) -> Result<Vec<Step>, String> {
             let (jobs, _refused) = article_suite(&target, p.runtime_s, p.seq_runtime_s);
             for j in &jobs {
                 let json = dir.join(format!("{}.json", j.name()));
+                let (origin, differs) = job_origin(j, p);
                 let mut step = Step::new(
                     format!("{array}-{n}: {}", j.name()),
+                    origin,
                     s.call("spdk-fio.sh")
                         .arg(p.fio.as_os_str())
                         .arg(p.plugin.as_os_str())
@@ -149,6 +154,7 @@ fn steps(p: &Plan, s: &Scripts) -> Result<Vec<Step>, String> {
                         .arg(json.as_os_str()),
                     Check::Fio(json),
                 )
+                .differs(differs)
                 .estimate(u64::from(j.runtime_s) + 5);
                 for w in &writes {
                     step = step.writes(w.clone());
@@ -161,6 +167,49 @@ fn steps(p: &Plan, s: &Scripts) -> Result<Vec<Step>, String> {
         }
     }
     Ok(out)
+}
+
+/// The article's line a job comes from, and how the job differs from it.
+fn job_origin(j: &Job, p: &Plan) -> (Origin, Vec<String>) {
+    let mut differs = Vec::new();
+    if j.iodepth == 1 {
+        return (
+            Origin::procedure(lines::SPDK_TABLES, lines::QD1_ROW),
+            vec!["the article publishes this row without its job file: reprobench runs it with the small-IO job file's options at 1 job and depth 1".to_string()],
+        );
+    }
+    let (section, line, runtime) = if j.rw.starts_with("rand") {
+        (lines::SPDK_SMALL, lines::SMALL_IO, 900)
+    } else {
+        (lines::SPDK_FULL, lines::FULL_STRIPE, 60)
+    };
+    if j.runtime_s != runtime {
+        differs.push(format!(
+            "runtime={} instead of runtime={runtime}: a shorter run may not reach the steady state the article's numbers come from",
+            j.runtime_s
+        ));
+    }
+    if !j.rw.starts_with("rand") && p.strip_kb != 64 {
+        differs.push(format!(
+            "a {} KiB strip: the full-stripe block size follows it, where the article's strip is 64 KiB",
+            p.strip_kb
+        ));
+    }
+    (Origin::procedure(section, line), differs)
+}
+
+/// How the degraded runs differ from the article's account of its degraded test.
+fn degraded_differences(p: &Plan) -> Vec<String> {
+    let mut out = vec![
+        "the article reports only that operations stopped: reprobench runs random reads and full-stripe reads and writes with the member gone, to see whether they do".to_string(),
+    ];
+    if p.degraded_method != "detach-controller" {
+        out.push(format!(
+            "--degraded-method {}: the member is removed that way, where the article detaches its controller",
+            p.degraded_method
+        ));
+    }
+    out
 }
 
 /// The degraded runs of one array: random reads and full-stripe reads and writes.
@@ -208,6 +257,7 @@ fn degraded(
         }));
         let mut step = Step::new(
             format!("{name}: degraded {job} ({member} removed)"),
+            Origin::procedure(lines::SPDK_DEGRADED, lines::DETACH),
             s.call("spdk-degraded.sh")
                 .arg(p.spdk_dir.as_os_str())
                 .arg(conf.as_os_str())
@@ -221,6 +271,7 @@ fn degraded(
                 .arg(&p.degraded_method),
             check,
         )
+        .differs(degraded_differences(p))
         .estimate(u64::from(p.degraded_runtime_s) + 10);
         for wr in writes {
             step = step.writes(wr.clone());

@@ -17,7 +17,8 @@ use crate::process::Runner;
 use super::outcome::Outcome;
 use super::plan::{self, Collection};
 use super::scripts::Scripts;
-use super::steps::{Check, Session, Step, Write};
+use super::steps::origin::{lines, option_differences};
+use super::steps::{Check, Origin, Session, Step, Write};
 use super::sysinfo;
 
 pub const SWEEP_TOML: &str = include_str!("../../reports/storage-sweep.toml");
@@ -212,6 +213,7 @@ fn prepare_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
         out.push(
             Step::new(
                 format!("prepare/blkdiscard {}", d.display()),
+                Origin::procedure(lines::STORAGE_PREPARE, lines::BLKDISCARD),
                 drives().arg("discard").arg(d.as_os_str()),
                 Check::Exit,
             )
@@ -226,6 +228,7 @@ fn prepare_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
     }
     let mut step = Step::new(
         format!("prepare/mdadm --create {}", plan.md.display()),
+        Origin::procedure(lines::STORAGE_RAID10, lines::MDADM_CREATE),
         create,
         Check::Exit,
     )
@@ -239,6 +242,7 @@ fn prepare_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
     out.push(
         Step::new(
             "prepare/verify [UUUU]".to_string(),
+            Origin::procedure(lines::STORAGE_RAID10, lines::MDSTAT),
             drives()
                 .arg("verify")
                 .arg(plan.md.as_os_str())
@@ -270,6 +274,7 @@ fn card_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
     out.push(
         Step::new(
             format!("card/systemctl is-active pliostore@{xdp}"),
+            Origin::procedure(lines::STORAGE_SWITCH, lines::SYSTEMCTL),
             capture(
                 "systemctl-pliostore.txt",
                 &["systemctl", "is-active", &format!("pliostore@{xdp}")],
@@ -282,6 +287,7 @@ fn card_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
     out.push(
         Step::new(
             "card/pliocli system get_status".to_string(),
+            Origin::procedure(lines::STORAGE_SWITCH, lines::GET_STATUS),
             capture(
                 "pliocli-system-get_status.txt",
                 &["pliocli", "system", "get_status"],
@@ -303,6 +309,7 @@ fn card_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
     );
     out.push(Step::new(
         format!("card/pliocli raid get_raid_info -x {xdp}"),
+        Origin::procedure(lines::STORAGE_SWITCH, lines::RAID_INFO),
         capture(
             "pliocli-raid-get_raid_info.txt",
             &["pliocli", "raid", "get_raid_info", "-x", &xdp],
@@ -326,20 +333,52 @@ fn fio_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
         for o in &r.options {
             inv = inv.arg(o);
         }
+        let mut ours = r.options.clone();
         if plan.time_based {
             inv = inv.arg("--time_based=1");
+            ours.push("--time_based=1".into());
         }
+        let (origin, differs) = run_origin(&r.name, &ours);
         out.push(
             Step::new(
                 format!("{}/{}", plan.array, r.name),
+                origin,
                 inv,
                 Check::Fio(results.join(format!("{}.json", r.name))),
             )
+            .differs(differs)
             .writes(Write::to(&dev))
             .estimate(u64::from(plan.runtime_s) + 2),
         );
     }
     out
+}
+
+/// The procedure's `run` line for a run and how the run's options differ from it. A run
+/// the procedure lists no line for is held against the sweep's own options at the
+/// procedure's span and time (the sentence that asks for the sweep is its origin).
+fn run_origin(name: &str, ours: &[String]) -> (Origin, Vec<String>) {
+    let literal = lines::RUNS
+        .iter()
+        .find(|l| l.split_whitespace().nth(1) == Some(name));
+    if let Some(line) = literal {
+        let theirs: Vec<&str> = line.split_whitespace().skip(2).collect();
+        return (
+            Origin::procedure(lines::STORAGE_RUN, line),
+            option_differences(ours, &theirs),
+        );
+    }
+    let defaults = Sweep::load()
+        .map(|s| sweep_runs(&s, &s.size, s.runtime_s))
+        .unwrap_or_default();
+    let mut differs = vec![
+        "the procedure lists no command for this run: its options are reprobench's (reports/storage-sweep.toml), split into jobs and depth as the headline runs are".to_string(),
+    ];
+    if let Some(d) = defaults.iter().find(|d| d.name == name) {
+        let theirs: Vec<&str> = d.options.iter().map(String::as_str).collect();
+        differs.extend(option_differences(ours, &theirs));
+    }
+    (Origin::procedure(lines::STORAGE_RUN, lines::SWEEP), differs)
 }
 
 /// RAID10: stop the array, zero the members' superblocks, discard the drives.
@@ -348,6 +387,7 @@ fn teardown_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
     let mut out = Vec::new();
     out.push(Step::new(
         format!("teardown/mdadm --stop {}", plan.md.display()),
+        Origin::procedure(lines::STORAGE_SWITCH, lines::MDADM_STOP),
         drives().arg("stop").arg(plan.md.as_os_str()),
         Check::Exit,
     ));
@@ -355,7 +395,12 @@ fn teardown_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
     for d in &plan.drives {
         zero = zero.arg(d.as_os_str());
     }
-    let mut step = Step::new("teardown/mdadm --zero-superblock", zero, Check::Exit);
+    let mut step = Step::new(
+        "teardown/mdadm --zero-superblock",
+        Origin::procedure(lines::STORAGE_SWITCH, lines::MDADM_ZERO),
+        zero,
+        Check::Exit,
+    );
     for d in &plan.drives {
         step = step.writes(Write {
             expect: Some("linux_raid_member"),
@@ -367,6 +412,7 @@ fn teardown_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
         out.push(
             Step::new(
                 format!("teardown/blkdiscard {}", d.display()),
+                Origin::procedure(lines::STORAGE_SWITCH, lines::BLKDISCARD),
                 drives().arg("discard").arg(d.as_os_str()),
                 Check::Exit,
             )

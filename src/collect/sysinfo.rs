@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use super::scripts::Scripts;
-use super::steps::{Check, Step};
+use super::steps::origin::lines;
+use super::steps::{Check, Origin, Step};
 
 /// What to capture: the file under `system/` and the command that prints it.
 pub fn commands(
@@ -76,6 +77,26 @@ pub fn commands(
     list
 }
 
+/// Whether the procedures ask support to receive `file`, or why reprobench keeps it.
+fn origin_of(file: &str) -> Origin {
+    match file {
+        "nvme-list.txt" | "mdstat.txt" | "pliocli-raid-get_raid_info.txt" => {
+            Origin::procedure(lines::STORAGE_REPORT, lines::STORAGE_SENT)
+        }
+        "nvme-list-subsys.txt"
+        | "pliocli-system-get_status.txt"
+        | "pliocli-system-get_disk_usage.txt"
+        | "ib_read_bw.txt" => Origin::procedure(lines::KV_REPORT, lines::KV_SENT),
+        "lsblk.txt" => Origin::tool("which block devices the host has and what is mounted on them: the setup comparison and what the guard saw"),
+        "uname.txt" | "os-release.txt" => Origin::tool("the kernel and OS row of the setup comparison"),
+        "lscpu.txt" | "free.txt" | "dmi-product.txt" => Origin::tool("the server, CPU and memory rows of the setup comparison"),
+        "nvidia-smi-L.txt" | "nvidia-smi-q.txt" | "nvidia-smi-topo.txt" => Origin::tool("the GPU model, count, driver and NVLink rows of the setup comparison"),
+        "docker-version.txt" | "docker-images.txt" => Origin::tool("the images and their digests, held against the procedure's images"),
+        "fio-version.txt" | "sysstat-version.txt" => Origin::tool("the tools' versions: how their output reads depends on them"),
+        _ => Origin::tool("a system fact the bundle keeps"),
+    }
+}
+
 /// What support asks for that this collection will not collect, and how to get it.
 pub fn not_collected(ib_peer: Option<&str>, ib_file: Option<&Path>) -> Option<String> {
     (ib_peer.is_none() && ib_file.is_none()).then(|| {
@@ -99,7 +120,13 @@ pub fn steps(
             for a in &cmd {
                 inv = inv.arg(a);
             }
-            Step::new(format!("sysinfo/{file}"), inv, Check::Exit).optional()
+            Step::new(
+                format!("sysinfo/{file}"),
+                origin_of(&file),
+                inv,
+                Check::Exit,
+            )
+            .optional()
         })
         .collect()
 }

@@ -270,6 +270,7 @@ fn replay(a: &crate::cli::CollectReplayArgs) -> anyhow::Result<i32> {
     }
     for s in &m.steps {
         crate::outln!("\n# {}", s.name);
+        crate::collect::steps::print_origin(&s.origin, &s.differs);
         if s.expanded.is_empty() {
             crate::outln!("{}", s.command);
         } else {

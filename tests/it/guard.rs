@@ -240,7 +240,7 @@ fn a_run_fio_aborts_is_reported_failed_not_written() {
 
 #[test]
 fn the_guard_looks_again_before_every_step() {
-    use reprobench::collect::steps::{Check, Session, Step, Write};
+    use reprobench::collect::steps::{Check, Origin, Session, Step, Write};
     use reprobench::process::{Invocation, Output, ProcessError, Runner, System};
     let tmp = tempfile::tempdir().expect("tmp");
     let Some(l) = loop_dev(tmp.path(), "between.img", 32) else {
@@ -264,7 +264,15 @@ fn the_guard_looks_again_before_every_step() {
     }
     // Steps whose command claims the device itself: the guard's hold is released before
     // each runs, so the first one can mount it (as another program might, between runs).
-    let step = |n: &str| Step::new(n, Invocation::new(n), Check::Exit).writes(Write::claimed(&l.0));
+    let step = |n: &str| {
+        Step::new(
+            n,
+            Origin::tool("a test step"),
+            Invocation::new(n),
+            Check::Exit,
+        )
+        .writes(Write::claimed(&l.0))
+    };
     let mut session = Session::new(
         tmp.path().join("manifest.json"),
         "test",

@@ -26,6 +26,7 @@ mod honest;
 mod html;
 mod kv;
 mod no_panic;
+mod origins;
 mod provenance;
 mod redaction;
 mod regime;

@@ -18,7 +18,9 @@ use crate::process::{Invocation, Output, ProcessError, Runner};
 
 use super::guard;
 use super::outcome::{self, Outcome};
+pub mod origin;
 mod session;
+pub use origin::Origin;
 pub use session::Session;
 
 /// Reads a step's own output files back, given how the step exited.
@@ -81,6 +83,10 @@ impl Write {
 pub struct Step {
     /// Unique within a collection, e.g. `raid10/randwrite-8k-j8-d8`.
     pub name: String,
+    /// The procedure's line it runs, or why reprobench takes it.
+    pub origin: Origin,
+    /// How the command differs from the procedure's line, each with what that changes.
+    pub differs: Vec<String>,
     pub invocation: Invocation,
     /// Devices the command writes to: the guard checks each right before it runs.
     pub writes: Vec<Write>,
@@ -101,9 +107,16 @@ pub struct Step {
 }
 
 impl Step {
-    pub fn new(name: impl Into<String>, invocation: Invocation, check: Check) -> Step {
+    pub fn new(
+        name: impl Into<String>,
+        origin: Origin,
+        invocation: Invocation,
+        check: Check,
+    ) -> Step {
         Step {
             name: name.into(),
+            origin,
+            differs: Vec::new(),
             invocation,
             writes: Vec::new(),
             check,
@@ -113,6 +126,12 @@ impl Step {
             resumable: true,
             cleanup: false,
         }
+    }
+
+    /// Adds ways the command differs from the procedure's line.
+    pub fn differs(mut self, d: impl IntoIterator<Item = String>) -> Step {
+        self.differs.extend(d);
+        self
     }
 
     pub fn writes(mut self, w: Write) -> Step {
@@ -158,6 +177,12 @@ pub struct Record {
     /// prints and support reads.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub expanded: String,
+    /// Whose command it is: the procedure's line, or why reprobench takes it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub origin: String,
+    /// How it differs from the procedure's line, each with what that changes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub differs: Vec<String>,
 }
 
 /// A collection's manifest: what ran, with what, and how it went.
@@ -317,6 +342,17 @@ pub fn duration(s: u64) -> String {
 
 /// The dry run of a list of steps: each one's commands, expanded, and what the guard
 /// would check before it.
+/// The comment lines above a step's commands: whose command it is and how it differs
+/// from the procedure's line (a dry run and a replay print the same).
+pub fn print_origin(origin: &str, differs: &[String]) {
+    if !origin.is_empty() {
+        crate::outln!("#   {origin}");
+    }
+    for d in differs {
+        crate::outln!("#   differs from the procedure: {d}");
+    }
+}
+
 pub fn print_dry_run(steps: &[Step], expanded: impl Fn(&Step) -> String) {
     let total: u64 = steps.iter().map(|s| s.estimate_s).sum();
     crate::outln!(
@@ -326,6 +362,7 @@ pub fn print_dry_run(steps: &[Step], expanded: impl Fn(&Step) -> String) {
     );
     for s in steps {
         crate::outln!("\n# {}", s.name);
+        print_origin(&s.origin.describe(), &s.differs);
         for w in &s.writes {
             crate::outln!(
                 "#   the guard checks `{}` first: not mounted, not swap, not held by md/dm/LVM; a signature{} needs --confirm-device",
@@ -375,7 +412,12 @@ mod tests {
     }
 
     fn step(n: &str) -> Step {
-        Step::new(n, Invocation::new("run").arg(n), Check::Exit)
+        Step::new(
+            n,
+            Origin::tool("a test step"),
+            Invocation::new("run").arg(n),
+            Check::Exit,
+        )
     }
 
     #[test]

@@ -142,6 +142,8 @@ impl Session {
                 exit: String::new(),
                 result: String::new(),
                 expanded: String::new(),
+                origin: cleanup.origin.describe(),
+                differs: cleanup.differs.clone(),
             };
             let exit = runner.run(&cleanup.invocation);
             let result = outcome::command_step(&exit);
@@ -184,6 +186,8 @@ impl Session {
             exit: exit.into(),
             result,
             expanded: expanded.clone(),
+            origin: step.origin.describe(),
+            differs: step.differs.clone(),
         };
         if step.resumable && earlier.contains_key(&step.name) {
             // Done before; its output must still read back (a partial one is redone).
