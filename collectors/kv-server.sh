@@ -6,7 +6,8 @@
 #        kv-server.sh logs DIR SERVICE FILE      (appended: one log per variant, all phases)
 #        kv-server.sh ready URL MODEL [TIMEOUT_S]
 #        kv-server.sh new-prompt WORK LINES MODEL
-#        kv-server.sh ask URL WORK TRANSCRIPT
+#        kv-server.sh ask URL WORK TRANSCRIPT [SNAPSHOTS]   (/metrics to SNAPSHOTS.pre.prom
+#                                                       and .post.prom around the request)
 #        kv-server.sh reset URL
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -56,21 +57,28 @@ print(f"Run {time.time_ns()}.", " ".join(f"Line {i}: the ADP card keeps this pro
 PY
     jq -n --arg m "$MODEL" --rawfile p "$work/prompt.txt" '{model: $m, prompt: $p, max_tokens: 1, temperature: 0}' > "$work/request.json" ;;
   ask)
-    URL=$1 work=$2 transcript=$3
+    URL=$1 work=$2 transcript=$3 snap=${4:-}
     run mkdir -p "$(dirname "$transcript")"
+    # Not the procedure's: the server's counters right before and after the request, so
+    # the analysis can tell whether the cached tokens came from the connector.
+    [ -n "$snap" ] && { run_to "$snap.pre.prom" curl -s "$URL/metrics" || true; }
     if [ -n "${DRY_RUN:-}" ]; then
       show curl -s -o "$work/response.json" -w 'time %{time_total} s  ' "$URL/v1/completions" \
         -H 'Content-Type: application/json' --data-binary "@$work/request.json"
       printf ' >> %s\n' "$(q "$transcript")"
       show jq -c '.usage | {prompt_tokens, cached: .prompt_tokens_details.cached_tokens}' "$work/response.json"
       printf ' >> %s\n' "$(q "$transcript")"
+      [ -n "$snap" ] && run_to "$snap.post.prom" curl -s "$URL/metrics"
       exit 0
     fi
     {
       curl -s -o "$work/response.json" -w 'time %{time_total} s  ' "$URL/v1/completions" \
         -H 'Content-Type: application/json' --data-binary "@$work/request.json"
       jq -c '.usage | {prompt_tokens, cached: .prompt_tokens_details.cached_tokens}' "$work/response.json"
-    } >> "$transcript" ;;
+    } >> "$transcript"
+    status=$?
+    [ -n "$snap" ] && { run_to "$snap.post.prom" curl -s "$URL/metrics" || true; }
+    exit $status ;;
   reset)
     URL=$1
     if [ -n "${DRY_RUN:-}" ]; then

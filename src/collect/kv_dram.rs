@@ -26,11 +26,11 @@ fn warm(p: &KvPlan, s: &Scripts, variant: &str) -> Vec<Step> {
         k.up(s, variant),
         k.ready(s, variant),
         k.new_prompt(s, variant),
-        k.ask(s, variant, &transcript, "first send").required(),
+        k.ask(s, variant, &transcript, "first send", 1).required(),
     ];
     for i in 1..=3 {
         out.push(k.reset(s, variant, i));
-        out.push(k.ask(s, variant, &transcript, &format!("warm restore {i}")));
+        out.push(k.ask(s, variant, &transcript, &format!("warm restore {i}"), i + 1));
     }
     out.push(k.down(s, variant));
     out

@@ -158,8 +158,11 @@ impl Kv {
 
     /// `ask`, appending its line to `transcript` (relative to the results folder); the
     /// step fails when the line is not a measurement (a failed request).
-    pub fn ask(&self, s: &Scripts, variant: &str, transcript: &str, label: &str) -> Step {
+    /// `k` is the ask's line in the transcript (from 1): its `/metrics` snapshots are
+    /// `<transcript>.ask<k>.pre.prom` and `.post.prom`.
+    pub fn ask(&self, s: &Scripts, variant: &str, transcript: &str, label: &str, k: usize) -> Step {
         let path = self.out.join(transcript);
+        let snapshots = self.out.join(snapshot_base(transcript, k));
         let check = Check::Custom(Arc::new(move |exit| {
             if let Err(e) = exit {
                 return Outcome::Failed(e.to_string());
@@ -183,11 +186,15 @@ impl Kv {
             self.server(s, "ask")
                 .arg(&self.url)
                 .arg(self.work.join(variant).as_os_str())
-                .arg(path_os(&self.out.join(transcript))),
+                .arg(path_os(&self.out.join(transcript)))
+                .arg(snapshots.as_os_str()),
             check,
         )
         .differs([format!(
             "its line is appended to {transcript}: the procedure's prints it, the analysis reads the file"
+        ), format!(
+            "/metrics is read right before and after the request into {}.pre.prom and .post.prom: reprobench's addition, so the analysis can tell whether the cached tokens came from the connector",
+            snapshot_base(transcript, k)
         )])
         .estimate(50);
         st.resumable = false;
@@ -205,7 +212,14 @@ impl Kv {
 
     /// A fresh transcript: test 1's lines come from one uninterrupted sequence.
     pub fn start_transcript(&self, variant: &str, transcript: &str) -> Step {
-        self.remove(variant, transcript)
+        let mut step = self.remove(variant, transcript);
+        for k in 1..=4 {
+            for part in ["pre", "post"] {
+                let snap = format!("{}.{part}.prom", snapshot_base(transcript, k));
+                step.invocation = step.invocation.clone().arg(self.out.join(snap).as_os_str());
+            }
+        }
+        step
     }
 
     fn remove(&self, variant: &str, file: &str) -> Step {
@@ -247,7 +261,7 @@ impl Kv {
         ]);
         if variant == PLAIN {
             for i in 1..=3 {
-                let mut a = self.ask(s, variant, transcript, &format!("recompute {i}"));
+                let mut a = self.ask(s, variant, transcript, &format!("recompute {i}"), i);
                 if i == 1 {
                     a = a.required();
                 }
@@ -256,11 +270,11 @@ impl Kv {
                 out.push(self.ready(s, variant));
             }
         } else {
-            out.push(self.ask(s, variant, transcript, "cold").required());
+            out.push(self.ask(s, variant, transcript, "cold", 1).required());
             for i in 1..=3 {
                 out.push(self.restart(s, variant, i));
                 out.push(self.ready(s, variant));
-                out.push(self.ask(s, variant, transcript, &format!("restore {i}")));
+                out.push(self.ask(s, variant, transcript, &format!("restore {i}"), i + 1));
             }
         }
         out.push(self.logs(s, variant, "vllm", &format!("logs/{variant}-vllm.log")));
@@ -326,6 +340,13 @@ impl Kv {
         .differs(differs)
         .estimate(120 + 10 * u64::from(clients) + u64::from(self.pause_s))
     }
+}
+
+/// Where the `/metrics` snapshots around a transcript's `k`-th ask go:
+/// `restore/adp.txt`, 2 -> `restore/adp.ask2`.
+pub fn snapshot_base(transcript: &str, k: usize) -> String {
+    let stem = transcript.strip_suffix(".txt").unwrap_or(transcript);
+    format!("{stem}.ask{k}")
 }
 
 fn path_os(p: &Path) -> std::ffi::OsString {

@@ -158,6 +158,12 @@ fn test_1_against_the_real_engine_restores_with_the_connector_and_recomputes_wit
     let t = verdict(&v, "kv-restore.time");
     assert_eq!(t["status"], "not-comparable", "{t}");
     assert!(note(&t).contains("prompt length"), "{t}");
+    // Every restore came from the connector, by the engine's own counters around the ask.
+    let cached_note = note(&verdict(&v, "kv-restore.cached"));
+    assert!(
+        cached_note.contains("restored from the card at lines 2, 3, 4"),
+        "{cached_note}"
+    );
     let restores = fs::read_to_string(b.load.join("restore/adp.txt")).expect("transcript");
     let cached: Vec<&str> = restores.lines().skip(1).collect();
     assert_eq!(cached.len(), 3, "{restores}");
@@ -382,6 +388,11 @@ fn the_real_engine_s_test_1_folder_is_judged_as_it_ran() {
     assert!(
         !devs.contains("prompt length (between variants)"),
         "a token apart is the same prompt"
+    );
+    let cached_note = note(&verdict(&v, "kv-restore.cached"));
+    assert!(
+        cached_note.contains("restored from the card at lines 2, 3, 4"),
+        "the connector's hits equal the cached tokens: {cached_note}"
     );
     let advice = verdict(&v, "kv-restore.connector")["check_next"].to_string();
     assert!(

@@ -733,3 +733,84 @@ fn a_client_whose_ttft_the_servers_histogram_contradicts_is_a_deviation() {
         );
     }
 }
+
+// ---- where a restore's hits came from ----
+
+/// The real engine's test 1 folder carries `/metrics` before and after every ask. A restore
+/// whose counters show GPU prefix-cache hits (the restart left the prompt in GPU memory)
+/// makes the cached share and the restore time not comparable, for that line; a missing
+/// snapshot leaves that restore unchecked, said; without any snapshots (a folder made by
+/// hand, as the procedure takes none) the verdicts stand and say the origin was not checked.
+#[test]
+fn a_restore_the_gpu_prefix_cache_served_is_not_a_restore_from_the_card() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let d = tmp.path().join("run");
+    copy_dir(&root().join("tests/fixtures/real-engine/kv-restore"), &d);
+    let (_, v) = analyze_json(&d, &[]);
+    assert_eq!(statuses(&v)["kv-restore.cached"], "pass");
+    assert!(
+        !v.to_string().contains("not read:"),
+        "every snapshot is read (the cold ask's and plain vLLM's are kept as evidence): {}",
+        v["skipped"]
+    );
+    // The third ask (line 3): the 5,888 hits counted as the GPU's, none as the connector's.
+    let post = d.join("restore/adp.ask3.post.prom");
+    let text = fs::read_to_string(&post).expect("snapshot");
+    let moved: String = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("vllm:prefix_cache_hits_total{") {
+                l.replace(" 0.0", " 5888.0")
+            } else if l.starts_with("vllm:external_prefix_cache_hits_total{") {
+                l.replace(" 5888.0", " 0.0")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_ne!(moved, text, "the counters were found");
+    fs::write(&post, moved).expect("write");
+    let (_, v) = analyze_json(&d, &[]);
+    let cached = verdict(&v, "kv-restore.cached");
+    assert_eq!(cached["status"], "not-comparable", "{cached}");
+    let n = note(&cached);
+    assert!(
+        n.contains("line 3: 5888 tokens from the GPU prefix cache, 0 from the connector")
+            && n.contains("restored from the card at lines 2, 4"),
+        "{n}"
+    );
+    let time = verdict(&v, "kv-restore.time");
+    assert!(
+        note(&time).contains("line 3: 5888 tokens from the GPU prefix cache"),
+        "the restore time is not the card's either: {time}"
+    );
+    assert!(cached["files"]
+        .to_string()
+        .contains("restore/adp.ask3.post.prom"));
+    // One snapshot gone: that restore is not checked, and says so.
+    fs::write(&post, &text).expect("restore");
+    fs::remove_file(d.join("restore/adp.ask4.pre.prom")).expect("rm");
+    let (_, v) = analyze_json(&d, &[]);
+    let cached = verdict(&v, "kv-restore.cached");
+    assert_eq!(cached["status"], "pass");
+    let n = note(&cached);
+    assert!(
+        n.contains("restored from the card at lines 2, 3")
+            && n.contains("was not checked at line 4"),
+        "{n}"
+    );
+    // None at all: as before, and it says the origin was not checked.
+    for e in fs::read_dir(d.join("restore")).expect("dir").flatten() {
+        if e.path().to_string_lossy().ends_with(".prom") {
+            fs::remove_file(e.path()).expect("rm");
+        }
+    }
+    let (_, v) = analyze_json(&d, &[]);
+    let cached = verdict(&v, "kv-restore.cached");
+    assert_eq!(cached["status"], "pass");
+    assert!(
+        note(&cached).contains("where the hits came from was not checked: no /metrics snapshots"),
+        "{cached}"
+    );
+}

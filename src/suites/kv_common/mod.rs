@@ -5,6 +5,7 @@ pub mod aggregate;
 pub mod checklist;
 pub mod conformance;
 pub mod deviations;
+pub mod hit_source;
 pub mod ladder;
 pub mod measurements;
 pub mod reference;

@@ -54,7 +54,7 @@ impl Suite for KvDram {
     }
 
     fn claims(&self, item: &crate::ingest::Item) -> bool {
-        item.kind == crate::ingest::Kind::Ask
+        (item.kind == crate::ingest::Kind::Ask || kv_common::hit_source::is_ask_snapshot(&item.rel))
             && crate::ingest::layout::transcript_dir(&item.rel) == Some("dram")
     }
 
@@ -129,9 +129,20 @@ impl Suite for KvDram {
             .flat_map(|v| ["warm", "restart"].map(|k| (format!("{v} {k}"), get(v, k))))
             .filter_map(|(n, x)| x.map(|x| (n, x)))
             .collect();
+        let mut hits = hits_verdict(&all, reference.restore.min_cached_share);
+        let checked: Vec<_> = all
+            .iter()
+            .flat_map(|(_, (f, a))| kv_common::hit_source::check(catalog, f, a))
+            .collect();
+        kv_common::hit_source::apply(
+            &mut hits,
+            &checked,
+            "the connector (LMCache's DRAM tier or the card)",
+        );
         report
-            .verdicts
-            .push(hits_verdict(&all, reference.restore.min_cached_share));
+            .files_read
+            .extend(kv_common::hit_source::snapshots_in(catalog, "dram"));
+        report.verdicts.push(hits);
         let mut devs =
             kv_common::deviations::ladder(&levels, &[ADP, LMCACHE], &reference.ladder, |n| {
                 vec![format!("kv-dram.L{n}-gen")]

@@ -72,7 +72,7 @@ impl Suite for KvRestore {
     }
 
     fn claims(&self, item: &crate::ingest::Item) -> bool {
-        item.kind == crate::ingest::Kind::Ask
+        (item.kind == crate::ingest::Kind::Ask || kv_common::hit_source::is_ask_snapshot(&item.rel))
             && crate::ingest::layout::transcript_dir(&item.rel) == Some("restore")
     }
 
@@ -148,10 +148,19 @@ impl Suite for KvRestore {
         let recompute = plain.as_ref().map(|(f, a)| measured(f, a, 0, TIMED_RUNS));
         let restore = adp.as_ref().map(|(f, a)| measured(f, a, 1, TIMED_RUNS));
 
+        // Where each restore's hits came from, where /metrics snapshots surround the asks.
+        let checked = adp
+            .as_ref()
+            .map(|(f, a)| kv_common::hit_source::check(catalog, f, a))
+            .unwrap_or_default();
         report
-            .verdicts
-            .push(cached_verdict(adp.as_ref(), &reference));
+            .files_read
+            .extend(kv_common::hit_source::snapshots_in(catalog, "restore"));
+        let mut cached = cached_verdict(adp.as_ref(), &reference);
+        kv_common::hit_source::apply(&mut cached, &checked, "the card");
+        report.verdicts.push(cached);
         let mut time = time_verdict(recompute.as_ref(), restore.as_ref(), &reference, published);
+        kv_common::hit_source::apply_to_time(&mut time, &checked, "the card");
         time.judging(
             &report.measurements,
             &["restore time (median)", "recompute time (median)"],
