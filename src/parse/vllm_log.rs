@@ -156,11 +156,19 @@ pub fn parse_text(text: &str) -> ServerLog {
             log.turned_off.push(i + 1);
         }
         if log.vllm_version.is_none() {
-            for key in ["vLLM API server version ", "vLLM version "] {
+            // Older releases log `vLLM API server version 0.8.5`; 0.32.0 logs
+            // `Initializing a V1 LLM engine (v0.32.0) with config: ...`.
+            for key in [
+                "vLLM API server version ",
+                "vLLM version ",
+                "Initializing a V1 LLM engine (v",
+            ] {
                 if let Some(at) = t.find(key) {
                     let v = t[at + key.len()..].split_whitespace().next().unwrap_or("");
-                    if !v.is_empty() {
-                        log.vllm_version = Some(v.trim_end_matches(',').to_string());
+                    let v = v.trim_end_matches([',', ')']);
+                    if v.starts_with(|c: char| c.is_ascii_digit()) {
+                        log.vllm_version = Some(v.to_string());
+                        break;
                     }
                 }
             }
@@ -258,6 +266,12 @@ mod tests {
             INFO Reqid: a, Total tokens 196531, Inference Engine computed tokens: 0, LMCache hit tokens: 196480, need to load: 196480\n";
         let log = parse_text(text);
         assert_eq!(log.vllm_version.as_deref(), Some("0.28.0"));
+        let real = parse_text("vllm-1  | (EngineCore pid=8694) INFO 12-03 19:35:05 [core.py:133] Initializing a V1 LLM engine (v0.32.0) with config: model='/tmp/model'\n");
+        assert_eq!(
+            real.vllm_version.as_deref(),
+            Some("0.32.0"),
+            "the real engine's line"
+        );
         assert_eq!(log.model.as_deref(), Some("glm-5.3"));
         assert_eq!(log.args["model"], "/models/GLM-5.3-FP8");
         assert_eq!(log.args_line, Some(2));

@@ -494,3 +494,71 @@ fn an_unknown_kv_cache_size_is_said_never_assumed() {
     assert!(note.contains("KV cache size is unknown"), "{note}");
     assert!(!note.contains("exceeded"), "{note}");
 }
+
+/// The metric names are read by release (`reports/vllm-names.toml`): the real engine's
+/// ladder with its snapshots renamed as vLLM 0.9.1 named them reads to the same table;
+/// an engine newer than the newest release mapped is read with that release's names and
+/// says so; names the logged release should not expose are named.
+#[test]
+fn metric_names_are_read_by_release_and_a_newer_or_mislabelled_engine_says_so() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let d = tmp.path().join("run");
+    copy_dir(&root().join("tests/fixtures/real-engine/kv-ladder"), &d);
+    let rows = |v: &serde_json::Value| {
+        in_suites(v, "tables")
+            .find(|t| t["title"] == "Every run and level")
+            .map(|t| t["rows"].to_string())
+            .expect("the script's table")
+    };
+    let notes = |v: &serde_json::Value| suite(v, "kv-ladder")["notes"].to_string();
+    let (_, v) = analyze_json(&d, &[]);
+    let table = rows(&v);
+    assert!(table.contains('%'), "hit rates: {table}");
+    assert!(
+        notes(&v).contains("no vLLM version in the server logs"),
+        "{}",
+        notes(&v)
+    );
+    // An engine newer than the map: read with the newest names, said.
+    let log = |version: &str| {
+        fs::create_dir_all(d.join("logs")).expect("mkdir");
+        fs::write(
+            d.join("logs/adp-vllm.log"),
+            format!("(EngineCore pid=1) INFO 12-03 19:35:05 [core.py:133] Initializing a V1 LLM engine (v{version}) with config: model='/m'\n"),
+        )
+        .expect("log");
+    };
+    log("0.40.1");
+    let (_, v) = analyze_json(&d, &[]);
+    assert_eq!(rows(&v), table);
+    assert!(
+        notes(&v).contains("vLLM 0.40.1 (in `logs/adp-vllm.log`) is newer than the newest release the metric names are mapped for (0.32.0)"),
+        "{}",
+        notes(&v)
+    );
+    // The same snapshots as vLLM 0.9.1 named its counters and gauge.
+    for e in fs::read_dir(d.join("results")).expect("results").flatten() {
+        let p = e.path();
+        if p.to_string_lossy().ends_with(".prom") {
+            let t = fs::read_to_string(&p)
+                .expect("prom")
+                .replace("vllm:prefix_cache_", "vllm:gpu_prefix_cache_")
+                .replace("vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc");
+            fs::write(&p, t).expect("write");
+        }
+    }
+    log("0.9.1");
+    let (_, v) = analyze_json(&d, &[]);
+    assert_eq!(rows(&v), table, "the old names read to the same hit rates");
+    assert!(!notes(&v).contains("does not expose"), "{}", notes(&v));
+    // The old names under a log that says 0.32.0: named.
+    log("0.32.0");
+    let (_, v) = analyze_json(&d, &[]);
+    assert_eq!(rows(&v), table);
+    assert!(
+        notes(&v).contains("`vllm:gpu_prefix_cache_queries_total`")
+            && notes(&v).contains("that vLLM 0.32.0 does not expose"),
+        "{}",
+        notes(&v)
+    );
+}

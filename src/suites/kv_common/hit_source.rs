@@ -11,12 +11,6 @@ use crate::model::verdict::{Status, Verdict};
 use crate::parse::ask::Attempt;
 use crate::parse::prom::Snapshot;
 
-const EXTERNAL: &str = "vllm:external_prefix_cache_hits_total";
-const LOCAL: [&str; 2] = [
-    "vllm:prefix_cache_hits_total",
-    "vllm:gpu_prefix_cache_hits_total",
-];
-
 /// What the counters say of one restore.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Source {
@@ -53,12 +47,14 @@ fn snapshot<'a>(catalog: &'a Catalog, rel: &str) -> Option<&'a Snapshot> {
 pub fn source(pre: &Snapshot, post: &Snapshot, cached: u64) -> Source {
     let delta =
         |names: &[&str]| -> Option<f64> { Some(post.sum_any(names)? - pre.sum_any(names)?) };
-    let Some(external) = delta(&[EXTERNAL]) else {
+    let connector = super::names::metric("connector hits");
+    let Some(external) = delta(&connector) else {
         return Source::Unaccounted(format!(
-            "the snapshots have no `{EXTERNAL}` (no KV connector, or a vLLM without the counter)"
+            "the snapshots have no `{}` (no KV connector, or a vLLM without the counter)",
+            connector.join("` or `")
         ));
     };
-    let local = delta(&LOCAL).unwrap_or(0.0);
+    let local = delta(&super::names::metric("prefix-cache hits")).unwrap_or(0.0);
     if external < 0.0 || local < 0.0 {
         return Source::Unaccounted(
             "a counter went down between the snapshots (the server restarted)".into(),
@@ -233,7 +229,7 @@ mod tests {
 
     fn snap(local: f64, external: f64) -> Snapshot {
         let text = format!(
-            "vllm:prefix_cache_hits_total{{engine=\"0\"}} {local}\n{EXTERNAL}{{engine=\"0\"}} {external}\n"
+            "vllm:prefix_cache_hits_total{{engine=\"0\"}} {local}\nvllm:external_prefix_cache_hits_total{{engine=\"0\"}} {external}\n"
         );
         crate::parse::prom::parse_bytes(text.as_bytes()).expect("prom")
     }

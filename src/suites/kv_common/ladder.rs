@@ -379,7 +379,8 @@ fn read_hits(
         }
     }
     level.gpu_hit_pct = gpu.ok().flatten().map(|(p, _)| p);
-    let preempted = |s: &prom::Snapshot| s.sum("vllm:num_preemptions_total");
+    let preemptions = super::names::metric("preemptions");
+    let preempted = |s: &prom::Snapshot| s.sum_any(&preemptions);
     level.preemptions = match (preempted(a), preempted(b)) {
         (Some(x), Some(y)) if y >= x => Some(y - x),
         _ => None,
@@ -398,18 +399,9 @@ fn read_hits(
 type Rate = Result<Option<(f64, f64)>, String>;
 
 fn hit_rate(pre: &prom::Snapshot, post: &prom::Snapshot, tier: &str) -> Rate {
-    let q_names = [
-        format!("vllm:{tier}prefix_cache_queries_total"),
-        format!("vllm:{tier}gpu_prefix_cache_queries_total"),
-    ];
-    let h_names = [
-        format!("vllm:{tier}prefix_cache_hits_total"),
-        format!("vllm:{tier}gpu_prefix_cache_hits_total"),
-    ];
-    let get = |s: &prom::Snapshot, names: &[String; 2]| {
-        s.sum_any(&[names[0].as_str(), names[1].as_str()])
-            .unwrap_or(0.0)
-    };
+    let (queries, hits) = super::names::tier(tier);
+    let (q_names, h_names) = (super::names::metric(queries), super::names::metric(hits));
+    let get = |s: &prom::Snapshot, names: &[&str]| s.sum_any(names).unwrap_or(0.0);
     let q = get(post, &q_names) - get(pre, &q_names);
     let h = get(post, &h_names) - get(pre, &h_names);
     if q < 0.0 || h < 0.0 {

@@ -8,6 +8,7 @@ pub mod deviations;
 pub mod hit_source;
 pub mod ladder;
 pub mod measurements;
+pub mod names;
 pub mod reference;
 pub mod regime;
 pub mod restore;

@@ -12,6 +12,7 @@ use crate::model::phrase::{plain, qty};
 use crate::parse::prom::Snapshot;
 use crate::phrase;
 
+#[cfg(test)]
 const BUCKET: &str = "vllm:time_to_first_token_seconds_bucket";
 
 /// How much later than the server the client may see a first token: its own time between
@@ -33,7 +34,8 @@ pub struct ServerTtft {
 /// The histogram's counts by bucket bound, summed over its other labels, ascending.
 fn buckets(s: &Snapshot) -> Vec<(f64, f64)> {
     let mut out: Vec<(f64, f64)> = Vec::new();
-    for x in s.samples().filter(|x| x.name == BUCKET) {
+    let names = super::names::metric("time to first token");
+    for x in s.samples().filter(|x| names.contains(&x.name)) {
         let Some(le) = x.label("le").and_then(|v| match v.as_str() {
             "+Inf" | "Inf" | "inf" => Some(f64::INFINITY),
             v => v.parse::<f64>().ok().filter(|b| b.is_finite()),

@@ -32,14 +32,10 @@ fn mean_of(s: &Snapshot, names: &[&str]) -> Option<f64> {
 }
 
 fn rate(a: &Snapshot, b: &Snapshot, tier: &str) -> Option<f64> {
-    let get = |s: &Snapshot, what: &str| {
-        s.sum_any(&[
-            &format!("vllm:{tier}prefix_cache_{what}_total"),
-            &format!("vllm:{tier}gpu_prefix_cache_{what}_total"),
-        ])
-    };
-    let q = get(b, "queries")? - get(a, "queries")?;
-    let h = get(b, "hits")? - get(a, "hits")?;
+    let (queries, hits) = super::names::tier(tier);
+    let (queries, hits) = (super::names::metric(queries), super::names::metric(hits));
+    let q = b.sum_any(&queries)? - a.sum_any(&queries)?;
+    let h = b.sum_any(&hits)? - a.sum_any(&hits)?;
     (q > 0.0 && h >= 0.0).then(|| 100.0 * h / q)
 }
 
@@ -54,13 +50,9 @@ pub fn points(series: &PromSeries) -> Vec<Point> {
         let snap = &s.snapshot;
         out.push(Point {
             t_s: s.at_s - t0,
-            kv_usage_pct: mean_of(
-                snap,
-                &["vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc"],
-            )
-            .map(|f| f * 100.0),
-            running: snap.sum("vllm:num_requests_running"),
-            waiting: snap.sum("vllm:num_requests_waiting"),
+            kv_usage_pct: mean_of(snap, &super::names::metric("KV cache usage")).map(|f| f * 100.0),
+            running: snap.sum_any(&super::names::metric("requests running")),
+            waiting: snap.sum_any(&super::names::metric("requests waiting")),
             gpu_hit_pct: previous.and_then(|p| rate(p, snap, "")),
             card_hit_pct: previous.and_then(|p| rate(p, snap, "external_")),
         });

@@ -132,6 +132,10 @@ impl Suite for KvLadder {
         let logs = kv_common::server_logs(catalog, skipped);
         report.parameters = kv_common::measurements::server_parameters(&logs);
         report.files_read = levels.iter().flat_map(|l| l.files.clone()).collect();
+        report.notes.extend(kv_common::names::notes(
+            catalog,
+            &kv_common::names::versions(&logs),
+        ));
         report
             .files_read
             .extend(logs.by_variant.get(ADP).map(|(f, _)| f.clone()));

@@ -120,6 +120,12 @@ impl Suite for KvRestore {
         };
         let logs = kv_common::server_logs(catalog, skipped);
         report.parameters = kv_common::measurements::server_parameters(&logs);
+        if !kv_common::hit_source::snapshots_in(catalog, "restore").is_empty() {
+            report.notes.extend(kv_common::names::notes(
+                catalog,
+                &kv_common::names::versions(&logs),
+            ));
+        }
         let transcripts = kv_common::transcripts(catalog, "restore", skipped);
         report.measurements = kv_common::measurements::restores(&transcripts, INFO.name);
         let pick = |want: &str| {
