@@ -61,23 +61,26 @@ PY
     run mkdir -p "$(dirname "$transcript")"
     # Not the procedure's: the server's counters right before and after the request, so
     # the analysis can tell whether the cached tokens came from the connector.
-    [ -n "$snap" ] && { run_to "$snap.pre.prom" curl -s "$URL/metrics" || true; }
+    # A scrape that fails leaves no file (an empty one would read as a broken snapshot).
+    [ -n "$snap" ] && { run_to "$snap.pre.prom" curl -sf --max-time 30 "$URL/metrics" || rm -f "$snap.pre.prom"; }
     if [ -n "${DRY_RUN:-}" ]; then
       show curl -s -o "$work/response.json" -w 'time %{time_total} s  ' "$URL/v1/completions" \
         -H 'Content-Type: application/json' --data-binary "@$work/request.json"
       printf ' >> %s\n' "$(q "$transcript")"
       show jq -c '.usage | {prompt_tokens, cached: .prompt_tokens_details.cached_tokens}' "$work/response.json"
       printf ' >> %s\n' "$(q "$transcript")"
-      [ -n "$snap" ] && run_to "$snap.post.prom" curl -s "$URL/metrics"
+      [ -n "$snap" ] && run_to "$snap.post.prom" curl -sf --max-time 30 "$URL/metrics"
       exit 0
     fi
     {
       curl -s -o "$work/response.json" -w 'time %{time_total} s  ' "$URL/v1/completions" \
         -H 'Content-Type: application/json' --data-binary "@$work/request.json"
-      jq -c '.usage | {prompt_tokens, cached: .prompt_tokens_details.cached_tokens}' "$work/response.json"
+      # The line always ends, so the k-th ask stays the k-th line whatever the answer was
+      # (a body that is not JSON prints nothing: the analysis reads a failed request).
+      jq -c '.usage | {prompt_tokens, cached: .prompt_tokens_details.cached_tokens}' "$work/response.json" || echo
     } >> "$transcript"
     status=$?
-    [ -n "$snap" ] && { run_to "$snap.post.prom" curl -s "$URL/metrics" || true; }
+    [ -n "$snap" ] && { run_to "$snap.post.prom" curl -sf --max-time 30 "$URL/metrics" || rm -f "$snap.post.prom"; }
     exit $status ;;
   reset)
     URL=$1

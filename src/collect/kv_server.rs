@@ -193,7 +193,7 @@ impl Kv {
         .differs([format!(
             "its line is appended to {transcript}: the procedure's prints it, the analysis reads the file"
         ), format!(
-            "/metrics is read right before and after the request into {}.pre.prom and .post.prom: reprobench's addition, so the analysis can tell whether the cached tokens came from the connector",
+            "/metrics is read right before and after the request into {}.pre.prom and .post.prom: reprobench's addition, the server's counters around the request (the analysis judges the connector's restores by them)",
             snapshot_base(transcript, k)
         )])
         .estimate(50);

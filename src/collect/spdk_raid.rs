@@ -173,9 +173,16 @@ fn steps(p: &Plan, s: &Scripts) -> Result<Vec<Step>, String> {
 fn job_origin(j: &Job, p: &Plan) -> (Origin, Vec<String>) {
     let mut differs = Vec::new();
     if j.iodepth == 1 {
+        differs.push("the article publishes this row without its job file: reprobench runs it with the small-IO job file's options at 1 job and depth 1".to_string());
+        if j.runtime_s != 900 {
+            differs.push(format!(
+                "runtime={} instead of the small-IO job file's runtime=900: a shorter run may not reach the steady state the article's numbers come from",
+                j.runtime_s
+            ));
+        }
         return (
             Origin::procedure(lines::SPDK_TABLES, lines::QD1_ROW),
-            vec!["the article publishes this row without its job file: reprobench runs it with the small-IO job file's options at 1 job and depth 1".to_string()],
+            differs,
         );
     }
     let (section, line, runtime) = if j.rw.starts_with("rand") {

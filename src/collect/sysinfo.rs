@@ -120,12 +120,16 @@ pub fn steps(
             for a in &cmd {
                 inv = inv.arg(a);
             }
+            let differs = (file == "pliocli-raid-get_raid_info.txt" && xdp != 1).then(|| {
+                format!("-x {xdp} (--xdp) instead of -x 1: the card's index on this host; the procedure's reference host has the card at 1")
+            });
             Step::new(
                 format!("sysinfo/{file}"),
                 origin_of(&file),
                 inv,
                 Check::Exit,
             )
+            .differs(differs)
             .optional()
         })
         .collect()

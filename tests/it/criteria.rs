@@ -266,7 +266,9 @@ fn check_rule(
     setup: &BTreeSet<String>,
     src: &[(PathBuf, String)],
 ) -> Option<String> {
-    let (kind, what) = rule.split_once(':')?;
+    let Some((kind, what)) = rule.split_once(':') else {
+        return Some("a rule is `kind:what` (verdict:, observation:, setup:, deviation:, table:, collect:, checklist:, non-goal:)".into());
+    };
     let what = what.trim();
     let literal_in = |under: &str, name_has: &str| {
         let q = format!("\"{}\"", what.trim_matches('"'));
@@ -399,6 +401,8 @@ fn a_criterion_added_to_a_procedure_or_a_rule_that_does_not_exist_is_caught() {
         ("checklist:\"system/lsblk.txt\"", false),
         ("non-goal: because", false),
         ("guess:anything", false),
+        ("verdict storage.exit-status", false),
+        ("", false),
     ] {
         assert_eq!(check_rule(rule, &ids, &setup, &src).is_none(), ok, "{rule}");
     }

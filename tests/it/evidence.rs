@@ -800,6 +800,59 @@ fn a_restore_the_gpu_prefix_cache_served_is_not_a_restore_from_the_card() {
             && n.contains("was not checked at line 4"),
         "{n}"
     );
+    // A snapshot that does not read: skipped with its reason, that restore not checked.
+    fs::write(
+        d.join("restore/adp.ask4.pre.prom"),
+        "vllm:prefix_cache_hits_total{a=\"1\" fast\n",
+    )
+    .expect("write");
+    let (_, v) = analyze_json(&d, &[]);
+    let n = note(&verdict(&v, "kv-restore.cached"));
+    assert!(
+        n.contains("line 4: `restore/adp.ask4.pre.prom` does not read"),
+        "{n}"
+    );
+    assert!(
+        v["skipped"]
+            .to_string()
+            .contains("restore/adp.ask4.pre.prom"),
+        "skipped with its reason: {}",
+        v["skipped"]
+    );
+    // A snapshot for a fifth ask the transcript does not have (a line lost, or two asks
+    // on one line): asks and snapshots cannot be paired, so none is checked.
+    fs::copy(
+        d.join("restore/adp.ask3.pre.prom"),
+        d.join("restore/adp.ask4.pre.prom"),
+    )
+    .expect("cp");
+    fs::copy(
+        d.join("restore/adp.ask3.pre.prom"),
+        d.join("restore/adp.ask5.pre.prom"),
+    )
+    .expect("cp");
+    let (_, v) = analyze_json(&d, &[]);
+    let cached = verdict(&v, "kv-restore.cached");
+    assert_eq!(cached["status"], "pass", "{cached}");
+    let n = note(&cached);
+    assert!(
+        n.contains("cannot be paired") && !n.contains("restored from the card"),
+        "{n}"
+    );
+    fs::remove_file(d.join("restore/adp.ask5.pre.prom")).expect("rm");
+    // A snapshot named for a transcript that is not there: not read, and says which.
+    fs::copy(
+        d.join("restore/adp.ask3.pre.prom"),
+        d.join("restore/other.ask2.pre.prom"),
+    )
+    .expect("cp");
+    let (_, v) = analyze_json(&d, &[]);
+    let skipped = v["skipped"].to_string();
+    assert!(
+        skipped.contains("restore/other.ask2.pre.prom")
+            && skipped.contains("not read: a /metrics snapshot named for an ask"),
+        "{skipped}"
+    );
     // None at all: as before, and it says the origin was not checked.
     for e in fs::read_dir(d.join("restore")).expect("dir").flatten() {
         if e.path().to_string_lossy().ends_with(".prom") {

@@ -106,7 +106,7 @@ pub fn notes(catalog: &Catalog, versions: &[(String, String)]) -> Vec<String> {
     seen.dedup();
     if seen.len() > 1 {
         out.push(format!(
-            "the server logs give different vLLM versions ({}): each variant's names are checked against its own",
+            "the server logs give different vLLM versions ({}): the snapshots' names are checked against the first",
             versions
                 .iter()
                 .map(|(v, f)| format!("{v} in `{f}`"))

@@ -132,7 +132,7 @@ impl Suite for KvDram {
         let mut hits = hits_verdict(&all, reference.restore.min_cached_share);
         let checked: Vec<_> = all
             .iter()
-            .flat_map(|(_, (f, a))| kv_common::hit_source::check(catalog, f, a))
+            .flat_map(|(_, (f, a))| kv_common::hit_source::check(catalog, f, a, skipped))
             .collect();
         kv_common::hit_source::apply(
             &mut hits,

@@ -68,7 +68,10 @@ impl Suite for KvLadder {
 
     fn unread_hint(&self, i: &crate::ingest::Item) -> Option<String> {
         use crate::ingest::Kind;
-        matches!(i.kind, Kind::ClientRecords | Kind::ClientLog | Kind::Prometheus).then(|| {
+        let named_for_an_ask = kv_common::hit_source::is_ask_snapshot(&i.rel);
+        (matches!(i.kind, Kind::ClientRecords | Kind::ClientLog | Kind::Prometheus)
+            && !named_for_an_ask)
+            .then(|| {
             format!(
                 "{} named `{}`: the {} suite reads `results/<variant>-<run>-L<clients>.json` with `.log`, `.pre.prom` and `.post.prom`",
                 i.kind.label(),

@@ -60,6 +60,14 @@ impl Suite for KvRestore {
     }
 
     fn unread_hint(&self, i: &crate::ingest::Item) -> Option<String> {
+        if i.kind == crate::ingest::Kind::Prometheus
+            && kv_common::hit_source::is_ask_snapshot(&i.rel)
+        {
+            return Some(format!(
+                "a /metrics snapshot named for an ask of a transcript beside it (`{}`), which is not there or has fewer asks",
+                i.file_name()
+            ));
+        }
         (i.kind == crate::ingest::Kind::Ask).then(|| {
             format!(
                 "{} under `{}`: {} reads `restore/<variant>.txt`, {} `dram/<variant>-warm.txt` and `dram/<variant>-restart.txt`",
@@ -157,7 +165,7 @@ impl Suite for KvRestore {
         // Where each restore's hits came from, where /metrics snapshots surround the asks.
         let checked = adp
             .as_ref()
-            .map(|(f, a)| kv_common::hit_source::check(catalog, f, a))
+            .map(|(f, a)| kv_common::hit_source::check(catalog, f, a, skipped))
             .unwrap_or_default();
         report
             .files_read
