@@ -323,7 +323,7 @@ impl Kv {
         let mut differs = vec![
             "one level per step, the body of the procedure's loop for this client count: a stopped collection resumes at the level it stopped at".to_string(),
             format!("/metrics every 5 s (SCRAPE_S) into results/{variant}-{run}-L{clients}.series.prom, and nvidia-smi once a second into .gpu.csv where it exists, while the clients run: reprobench's additions for the level's timeline; both only read"),
-            "the clients' standard error goes into the .log too (2>&1): the failure counts they print are kept".to_string(),
+            "`2>&1 | tee` where the procedure has `| tee`: the client prints its failure counts on standard error, so with the literal command the .log would not hold them and the failures criterion could not be judged".to_string(),
         ];
         if self.pause_s != 15 {
             differs.push(format!(

@@ -191,6 +191,13 @@ fn mdstat_all_up(system: &Path, md: &Path, drives: usize) -> Outcome {
 
 fn steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
     let mut out = sysinfo::steps(&plan.out, scripts, plan.xdp, None, None);
+    if !is_raid10(plan) {
+        // The card's own steps capture these two (and check the status): not twice.
+        out.retain(|s| {
+            s.name != "sysinfo/pliocli-system-get_status.txt"
+                && s.name != "sysinfo/pliocli-raid-get_raid_info.txt"
+        });
+    }
     if is_raid10(plan) && plan.prepare {
         out.extend(prepare_steps(plan, scripts));
     }

@@ -45,7 +45,18 @@ fn kv_plan(k: &KvCommon) -> anyhow::Result<KvPlan> {
 
 fn facts_steps(k: &KvCommon, out: &Path, s: &Scripts) -> Vec<Step> {
     if k.sysinfo {
+        // The KV collections run on the GPU server; the procedure asks for pliocli's
+        // output from the storage server, where the card is.
         sysinfo::steps(out, s, 0, k.ib_peer.as_deref(), None)
+            .into_iter()
+            .map(|step| {
+                if step.name.starts_with("sysinfo/pliocli") {
+                    step.differs(["run on this host (the GPU server), where the procedure runs it from the storage server: where the card is not, it fails and is recorded as missing; run it on the storage server and put its output in system/ under the same name".to_string()])
+                } else {
+                    step
+                }
+            })
+            .collect()
     } else {
         Vec::new()
     }

@@ -206,6 +206,45 @@ fn every_dry_run_step_says_whose_command_it_is_and_quotes_the_procedures_line() 
         kinds(&all[2].1).1,
         "kv: the tool's own steps (a transcript started afresh)"
     );
+    // The ADP storage collection asks the card for its status once, not twice.
+    let adp = &all[1].1;
+    let status = adp
+        .iter()
+        .filter(|b| {
+            b.commands
+                .iter()
+                .any(|c| c.starts_with("pliocli system get_status"))
+        })
+        .count();
+    assert_eq!(status, 1, "pliocli system get_status runs once");
+    // The KV collections run on the GPU server: pliocli belongs to the storage server.
+    for b in all[2]
+        .1
+        .iter()
+        .filter(|b| b.name.starts_with("sysinfo/pliocli"))
+    {
+        assert!(
+            b.differs
+                .iter()
+                .any(|d| d.contains("from the storage server")),
+            "`{}`: {:?}",
+            b.name,
+            b.differs
+        );
+    }
+    let level = all[2]
+        .1
+        .iter()
+        .find(|b| b.name.ends_with("-L1"))
+        .expect("a level");
+    assert!(
+        level
+            .differs
+            .iter()
+            .any(|d| d.contains("the failures criterion could not be judged")),
+        "{:?}",
+        level.differs
+    );
     for (args, b) in &all {
         for x in b {
             for d in &x.differs {
