@@ -128,7 +128,9 @@ impl Suite for KvRestore {
         };
         let logs = kv_common::server_logs(catalog, skipped);
         report.parameters = kv_common::measurements::server_parameters(&logs);
-        if !kv_common::hit_source::snapshots_in(catalog, "restore").is_empty() {
+        // The /metrics snapshots around the asks: listed once, read as evidence below.
+        let snapshots = kv_common::hit_source::snapshots_in(catalog, "restore");
+        if !snapshots.is_empty() {
             report.notes.extend(kv_common::names::notes(
                 catalog,
                 &kv_common::names::versions(&logs),
@@ -167,9 +169,7 @@ impl Suite for KvRestore {
             .as_ref()
             .map(|(f, a)| kv_common::hit_source::check(catalog, f, a, skipped))
             .unwrap_or_default();
-        report
-            .files_read
-            .extend(kv_common::hit_source::snapshots_in(catalog, "restore"));
+        report.files_read.extend(snapshots);
         let mut cached = cached_verdict(adp.as_ref(), &reference);
         kv_common::hit_source::apply(&mut cached, &checked, "the card");
         report.verdicts.push(cached);
