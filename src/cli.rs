@@ -567,6 +567,19 @@ pub struct CollectStorageArgs {
     /// Keep each run going for the whole runtime even on a small device (--time_based).
     #[arg(long)]
     pub time_based: bool,
+    /// Run each measured job N times in all: the first as the procedure names its file,
+    /// the others as NAME-run2.json, NAME-run3.json, ... (analyze pools them as repeats;
+    /// the precondition runs once).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub repeat: u32,
+    /// After each round, judge the headline criteria on the results folder and run again
+    /// the jobs of those not yet settled (pass or fail by a 95% interval), until none is
+    /// left or MAX rounds are done (default 5); each round's standing is printed and kept
+    /// in the manifest.
+    #[arg(long, value_name = "MAX", num_args = 0..=1, default_missing_value = "5",
+          conflicts_with = "repeat", value_parser = clap::value_parser!(u32).range(2..=100))]
+    pub until_settled: Option<u32>,
     #[command(flatten)]
     pub running: Running,
 }

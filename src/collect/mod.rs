@@ -9,6 +9,7 @@ pub mod kv_restore;
 pub mod kv_server;
 pub mod outcome;
 pub mod plan;
+pub mod rounds;
 pub mod scripts;
 pub mod spdk_raid;
 pub mod steps;

@@ -95,8 +95,22 @@ pub struct Collection<'a> {
     pub dry_run: bool,
 }
 
+/// More rounds of a collection's measured runs (`--until-settled`): asked after each
+/// round with the round just done, it gives the line to show and record, and the next
+/// round's steps or None to stop. `tail` runs after the last round (a teardown).
+pub struct More<'a> {
+    pub next: &'a mut dyn FnMut(u32) -> (String, Option<Vec<Step>>),
+    pub tail: Vec<Step>,
+}
+
 impl Collection<'_> {
-    pub fn run(mut self, runner: &dyn Runner) -> anyhow::Result<i32> {
+    pub fn run(self, runner: &dyn Runner) -> anyhow::Result<i32> {
+        self.run_with(runner, None)
+    }
+
+    /// [`Collection::run`], then more rounds while `more` asks for them and nothing has
+    /// failed, been refused or been stopped; then its tail.
+    pub fn run_with(mut self, runner: &dyn Runner, more: Option<More>) -> anyhow::Result<i32> {
         if self.dry_run {
             if !self.checks.is_empty() {
                 crate::outln!("# before anything runs, the preflight checks:");
@@ -129,7 +143,27 @@ impl Collection<'_> {
             let text = scripts::expand(&s.invocation, self.scripts, runner);
             self.session.expanded.insert(s.name.clone(), text);
         }
-        let ran = self.session.execute(&self.steps, runner)?;
+        let mut ran = self.session.execute(&self.steps, runner)?;
+        if let Some(More { next, tail }) = more {
+            let mut round = 1;
+            while ran.exit_code() == 0 {
+                let (line, steps) = next(round);
+                crate::outln!("round {round}: {line}");
+                self.session
+                    .manifest
+                    .rounds
+                    .push(format!("round {round}: {line}"));
+                let Some(steps) = steps else {
+                    self.session.save()?;
+                    break;
+                };
+                round += 1;
+                ran = self.execute_more(ran, &steps, runner)?;
+            }
+            if ran.refused.is_none() && !ran.interrupted && !tail.is_empty() {
+                ran = self.execute_more(ran, &tail, runner)?;
+            }
+        }
         crate::outln!(
             "{}: {} steps ok, {} failed, {} skipped (done before, or unavailable here); manifest: {}",
             self.session.manifest.collection,
@@ -144,6 +178,26 @@ impl Collection<'_> {
             );
         }
         Ok(ran.exit_code())
+    }
+}
+
+impl Collection<'_> {
+    /// Runs `steps` in the same session, the counts added to `before`'s.
+    fn execute_more(
+        &mut self,
+        before: steps::Ran,
+        steps: &[Step],
+        runner: &dyn Runner,
+    ) -> anyhow::Result<steps::Ran> {
+        for s in steps {
+            let text = scripts::expand(&s.invocation, self.scripts, runner);
+            self.session.expanded.insert(s.name.clone(), text);
+        }
+        let mut ran = self.session.execute(steps, runner)?;
+        ran.ok += before.ok;
+        ran.failed += before.failed;
+        ran.skipped += before.skipped;
+        Ok(ran)
     }
 }
 

@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 use crate::process::Runner;
 
 use super::outcome::Outcome;
-use super::plan::{self, Collection};
+use super::plan::{self, Collection, More};
+use super::rounds::{self, Next, Rounds, Watched};
 use super::scripts::Scripts;
 use super::steps::origin::{lines, option_differences};
 use super::steps::{Check, Origin, Session, Step, Write};
@@ -145,6 +146,8 @@ pub struct Plan {
     pub confirmed: Vec<PathBuf>,
     pub time_based: bool,
     pub runtime_s: u32,
+    /// Rounds of the measured runs (`--repeat`, `--until-settled`).
+    pub rounds: Rounds,
 }
 
 fn is_raid10(plan: &Plan) -> bool {
@@ -204,11 +207,86 @@ fn steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
     if !is_raid10(plan) {
         out.extend(card_steps(plan, scripts));
     }
-    out.extend(fio_steps(plan, scripts));
-    if is_raid10(plan) && plan.teardown {
-        out.extend(teardown_steps(plan, scripts));
+    out.extend(fio_steps(plan, scripts, 1, None));
+    if let Rounds::Fixed(n) = plan.rounds {
+        for round in 2..=n {
+            out.extend(fio_steps(plan, scripts, round, None));
+        }
     }
     out
+}
+
+/// What runs after the last round: the RAID10 teardown.
+fn tail_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
+    if is_raid10(plan) && plan.teardown {
+        teardown_steps(plan, scripts)
+    } else {
+        Vec::new()
+    }
+}
+
+/// The headline criteria a round of this array's runs can settle: those the procedure
+/// judges on a run of the plan, when the array is one of the two it compares.
+fn watched(plan: &Plan) -> Vec<Watched> {
+    let Ok(reference) = crate::suites::storage::Reference::load() else {
+        return Vec::new();
+    };
+    let compared = [&reference.arrays.baseline, &reference.arrays.candidate]
+        .iter()
+        .any(|a| a.eq_ignore_ascii_case(&plan.array));
+    if !compared {
+        return Vec::new();
+    }
+    reference
+        .workload
+        .iter()
+        .filter(|w| plan.runs.iter().any(|r| r.name == w.name))
+        .map(|w| Watched {
+            verdict: format!("{}.{}", crate::suites::storage::NAME, w.id),
+            run: w.name.clone(),
+        })
+        .collect()
+}
+
+/// After a round: the watched criteria judged on the results folder as it is now, the
+/// line that shows where they stand, and the next round's runs (or why the rounds stop).
+fn after_round(
+    plan: &Plan,
+    scripts: &Scripts,
+    round: u32,
+    max: u32,
+) -> (String, Option<Vec<Step>>) {
+    let watched = watched(plan);
+    let verdicts: Vec<crate::model::verdict::Verdict> =
+        match crate::analysis::analyze(&plan.out, &crate::suites::Options::default()) {
+            Ok(a) => a.verdicts().cloned().collect(),
+            Err(e) => {
+                return (
+                    format!("stopped: the results folder does not analyze: {e}"),
+                    None,
+                )
+            }
+        };
+    let standings = rounds::standings(&verdicts, &watched);
+    match rounds::next(&standings, round, max) {
+        Next::Stop(why) => (format!("stopped: {why}"), None),
+        Next::Again(runs) => {
+            let now: Vec<String> = standings
+                .iter()
+                .map(|s| format!("{}: {}", s.verdict, s.line))
+                .collect();
+            let steps = fio_steps(plan, scripts, round + 1, Some(&runs));
+            (
+                format!(
+                    "{}; round {} runs again: {}",
+                    now.join("; "),
+                    round + 1,
+                    runs.join(", ")
+                ),
+                Some(steps),
+            )
+        }
+    }
 }
 
 /// RAID10: discard the drives, build the array, check all its members are up.
@@ -326,17 +404,38 @@ fn card_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
     out
 }
 
-/// One fio run per job of the plan, each to its JSON under the array's folder.
-fn fio_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
+/// The file stem of a job's run in round `round`: the job's own name in the first, a
+/// numbered repeat after (`randwrite-8k-j8-d8-run2`), which analyze pools with the first.
+pub fn round_name(name: &str, round: u32) -> String {
+    if round <= 1 {
+        name.to_string()
+    } else {
+        format!("{name}-run{round}")
+    }
+}
+
+/// One fio run per job of the plan (of `only`, when given), each to its JSON under the
+/// array's folder. Rounds after the first repeat the measured runs, not the precondition.
+fn fio_steps(plan: &Plan, scripts: &Scripts, round: u32, only: Option<&[String]>) -> Vec<Step> {
     let dev = device(plan);
     let mut out = Vec::new();
     let results = plan.out.join(&plan.array);
+    let precondition = Sweep::load()
+        .map(|s| s.precondition.name)
+        .unwrap_or_else(|_| "precondition".into());
     for r in &plan.runs {
+        if round > 1 && r.name == precondition {
+            continue;
+        }
+        if only.is_some_and(|o| !o.contains(&r.name)) {
+            continue;
+        }
+        let stem = round_name(&r.name, round);
         let mut inv = scripts
             .call("storage-fio.sh")
             .arg(results.as_os_str())
             .arg(dev.as_os_str())
-            .arg(&r.name);
+            .arg(&stem);
         for o in &r.options {
             inv = inv.arg(o);
         }
@@ -345,13 +444,19 @@ fn fio_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
             inv = inv.arg("--time_based=1");
             ours.push("--time_based=1".into());
         }
-        let (origin, differs) = run_origin(&r.name, &ours);
+        let (origin, mut differs) = run_origin(&r.name, &ours);
+        if round > 1 {
+            differs.insert(
+                0,
+                format!("round {round}: a repeat the procedure does not ask for (it runs each job once), written as `{stem}.json` and pooled with the job's other runs by analyze"),
+            );
+        }
         out.push(
             Step::new(
-                format!("{}/{}", plan.array, r.name),
+                format!("{}/{stem}", plan.array),
                 origin,
                 inv,
-                Check::Fio(results.join(format!("{}.json", r.name))),
+                Check::Fio(results.join(format!("{stem}.json"))),
             )
             .differs(differs)
             .writes(Write::to(&dev))
@@ -433,7 +538,15 @@ fn teardown_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
 /// Checks what it can before anything runs, then runs (or prints) every step.
 pub fn collect(plan: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
     let scripts = Scripts::write()?;
-    let list = steps(plan, &scripts);
+    let mut list = steps(plan, &scripts);
+    let tail = tail_steps(plan, &scripts);
+    let settle = match plan.rounds {
+        Rounds::UntilSettled(max) => Some(max),
+        Rounds::Fixed(_) => None,
+    };
+    if settle.is_none() || plan.dry_run {
+        list.extend(tail.iter().cloned());
+    }
     let mut preflight = Vec::new();
     let mut needed = vec!["fio", "iostat", "bash"];
     if is_raid10(plan) && (plan.prepare || plan.teardown) {
@@ -532,15 +645,36 @@ pub fn collect(plan: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
     if let Some(why) = &skipped_preparation {
         checks.push(format!("note: {why}"));
     }
-    let code = Collection {
+    if let Some(max) = settle {
+        let watched: Vec<String> = watched(plan).into_iter().map(|w| w.verdict).collect();
+        checks.push(format!(
+            "then up to {max} rounds in all: after each, the criteria {} are judged on `{}` as analyze judges them; the runs of those not yet settled (pass or fail by a 95% interval; one run a side gives none) run again as NAME-runK.json, before {}",
+            if watched.is_empty() { "(none for this array and these runs)".to_string() } else { watched.join(", ") },
+            plan.out.display(),
+            if tail.is_empty() { "the collection ends" } else { "the teardown" },
+        ));
+    }
+    let collection = Collection {
         session,
         steps: list,
         scripts: &scripts,
         preflight,
         checks,
         dry_run: plan.dry_run,
-    }
-    .run(runner)?;
+    };
+    let code = match settle {
+        Some(max) if !plan.dry_run => {
+            let mut next = |round: u32| after_round(plan, &scripts, round, max);
+            collection.run_with(
+                runner,
+                Some(More {
+                    next: &mut next,
+                    tail,
+                }),
+            )?
+        }
+        _ => collection.run(runner)?,
+    };
     if !plan.dry_run && code != 2 {
         plan::index_manifest(
             &plan.out,

@@ -143,6 +143,10 @@ fn storage_cmd(a: &CollectStorageArgs) -> anyhow::Result<i32> {
         confirmed: a.confirm_device.clone(),
         time_based: a.time_based,
         runtime_s: a.runtime,
+        rounds: match a.until_settled {
+            Some(max) => crate::collect::rounds::Rounds::UntilSettled(max),
+            None => crate::collect::rounds::Rounds::Fixed(a.repeat),
+        },
     };
     storage::collect(&plan, &System)
 }

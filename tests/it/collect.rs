@@ -2,15 +2,10 @@
 //! devices; md RAID and the ADP card cannot exist here), its device checks and dry run.
 
 use std::fs;
-use std::path::Path;
 use std::process::Command;
 
 use crate::common::*;
 use reprobench::collect::guard::root_device;
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap_or("")
-}
 
 #[test]
 fn dry_run_prints_every_command_and_writes_nothing() {

@@ -10,10 +10,6 @@ use std::process::Command;
 
 use crate::common::*;
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap_or("")
-}
-
 fn stand_ins() -> PathBuf {
     root().join("tests/stand-ins")
 }

@@ -456,6 +456,11 @@ pub fn tar_contents(tgz: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 /// `reprobench collect storage --array raid10 --dev DEV -o OUT` plus `extra`.
+/// A path as the `&str` a command line takes (empty when it is not UTF-8).
+pub fn s(p: &Path) -> &str {
+    p.to_str().unwrap_or("")
+}
+
 pub fn collect_storage(dev: &str, out: &Path, extra: &[&str]) -> Run {
     let mut args = vec![
         "collect",

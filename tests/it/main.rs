@@ -31,6 +31,7 @@ mod provenance;
 mod redaction;
 mod regime;
 mod report;
+mod rounds;
 mod safety;
 mod secret_classes;
 mod signals;

@@ -212,6 +212,10 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub environment: BTreeMap<String, String>,
     pub steps: Vec<Record>,
+    /// After each round of repeated runs (`--until-settled`): where the criteria stood and
+    /// what ran next, or why the rounds stopped.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<String>,
 }
 
 /// The result of running a list of steps.

@@ -37,6 +37,7 @@ impl Session {
                 collectors: crate::collect::scripts::digests(),
                 environment: crate::collect::scripts::environment(),
                 steps: Vec::new(),
+                rounds: Vec::new(),
             },
             path,
             expanded: BTreeMap::new(),
@@ -72,7 +73,7 @@ impl Session {
             .collect()
     }
 
-    fn save(&self) -> anyhow::Result<()> {
+    pub fn save(&self) -> anyhow::Result<()> {
         if let Some(parent) = self.path.parent() {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("failed to create `{}`", parent.display()))?;

@@ -1,0 +1,270 @@
+//! Rounds of a collection's measured runs: `--repeat N` (N rounds in all) and
+//! `--until-settled [MAX]` (after each round the criteria are judged on the results
+//! folder; the runs of those still unsettled run again, until none is or MAX rounds are
+//! done).
+//!
+//! A criterion is settled when its status is pass or fail *and* it has a 95% interval:
+//! a point from one run a side is not settled, however far it sits from the threshold
+//! (one run says nothing of the spread). It is blocked when no number of rounds of this
+//! collection can settle it: nothing measured (the other side has no run), a run that is
+//! not a result, a comparison that is not comparable. Rounds stop when nothing left can
+//! be settled by running again, and say why.
+
+use crate::model::measurement::Unit;
+use crate::model::phrase::UnitOf;
+use crate::model::verdict::{Status, Verdict};
+
+/// How many rounds of the measured runs a collection does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rounds {
+    /// Exactly this many (1: the procedure's one run of each job).
+    Fixed(u32),
+    /// Until every watched criterion is settled, at most this many.
+    UntilSettled(u32),
+}
+
+impl Rounds {
+    pub fn max(self) -> u32 {
+        match self {
+            Rounds::Fixed(n) | Rounds::UntilSettled(n) => n.max(1),
+        }
+    }
+}
+
+/// A criterion the rounds watch: its verdict id and the run (job name) behind it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Watched {
+    pub verdict: String,
+    pub run: String,
+}
+
+/// What to do after a round.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Next {
+    /// Run these jobs again (by name), for the criteria still unsettled.
+    Again(Vec<String>),
+    /// Stop, and why.
+    Stop(String),
+}
+
+/// Where one watched criterion stands after a round.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Standing {
+    pub verdict: String,
+    pub run: String,
+    pub state: State,
+    /// `1.02x, 95% CI 0.91x to 1.14x (Welch t-interval on the log ratio), fail`.
+    pub line: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    Settled,
+    Unsettled,
+    Blocked,
+}
+
+/// Where each watched criterion stands in `verdicts` (a criterion with no verdict at all
+/// is blocked: nothing judges it).
+pub fn standings(verdicts: &[Verdict], watched: &[Watched]) -> Vec<Standing> {
+    watched
+        .iter()
+        .map(|w| {
+            let Some(v) = verdicts.iter().find(|v| v.id == w.verdict) else {
+                return Standing {
+                    verdict: w.verdict.clone(),
+                    run: w.run.clone(),
+                    state: State::Blocked,
+                    line: "not judged: no verdict of this id in the analysis".into(),
+                };
+            };
+            let measured = match (v.measured_value, &v.interval) {
+                (Some(x), Some(i)) => format!(
+                    "{}, 95% CI {} to {} ({})",
+                    num(x, &v.unit),
+                    num(i.low, &v.unit),
+                    num(i.high, &v.unit),
+                    i.method
+                ),
+                (Some(x), None) => format!("{}, no interval (one run a side)", num(x, &v.unit)),
+                (None, _) => "nothing measured".into(),
+            };
+            let state = match (v.status, &v.interval) {
+                (Status::Pass | Status::Fail, Some(_)) => State::Settled,
+                (Status::Pass | Status::Fail, None) => State::Unsettled,
+                (Status::Inconclusive, Some(_)) => State::Unsettled,
+                _ => State::Blocked,
+            };
+            let mut line = format!("{measured}: {}", v.status.label());
+            if state == State::Blocked && !v.note.is_empty() {
+                line.push_str(&format!(" ({})", first_clause(&v.note)));
+            }
+            Standing {
+                verdict: w.verdict.clone(),
+                run: w.run.clone(),
+                state,
+                line,
+            }
+        })
+        .collect()
+}
+
+/// After round `round` of at most `max`: run the unsettled criteria's jobs again, or stop
+/// and say why.
+pub fn next(standings: &[Standing], round: u32, max: u32) -> Next {
+    let of = |s: State| -> Vec<&Standing> { standings.iter().filter(|x| x.state == s).collect() };
+    let (settled, unsettled, blocked) =
+        (of(State::Settled), of(State::Unsettled), of(State::Blocked));
+    let name = |xs: &[&Standing]| -> String {
+        xs.iter()
+            .map(|s| format!("{}: {}", s.verdict, s.line))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let rounds = |n: u32| format!("{n} round{}", if n == 1 { "" } else { "s" });
+    let mut why = Vec::new();
+    if !settled.is_empty() {
+        why.push(format!(
+            "settled (the interval on one side of the threshold): {}",
+            name(&settled)
+        ));
+    }
+    if !blocked.is_empty() {
+        why.push(format!(
+            "more rounds of this collection cannot settle: {}",
+            name(&blocked)
+        ));
+    }
+    if standings.is_empty() {
+        return Next::Stop(
+            "no criterion judges the runs of this collection: nothing to settle".into(),
+        );
+    }
+    if unsettled.is_empty() {
+        let head = if blocked.is_empty() {
+            format!("every criterion settled after {}", rounds(round))
+        } else {
+            format!("nothing more to settle after {}", rounds(round))
+        };
+        return Next::Stop(format!("{head}; {}", why.join("; ")));
+    }
+    if round >= max {
+        why.insert(
+            0,
+            format!(
+                "still unsettled: {} (see each verdict's note for about how many more runs would settle it)",
+                name(&unsettled)
+            ),
+        );
+        return Next::Stop(format!(
+            "not settled after {} (the most asked for); {}",
+            rounds(round),
+            why.join("; ")
+        ));
+    }
+    let mut runs: Vec<String> = unsettled.iter().map(|s| s.run.clone()).collect();
+    runs.sort();
+    runs.dedup();
+    Next::Again(runs)
+}
+
+fn num(x: f64, unit: &UnitOf) -> String {
+    match unit.unit {
+        Some(Unit::Ratio) => format!("{x:.2}x"),
+        Some(u) => format!("{x:.2} {}", u.symbol()),
+        None => format!("{x:.3}"),
+    }
+}
+
+fn first_clause(note: &str) -> &str {
+    note.split("; ").next().unwrap_or(note)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::phrase::Phrase;
+    use crate::model::verdict::Interval;
+
+    fn verdict(id: &str, status: Status, x: Option<f64>, ci: Option<(f64, f64)>) -> Verdict {
+        let mut v = Verdict::new(id, "c", Phrase::dash(), Phrase::dash());
+        v.status = status;
+        v.measured_value = x;
+        v.unit = UnitOf::of(Unit::Ratio);
+        v.interval = ci.map(|(low, high)| Interval {
+            low,
+            high,
+            level: 0.95,
+            method: "m".into(),
+            runs: vec![2, 2],
+        });
+        v
+    }
+
+    fn watched(ids: &[(&str, &str)]) -> Vec<Watched> {
+        ids.iter()
+            .map(|(v, r)| Watched {
+                verdict: (*v).into(),
+                run: (*r).into(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_point_from_one_run_is_not_settled_an_interval_on_one_side_is() {
+        let w = watched(&[("a", "ra"), ("b", "rb")]);
+        let one_run = [
+            verdict("a", Status::Pass, Some(5.0), None),
+            verdict("b", Status::Fail, Some(1.0), None),
+        ];
+        assert_eq!(
+            next(&standings(&one_run, &w), 1, 5),
+            Next::Again(vec!["ra".into(), "rb".into()])
+        );
+        let later = [
+            verdict("a", Status::Pass, Some(5.0), Some((4.5, 5.5))),
+            verdict("b", Status::Inconclusive, Some(3.9), Some((3.0, 4.8))),
+        ];
+        assert_eq!(
+            next(&standings(&later, &w), 2, 5),
+            Next::Again(vec!["rb".into()])
+        );
+        let Next::Stop(why) = next(&standings(&later, &w), 5, 5) else {
+            panic!("the last round stops");
+        };
+        assert!(why.starts_with("not settled after 5 rounds"), "{why}");
+        assert!(why.contains("b: 3.90x, 95% CI 3.00x to 4.80x"), "{why}");
+        let done = [
+            verdict("a", Status::Pass, Some(5.0), Some((4.5, 5.5))),
+            verdict("b", Status::Fail, Some(1.0), Some((0.9, 1.1))),
+        ];
+        let Next::Stop(why) = next(&standings(&done, &w), 3, 5) else {
+            panic!("settled stops");
+        };
+        assert!(
+            why.starts_with("every criterion settled after 3 rounds"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn what_more_rounds_cannot_settle_stops_the_rounds_and_is_named() {
+        let w = watched(&[("a", "ra"), ("missing", "rm")]);
+        let mut nothing = verdict("a", Status::NotMeasured, None, None);
+        nothing.note = "no `ra` run (or one with its options) in adp; and then".into();
+        let Next::Stop(why) = next(&standings(&[nothing], &w), 1, 5) else {
+            panic!("blocked stops");
+        };
+        assert!(
+            why.starts_with("nothing more to settle after 1 round;"),
+            "{why}"
+        );
+        assert!(
+            why.contains("no `ra` run (or one with its options) in adp"),
+            "{why}"
+        );
+        assert!(why.contains("missing: not judged"), "{why}");
+        assert!(!why.contains("and then"), "only the first clause: {why}");
+        assert!(matches!(next(&[], 1, 5), Next::Stop(_)));
+    }
+}
