@@ -240,6 +240,9 @@ fn judge(
             let (mut own, mut frames) = (Vec::new(), Vec::new());
             let mut report = suite.analyze(catalog, opts, &mut own, &mut frames);
             crate::why::next_steps::attach(&mut report.verdicts, suite.check_next());
+            for v in &mut report.verdicts {
+                v.reproduction = crate::model::verdict::Reproduction::of(v);
+            }
             t.lap(&format!("suite {}", suite.name()));
             (report, own, frames)
         })

@@ -100,6 +100,93 @@ pub struct Verdict {
     /// inconclusive when it straddles).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interval: Option<Interval>,
+    /// Whether the measurement reproduces the published number (see [`Reproduction`]),
+    /// where both are numbers in the same unit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reproduction: Option<Reproduction>,
+}
+
+/// The published number held against what was measured: **reproduced** when the whole
+/// 95% interval lies within the tolerance around it, **not reproduced** when none of it
+/// does, **inconclusive** when it straddles an edge of the band. With one run a side there
+/// is no interval and the point alone is held against the band (`basis` says so). A
+/// verdict that is not comparable is not comparable to the published number either.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Reproduction {
+    pub status: Reproduced,
+    /// The band's half-width relative to the published number (0.10 = within 10%).
+    pub tolerance: f64,
+    /// The published number's band, in the verdict's unit.
+    pub low: f64,
+    pub high: f64,
+    /// What was held against the band: `95% interval` or `one point, no interval`.
+    pub basis: String,
+    /// The words the reports show: `reproduced: within ±10% of the published (95% interval)`.
+    pub label: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reproduced {
+    Reproduced,
+    NotReproduced,
+    Inconclusive,
+    NotComparable,
+}
+
+/// How close a measurement must come to a published number to reproduce it. The
+/// procedures state no tolerance for their published figures; this is the margin they
+/// use for parity ("within 10% of plain vLLM", "within 10% of RAID10 or faster"),
+/// applied to the published figures by reprobench (docs/analyze.md).
+pub const PUBLISHED_TOLERANCE: f64 = 0.10;
+
+impl Reproduction {
+    /// The published number against the verdict's measurement, or None when either is
+    /// missing or the published number is not positive.
+    pub fn of(v: &Verdict) -> Option<Reproduction> {
+        let p = v.published_value.filter(|p| p.is_finite() && *p > 0.0)?;
+        let x = v.measured_value?;
+        let tol = PUBLISHED_TOLERANCE;
+        let (low, high) = (p * (1.0 - tol), p * (1.0 + tol));
+        let (lo, hi, basis) = match &v.interval {
+            Some(i) => (i.low, i.high, "95% interval"),
+            None => (x, x, "one point, no interval"),
+        };
+        let status = if v.status == Status::NotComparable {
+            Reproduced::NotComparable
+        } else if lo >= low && hi <= high {
+            Reproduced::Reproduced
+        } else if hi < low || lo > high {
+            Reproduced::NotReproduced
+        } else {
+            Reproduced::Inconclusive
+        };
+        let pct = format!("±{:.0}%", tol * 100.0);
+        let label = match status {
+            Reproduced::Reproduced => {
+                format!("reproduced: within {pct} of the published ({basis})")
+            }
+            Reproduced::NotReproduced => format!(
+                "not reproduced: {:.2} times the published, {} than {pct} ({basis})",
+                x / p,
+                if lo > high { "more" } else { "less" },
+            ),
+            Reproduced::Inconclusive => {
+                format!("inconclusive: the {basis} straddles the {pct} band around the published")
+            }
+            Reproduced::NotComparable => {
+                "not comparable: the run deviates (see the verdict)".to_string()
+            }
+        };
+        Some(Reproduction {
+            status,
+            tolerance: tol,
+            low,
+            high,
+            basis: basis.to_string(),
+            label,
+        })
+    }
 }
 
 /// A 95% confidence interval of a verdict's number, and how it was had.
@@ -181,6 +268,7 @@ impl Verdict {
             check_next: Vec::new(),
             measurements: Vec::new(),
             interval: None,
+            reproduction: None,
         }
     }
 }
@@ -234,7 +322,62 @@ mod tests {
             check_next: Vec::new(),
             measurements: Vec::new(),
             interval: None,
+            reproduction: None,
         }
+    }
+
+    #[test]
+    fn a_published_number_is_reproduced_by_an_interval_inside_its_band_only() {
+        let with = |status, x: f64, ci: Option<(f64, f64)>| {
+            let mut x_v = v(status);
+            x_v.measured_value = Some(x);
+            x_v.published_value = Some(10.0);
+            x_v.interval = ci.map(|(low, high)| Interval {
+                low,
+                high,
+                level: 0.95,
+                method: "m".into(),
+                runs: vec![3, 3],
+            });
+            Reproduction::of(&x_v).map(|r| r.status)
+        };
+        use Reproduced::*;
+        assert_eq!(
+            with(Status::Pass, 10.2, Some((9.5, 10.9))),
+            Some(Reproduced)
+        );
+        assert_eq!(
+            with(Status::Pass, 10.2, Some((8.5, 10.9))),
+            Some(Inconclusive)
+        );
+        assert_eq!(
+            with(Status::Pass, 10.2, Some((9.5, 11.5))),
+            Some(Inconclusive)
+        );
+        assert_eq!(
+            with(Status::Pass, 12.5, Some((11.5, 13.5))),
+            Some(NotReproduced)
+        );
+        assert_eq!(
+            with(Status::Fail, 5.0, Some((4.0, 6.0))),
+            Some(NotReproduced)
+        );
+        // The band's edges belong to it.
+        assert_eq!(
+            with(Status::Pass, 10.0, Some((9.0, 11.0))),
+            Some(Reproduced)
+        );
+        // One point: held against the band alone.
+        assert_eq!(with(Status::Pass, 10.5, None), Some(Reproduced));
+        assert_eq!(with(Status::Pass, 11.5, None), Some(NotReproduced));
+        assert_eq!(with(Status::NotComparable, 10.0, None), Some(NotComparable));
+        // Nothing measured, or nothing published: nothing to say.
+        let mut none = v(Status::Pass);
+        none.published_value = Some(10.0);
+        assert_eq!(Reproduction::of(&none), None);
+        none.measured_value = Some(10.0);
+        none.published_value = Some(0.0);
+        assert_eq!(Reproduction::of(&none), None);
     }
 
     #[test]

@@ -537,6 +537,12 @@ fn repeated_runs_are_pooled_listed_and_judged_by_their_interval() {
     let (_, single) = headline(&root().join("samples/storage-published"), id);
     assert_eq!(single["status"], "pass");
     assert!(single.get("interval").is_none(), "{single}");
+    // The published sample is the published number: reproduced, on the point alone.
+    assert_eq!(single["reproduction"]["status"], "reproduced", "{single}");
+    assert_eq!(
+        single["reproduction"]["basis"], "one point, no interval",
+        "{single}"
+    );
 
     let two = tmp.path().join("two");
     copy_dir(&root().join("samples/storage-published"), &two);
@@ -560,6 +566,7 @@ fn repeated_runs_are_pooled_listed_and_judged_by_their_interval() {
     assert!(note.contains("runs of each side would settle it"), "{note}");
     assert_eq!(v["interval"]["runs"], serde_json::json!([1, 2]), "{v}");
     assert_eq!(code, 1);
+    assert_ne!(v["reproduction"]["status"], "reproduced", "{v}");
 
     let three = tmp.path().join("three");
     copy_dir(&root().join("samples/storage-published"), &three);
@@ -587,6 +594,26 @@ fn repeated_runs_are_pooled_listed_and_judged_by_their_interval() {
             .unwrap_or("")
             .contains("Welch"),
         "{v}"
+    );
+    assert_eq!(v["reproduction"]["status"], "reproduced", "{v}");
+    assert_eq!(v["reproduction"]["basis"], "95% interval", "{v}");
+
+    // A pass is not a reproduction: three consistent ADP runs at 0.8 of the published
+    // clear "at least 4x" at about 5.1x and do not reproduce the published 6.4x.
+    let lower = tmp.path().join("lower");
+    copy_dir(&three, &lower);
+    let d = lower.join("results/adp");
+    for n in ["", "-run2", "-run3"] {
+        let f = d.join(format!("{job}{n}.json"));
+        scaled_copy(&f, &f, 0.8);
+    }
+    let (_, v) = headline(&lower, id);
+    assert_eq!(v["status"], "pass", "{v}");
+    assert_eq!(v["reproduction"]["status"], "not-reproduced", "{v}");
+    let label = v["reproduction"]["label"].as_str().unwrap_or("");
+    assert!(
+        label.contains("0.80 times the published, less than ±10%"),
+        "{label}"
     );
 }
 
