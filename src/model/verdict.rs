@@ -341,36 +341,39 @@ mod tests {
             });
             Reproduction::of(&x_v).map(|r| r.status)
         };
-        use Reproduced::*;
+        use Reproduced as R;
         assert_eq!(
             with(Status::Pass, 10.2, Some((9.5, 10.9))),
-            Some(Reproduced)
+            Some(R::Reproduced)
         );
         assert_eq!(
             with(Status::Pass, 10.2, Some((8.5, 10.9))),
-            Some(Inconclusive)
+            Some(R::Inconclusive)
         );
         assert_eq!(
             with(Status::Pass, 10.2, Some((9.5, 11.5))),
-            Some(Inconclusive)
+            Some(R::Inconclusive)
         );
         assert_eq!(
             with(Status::Pass, 12.5, Some((11.5, 13.5))),
-            Some(NotReproduced)
+            Some(R::NotReproduced)
         );
         assert_eq!(
             with(Status::Fail, 5.0, Some((4.0, 6.0))),
-            Some(NotReproduced)
+            Some(R::NotReproduced)
         );
         // The band's edges belong to it.
         assert_eq!(
             with(Status::Pass, 10.0, Some((9.0, 11.0))),
-            Some(Reproduced)
+            Some(R::Reproduced)
         );
         // One point: held against the band alone.
-        assert_eq!(with(Status::Pass, 10.5, None), Some(Reproduced));
-        assert_eq!(with(Status::Pass, 11.5, None), Some(NotReproduced));
-        assert_eq!(with(Status::NotComparable, 10.0, None), Some(NotComparable));
+        assert_eq!(with(Status::Pass, 10.5, None), Some(R::Reproduced));
+        assert_eq!(with(Status::Pass, 11.5, None), Some(R::NotReproduced));
+        assert_eq!(
+            with(Status::NotComparable, 10.0, None),
+            Some(R::NotComparable)
+        );
         // Nothing measured, or nothing published: nothing to say.
         let mut none = v(Status::Pass);
         none.published_value = Some(10.0);
