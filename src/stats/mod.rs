@@ -2,6 +2,7 @@
 //! of a few runs, Student's t distribution, and the interval of a ratio of two pools of
 //! runs.
 
+pub mod batch;
 pub mod ratio;
 pub mod student;
 pub mod summary;

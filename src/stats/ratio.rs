@@ -23,6 +23,9 @@ pub enum Method {
     /// variants, two runs each), where Welch's degrees of freedom would rest on one
     /// run-to-run difference per side.
     Pooled,
+    /// One run a side: each run's batch means over its steady window (see
+    /// [`super::batch`]); weaker evidence than repeats.
+    WithinRun,
 }
 
 impl Method {
@@ -32,6 +35,9 @@ impl Method {
             Method::OneSidedSpread => "t-interval on the log ratio, spread from the repeated side",
             Method::Pooled => {
                 "Student t-interval on the log ratio, variance pooled over both sides"
+            }
+            Method::WithinRun => {
+                "within one run a side: batch means of each run's per-second throughput over its steady window, t-interval on the log ratio (weaker than repeated runs)"
             }
         }
     }
@@ -46,7 +52,7 @@ pub struct Ratio {
     /// (low, high, degrees of freedom, method), or None with one run a side.
     pub interval: Option<(f64, f64, f64, Method)>,
     /// The standard deviation of one run's logarithm (pooled), where there is one.
-    sd_log: Option<f64>,
+    pub(super) sd_log: Option<f64>,
 }
 
 /// Where an interval stands against a threshold.

@@ -2,7 +2,8 @@
 //! (pinned in `.ci/run`), run on fixed inputs where it is installed. Student's t
 //! quantiles at integer and Welch's fractional degrees of freedom, and the 95% interval
 //! of a ratio of two pools, computed by scipy from the logarithms (Welch's t-test's
-//! confidence interval, and a one-sample t interval for the one-repeated-side case).
+//! confidence interval, and a one-sample t interval for the one-repeated-side case), and
+//! the interval from within one run a side (batch means, numpy and scipy's t).
 
 use std::process::Command;
 
@@ -51,6 +52,20 @@ for b, c in req["pools"]:
         t = stats.t.ppf(0.975, len(rep) - 1)
         lo, hi = d - t * se, d + t * se
     out["ratio"].append([math.exp(lc.mean() - lb.mean()), math.exp(lo), math.exp(hi)])
+out["within"] = []
+for (bx, bw), (cx, cw) in req["within"]:
+    def bm(w, k=5):
+        w = np.asarray(w, dtype=float)
+        size = len(w) // k
+        m = w[len(w) - size * k:].reshape(k, size).mean(axis=1)
+        return m.mean(), m.std(ddof=1) / math.sqrt(k), k - 1
+    mb, sb, db = bm(bw)
+    mc, sc, dc = bm(cw)
+    vb, vc = (sb / mb) ** 2, (sc / mc) ** 2
+    df = (vb + vc) ** 2 / (vb ** 2 / db + vc ** 2 / dc)
+    d = math.log(cx / bx)
+    h = stats.t.ppf(0.975, df) * math.sqrt(vb + vc)
+    out["within"].append([math.exp(d - h), math.exp(d + h)])
 out["pooled"] = []
 for b, c in req["pools"]:
     if len(b) >= 2 and len(c) >= 2:
@@ -69,7 +84,34 @@ print(json.dumps(out))
         (0.999, 2.5),
         (0.6, 30.0),
     ];
-    let req = serde_json::json!({ "t": t_cases, "pools": POOLS });
+    // (a run's bandwidth, its per-second window) for the baseline, then the candidate.
+    type Run = (f64, Vec<f64>);
+    let within: Vec<(Run, Run)> = vec![
+        (
+            (
+                1082.0,
+                (0..30)
+                    .map(|i| 1000.0 + ((i * 37) % 11) as f64 * 9.0)
+                    .collect(),
+            ),
+            (
+                6934.0,
+                (0..30)
+                    .map(|i| 6900.0 + ((i * 13) % 7) as f64 * 40.0)
+                    .collect(),
+            ),
+        ),
+        (
+            (330.0, (0..12).map(|i| 330.0 + (i % 3) as f64).collect()),
+            (
+                1650.0,
+                (0..17)
+                    .map(|i| 1600.0 + ((i * 7) % 5) as f64 * 30.0)
+                    .collect(),
+            ),
+        ),
+    ];
+    let req = serde_json::json!({ "t": t_cases, "pools": POOLS, "within": within });
     let mut child = Command::new(&py)
         .args(["-c", script])
         .stdin(std::process::Stdio::piped())
@@ -136,4 +178,30 @@ print(json.dumps(out))
         pooled += 1;
     }
     assert_eq!(pooled, 3);
+    // One run a side: batch means over each run's window (5 batches, the oldest samples
+    // that do not fill one dropped), t on the log ratio with Welch's degrees of freedom.
+    use reprobench::stats::batch::{batch_means, within_run_ratio, BATCHES};
+    for (((bx, bw), (cx, cw)), want) in within
+        .iter()
+        .zip(v["within"].as_array().into_iter().flatten())
+    {
+        let (b, c) = (
+            batch_means(bw, BATCHES).expect("batches"),
+            batch_means(cw, BATCHES).expect("batches"),
+        );
+        let r = within_run_ratio((*bx, &b), (*cx, &c)).expect("ratio");
+        let (lo, hi, _, m) = r.interval.expect("an interval");
+        assert_eq!(m, Method::WithinRun);
+        let w: Vec<f64> = want
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|x| x.as_f64())
+            .collect();
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-8 * b.abs().max(1.0);
+        assert!(
+            close(lo, w[0]) && close(hi, w[1]),
+            "ours [{lo}, {hi}], numpy and scipy {w:?}"
+        );
+    }
 }

@@ -874,3 +874,105 @@ fn script_table_is_what_the_script_prints_on_old_fio_and_where_it_stops() {
         "the fio 2.x file's note says the script never reached it: {notes}"
     );
 }
+
+/// An iostat log whose member drives' write MB/s in each sample is scaled by a factor
+/// from `factors` (in turn, by sample), the columns kept as iostat writes them.
+fn jitter_iostat(log: &std::path::Path, factors: &[f64]) {
+    let text = fs::read_to_string(log).expect("iostat");
+    let mut block = 0usize;
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.starts_with("avg-cpu") {
+            block += 1;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let busy = fields.len() > 8
+            && fields[0].starts_with("nvme")
+            && fields[8].parse::<f64>().is_ok_and(|w| w > 100.0);
+        if busy {
+            let w: f64 = fields[8].parse().unwrap_or(0.0);
+            let f = factors[block % factors.len()];
+            let mut cols: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
+            cols[8] = format!("{:.2}", w * f);
+            out.push_str(&format!("{:<12}", cols[0]));
+            for c in &cols[1..] {
+                out.push_str(&format!(" {c:>9}"));
+            }
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    fs::write(log, out).expect("write");
+}
+
+/// One run a side with per-second series: the interval comes from within each run (batch
+/// means over its steady window), is named as such, and the status follows it: clear of
+/// the threshold it judges; straddling it, it is inconclusive and says to repeat the runs.
+/// A series without any spread (the published sample's, made from published figures)
+/// gives no interval: the point is judged, as the procedure's script does.
+#[test]
+fn one_run_a_side_is_judged_by_an_interval_from_within_the_runs() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let job = "randwrite-8k-j8-d8";
+    let id = "storage.randwrite-8k-qd64";
+    let dir = tmp.path().join("jitter");
+    copy_dir(&root().join("samples/storage-published"), &dir);
+    let pattern = [
+        0.95, 1.04, 0.99, 1.06, 0.97, 1.02, 0.94, 1.05, 1.0, 0.98, 1.03,
+    ];
+    for array in ["adp", "raid10"] {
+        jitter_iostat(
+            &dir.join(format!("results/{array}/iostat/{job}.iostat")),
+            &pattern,
+        );
+    }
+    let (_, sample) = headline(&root().join("samples/storage-published"), id);
+    let (_, v) = headline(&dir, id);
+    assert_eq!(
+        v["measured_value"], sample["measured_value"],
+        "the point is the script's"
+    );
+    assert_eq!(v["status"], "pass", "{v}");
+    let method = v["interval"]["method"].as_str().unwrap_or("");
+    assert!(
+        method.starts_with("within one run a side: batch means"),
+        "{v}"
+    );
+    let (low, high) = (
+        v["interval"]["low"].as_f64().unwrap_or(0.0),
+        v["interval"]["high"].as_f64().unwrap_or(0.0),
+    );
+    let x = v["measured_value"].as_f64().unwrap_or(0.0);
+    assert!(low < x && x < high && low > 4.0, "{v}");
+    assert!(
+        v["note"]
+            .as_str()
+            .unwrap_or("")
+            .contains("says nothing of how runs differ"),
+        "{v}"
+    );
+    // The same spread about the threshold: ADP at 0.64 of its bandwidth (about 4.1x).
+    let near = tmp.path().join("near");
+    copy_dir(&dir, &near);
+    let f = near.join(format!("results/adp/{job}.json"));
+    scaled_copy(&f, &f, 0.64);
+    let (_, v) = headline(&near, id);
+    let (low, high) = (
+        v["interval"]["low"].as_f64().unwrap_or(f64::NAN),
+        v["interval"]["high"].as_f64().unwrap_or(f64::NAN),
+    );
+    assert!(
+        low < 4.0 && 4.0 < high,
+        "the interval straddles 4x here: {v}"
+    );
+    assert_eq!(v["status"], "inconclusive", "{v}");
+    assert!(
+        v["note"]
+            .as_str()
+            .unwrap_or("")
+            .contains("repeat the runs (`collect storage --until-settled`)"),
+        "{v}"
+    );
+    assert!(sample.get("interval").is_none(), "{sample}");
+}

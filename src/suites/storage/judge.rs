@@ -214,7 +214,15 @@ pub fn mb_s(g: &RunGroup) -> f64 {
     g.group.read.bw_bytes / 1e6 + g.group.write.bw_bytes / 1e6
 }
 
-pub fn headline_verdict(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Verdict {
+/// Batch means of a run's per-second throughput over its steady window, where it has one.
+pub type Within<'a> = dyn Fn(&RunGroup) -> Option<crate::stats::batch::BatchMeans> + 'a;
+
+pub fn headline_verdict(
+    groups: &[RunGroup],
+    sides: &Sides,
+    w: &Workload,
+    within: &Within,
+) -> Verdict {
     let tree = common_tree(groups, sides, w);
     let (base, base_note) = find_runs(groups, &sides.baseline, w, tree.as_deref());
     let (cand, cand_note) = find_runs(groups, &sides.candidate, w, tree.as_deref());
@@ -278,6 +286,13 @@ pub fn headline_verdict(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Ver
         }
     }
     if single {
+        let in_run = within(base[0])
+            .zip(within(cand[0]))
+            .and_then(|(b, c)| crate::stats::batch::within_run_ratio((bs[0], &b), (cs[0], &c)));
+        if let Some(r) = in_run {
+            one_run_interval(&mut v, &r, w);
+            return v;
+        }
         let ratio = cs[0] / bs[0];
         let ok = if w.strict {
             ratio > w.min_ratio
@@ -295,6 +310,38 @@ pub fn headline_verdict(groups: &[RunGroup], sides: &Sides, w: &Workload) -> Ver
     v.set_measured(Some(r.estimate));
     pooled(&mut v, &r, (&base, &bs), (&cand, &cs), sides, w);
     v
+}
+
+/// One run a side with an interval from within each run (batch means): the point stays
+/// the script's ratio, the status follows the interval, and the note says what the
+/// interval cannot tell.
+fn one_run_interval(v: &mut Verdict, r: &crate::stats::ratio::Ratio, w: &Workload) {
+    use crate::stats::ratio::Against;
+    let Some((low, high, _, method)) = r.interval else {
+        return;
+    };
+    v.interval = Some(crate::model::verdict::Interval {
+        low,
+        high,
+        level: 0.95,
+        method: method.name().to_string(),
+        runs: vec![1, 1],
+    });
+    v.status = match r.against(w.min_ratio, w.strict) {
+        Some(Against::Above) => Status::Pass,
+        Some(Against::Below) => Status::Fail,
+        _ => Status::Inconclusive,
+    };
+    let mut why = format!(
+        "one run a side: the 95% interval ({:.2}x to {:.2}x) comes from within each run ({} batch means of its per-second throughput over its steady window) and says nothing of how runs differ from one another",
+        low,
+        high,
+        crate::stats::batch::BATCHES
+    );
+    if v.status == Status::Inconclusive {
+        why.push_str("; it straddles the threshold: repeat the runs (`collect storage --until-settled`) to settle it");
+    }
+    v.note = join(&why, &v.note);
 }
 
 /// The verdict on repeated runs: every run listed, the ratio of the geometric means with

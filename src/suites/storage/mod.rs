@@ -138,20 +138,29 @@ impl Suite for Storage {
             opts.candidate.as_deref(),
         );
 
+        // Each group's per-second series and steady state, from its iostat log (or fio's
+        // bandwidth log) where it has one.
+        let series: Vec<Option<(Vec<f64>, String)>> =
+            groups.iter().map(|g| steady::series(&loaded, g)).collect();
+        let steadies: Vec<Option<(steady::Steady, String)>> = series
+            .iter()
+            .map(|s| {
+                s.as_ref()
+                    .map(|(s, f)| (steady::judge(s, &reference.steady_state), f.clone()))
+            })
+            .collect();
+        let within = |g: &load::RunGroup| {
+            let i = groups.iter().position(|x| std::ptr::eq(x, g))?;
+            let (s, _) = series[i].as_ref()?;
+            let (a, b) = steadies[i].as_ref()?.0.window?;
+            crate::stats::batch::batch_means(s.get(a - 1..b)?, crate::stats::batch::BATCHES)
+        };
         let mut verdicts: Vec<Verdict> = reference
             .workload
             .iter()
-            .map(|w| judge::headline_verdict(&groups, &sides, w))
+            .map(|w| judge::headline_verdict(&groups, &sides, w, &within))
             .collect();
         verdicts.push(judge::clean_exit_verdict(&loaded, &groups, &sides));
-        // Each group's steady state, from its iostat series where it has one.
-        let steadies: Vec<Option<(steady::Steady, String)>> = groups
-            .iter()
-            .map(|g| {
-                steady::series(&loaded, g)
-                    .map(|(s, f)| (steady::judge(&s, &reference.steady_state), f))
-            })
-            .collect();
         let devs = deviations::deviations(&groups, &sides, &reference, &steadies);
         crate::model::deviation::apply(&mut verdicts, &devs);
 
