@@ -242,3 +242,100 @@ pub fn index_manifest(
     std::fs::write(&path, serde_json::to_vec_pretty(&v)?)
         .with_context(|| format!("failed to write `{}`", path.display()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collect::steps::{Check, Origin};
+    use crate::process::{Fake, Invocation, ProcessError};
+
+    fn step(n: &str) -> Step {
+        Step::new(
+            n,
+            Origin::tool("a test step"),
+            Invocation::new("run").arg(n),
+            Check::Exit,
+        )
+    }
+
+    /// Rounds run in one session, each asked for after the one before, until the closure
+    /// says stop or a round fails; the tail runs after the last; the manifest keeps each
+    /// round's line.
+    #[test]
+    fn rounds_run_until_asked_to_stop_or_one_fails_then_the_tail() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let scripts = Scripts::write().expect("scripts");
+        let fake = || Fake {
+            answer: Some(Box::new(|inv: &Invocation| {
+                if inv.display().contains("bad") {
+                    Err(ProcessError::Failed {
+                        command: inv.display(),
+                        status: "exit status: 1".into(),
+                        stderr: "it broke\n".into(),
+                    })
+                } else {
+                    Ok(Default::default())
+                }
+            })),
+            ..Fake::default()
+        };
+        let run = |path: &Path, last: &'static str, runner: &Fake| {
+            let session = Session::new(
+                path.to_path_buf(),
+                "p",
+                "c",
+                serde_json::json!({}),
+                Vec::new(),
+            );
+            let mut asked = Vec::new();
+            let mut next = |round: u32| -> (String, Option<Vec<Step>>) {
+                asked.push(round);
+                match round {
+                    1 => ("again".into(), Some(vec![step("r2")])),
+                    2 => ("again".into(), Some(vec![step(last)])),
+                    _ => ("stopped: settled".into(), None),
+                }
+            };
+            let code = Collection {
+                session,
+                steps: vec![step("r1")],
+                scripts: &scripts,
+                preflight: Vec::new(),
+                checks: Vec::new(),
+                dry_run: false,
+            }
+            .run_with(
+                runner,
+                Some(More {
+                    next: &mut next,
+                    tail: vec![step("tail")],
+                }),
+            )
+            .expect("runs");
+            (code, asked)
+        };
+        let f = fake();
+        let path = tmp.path().join("ok.json");
+        let (code, asked) = run(&path, "r3", &f);
+        assert_eq!((code, asked), (0, vec![1, 2, 3]));
+        let calls = f.calls.lock().map(|c| c.clone()).unwrap_or_default();
+        assert_eq!(calls, ["run r1", "run r2", "run r3", "run tail"]);
+        let m: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).expect("manifest")).expect("json");
+        assert_eq!(
+            m["rounds"],
+            serde_json::json!([
+                "round 1: again",
+                "round 2: again",
+                "round 3: stopped: settled"
+            ])
+        );
+        assert_eq!(m["steps"].as_array().map(Vec::len), Some(4));
+        // A failed round ends the rounds (nothing more is asked for); the tail still runs.
+        let f = fake();
+        let (code, asked) = run(&tmp.path().join("bad.json"), "bad", &f);
+        assert_eq!((code, asked), (1, vec![1, 2]));
+        let calls = f.calls.lock().map(|c| c.clone()).unwrap_or_default();
+        assert_eq!(calls, ["run r1", "run r2", "run bad", "run tail"]);
+    }
+}
