@@ -146,7 +146,22 @@ impl Collection<'_> {
         let mut ran = self.session.execute(&self.steps, runner)?;
         if let Some(More { next, tail }) = more {
             let mut round = 1;
-            while ran.exit_code() == 0 {
+            loop {
+                if ran.exit_code() != 0 {
+                    // Nothing is judged on a round with a failure: the rounds end, said.
+                    let why = if ran.interrupted {
+                        "interrupted"
+                    } else if ran.refused.is_some() {
+                        "the guard refused a device"
+                    } else {
+                        "a step failed (see the manifest's steps); nothing is judged on a round with a failure"
+                    };
+                    let line = format!("round {round}: stopped: {why}");
+                    crate::errln!("{line}");
+                    self.session.manifest.rounds.push(line);
+                    self.session.save()?;
+                    break;
+                }
                 let (line, steps) = next(round);
                 crate::outln!("round {round}: {line}");
                 self.session
@@ -160,7 +175,7 @@ impl Collection<'_> {
                 round += 1;
                 ran = self.execute_more(ran, &steps, runner)?;
             }
-            if ran.refused.is_none() && !ran.interrupted && !tail.is_empty() {
+            if ran.refused.is_none() && !ran.interrupted && !ran.stopped && !tail.is_empty() {
                 ran = self.execute_more(ran, &tail, runner)?;
             }
         }
@@ -333,9 +348,47 @@ mod tests {
         assert_eq!(m["steps"].as_array().map(Vec::len), Some(4));
         // A failed round ends the rounds (nothing more is asked for); the tail still runs.
         let f = fake();
-        let (code, asked) = run(&tmp.path().join("bad.json"), "bad", &f);
+        let bad = tmp.path().join("bad.json");
+        let (code, asked) = run(&bad, "bad", &f);
         assert_eq!((code, asked), (1, vec![1, 2]));
         let calls = f.calls.lock().map(|c| c.clone()).unwrap_or_default();
         assert_eq!(calls, ["run r1", "run r2", "run bad", "run tail"]);
+        let m: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&bad).expect("manifest")).expect("json");
+        let last = m["rounds"][2].as_str().unwrap_or("");
+        assert!(last.starts_with("round 3: stopped: a step failed"), "{m}");
+        // A failed required step stops the collection: no round, no tail.
+        let f = fake();
+        let session = Session::new(
+            tmp.path().join("required.json"),
+            "p",
+            "c",
+            serde_json::json!({}),
+            Vec::new(),
+        );
+        let mut asked = 0;
+        let mut next = |_: u32| -> (String, Option<Vec<Step>>) {
+            asked += 1;
+            ("again".into(), Some(vec![step("r2")]))
+        };
+        let code = Collection {
+            session,
+            steps: vec![step("bad-prepare").required(), step("r1")],
+            scripts: &scripts,
+            preflight: Vec::new(),
+            checks: Vec::new(),
+            dry_run: false,
+        }
+        .run_with(
+            &f,
+            Some(More {
+                next: &mut next,
+                tail: vec![step("tail")],
+            }),
+        )
+        .expect("runs");
+        assert_eq!((code, asked), (1, 0));
+        let calls = f.calls.lock().map(|c| c.clone()).unwrap_or_default();
+        assert_eq!(calls, ["run bad-prepare"]);
     }
 }

@@ -3,9 +3,10 @@
 //! folder; the runs of those still unsettled run again, until none is or MAX rounds are
 //! done).
 //!
-//! A criterion is settled when its status is pass or fail *and* it has a 95% interval:
-//! a point from one run a side is not settled, however far it sits from the threshold
-//! (one run says nothing of the spread). It is blocked when no number of rounds of this
+//! A criterion is settled when its status is pass or fail *by a 95% interval over
+//! repeated runs*: a point from one run a side, or an interval from within one run a side
+//! (batch means), is not settled, however far it sits from the threshold (one run says
+//! nothing of how runs differ). It is blocked when no number of rounds of this
 //! collection can settle it: nothing measured (the other side has no run), a run that is
 //! not a result, a comparison that is not comparable. Rounds stop when nothing left can
 //! be settled by running again, and say why.
@@ -86,12 +87,18 @@ pub fn standings(verdicts: &[Verdict], watched: &[Watched]) -> Vec<Standing> {
                     num(i.high, &v.unit),
                     i.method
                 ),
-                (Some(x), None) => format!("{}, no interval (one run a side)", num(x, &v.unit)),
+                (Some(x), None) => format!("{}, no interval", num(x, &v.unit)),
                 (None, _) => "nothing measured".into(),
             };
+            // Only an interval over repeated runs settles: one from within one run a side
+            // says nothing of how runs differ.
+            let repeated = v
+                .interval
+                .as_ref()
+                .is_some_and(|i| i.runs.iter().any(|n| *n >= 2));
             let state = match (v.status, &v.interval) {
-                (Status::Pass | Status::Fail, Some(_)) => State::Settled,
-                (Status::Pass | Status::Fail, None) => State::Unsettled,
+                (Status::Pass | Status::Fail, _) if repeated => State::Settled,
+                (Status::Pass | Status::Fail, _) => State::Unsettled,
                 (Status::Inconclusive, Some(_)) => State::Unsettled,
                 _ => State::Blocked,
             };
@@ -220,6 +227,15 @@ mod tests {
         assert_eq!(
             next(&standings(&one_run, &w), 1, 5),
             Next::Again(vec!["ra".into(), "rb".into()])
+        );
+        // An interval from within one run a side (runs [1, 1]) does not settle.
+        let mut within = verdict("a", Status::Pass, Some(5.0), Some((4.5, 5.5)));
+        if let Some(i) = within.interval.as_mut() {
+            i.runs = vec![1, 1];
+        }
+        assert_eq!(
+            next(&standings(&[within], &w[..1]), 1, 5),
+            Next::Again(vec!["ra".into()])
         );
         let later = [
             verdict("a", Status::Pass, Some(5.0), Some((4.5, 5.5))),

@@ -623,6 +623,11 @@ pub fn collect(plan: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
         "prepare_skipped": skipped_preparation,
         "teardown": plan.teardown,
         "time_based": plan.time_based,
+        // Another number of rounds collects something else: nothing is taken as done.
+        "rounds": match plan.rounds {
+            Rounds::Fixed(n) => format!("{n}"),
+            Rounds::UntilSettled(max) => format!("until settled, at most {max}"),
+        },
     });
     let manifest = plan.out.join("manifests").join(format!(
         "{}-{}.json",
@@ -648,7 +653,7 @@ pub fn collect(plan: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
     if let Some(max) = settle {
         let watched: Vec<String> = watched(plan).into_iter().map(|w| w.verdict).collect();
         checks.push(format!(
-            "then up to {max} rounds in all: after each, the criteria {} are judged on `{}` as analyze judges them; the runs of those not yet settled (pass or fail by a 95% interval; one run a side gives none) run again as NAME-runK.json, before {}",
+            "then up to {max} rounds in all: after each, the criteria {} are judged on `{}` as analyze judges them; the runs of those not yet settled (pass or fail by a 95% interval over repeated runs; one run a side settles nothing) run again as NAME-runK.json, before {}",
             if watched.is_empty() { "(none for this array and these runs)".to_string() } else { watched.join(", ") },
             plan.out.display(),
             if tail.is_empty() { "the collection ends" } else { "the teardown" },

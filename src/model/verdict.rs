@@ -108,9 +108,10 @@ pub struct Verdict {
 
 /// The published number held against what was measured: **reproduced** when the whole
 /// 95% interval lies within the tolerance around it, **not reproduced** when none of it
-/// does, **inconclusive** when it straddles an edge of the band. With one run a side there
-/// is no interval and the point alone is held against the band (`basis` says so). A
-/// verdict that is not comparable is not comparable to the published number either.
+/// does, **inconclusive** when it straddles an edge of the band. Without an interval the
+/// point alone is held against the band (`basis` says which). A verdict that is not
+/// comparable is not comparable to the published number either; shares in % and verdicts
+/// not judged on their number get none.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Reproduction {
     pub status: Reproduced,
@@ -119,7 +120,8 @@ pub struct Reproduction {
     /// The published number's band, in the verdict's unit.
     pub low: f64,
     pub high: f64,
-    /// What was held against the band: `95% interval` or `one point, no interval`.
+    /// What was held against the band: `95% interval over the runs`, `95% interval from
+    /// within one run a side` or `one point, no interval`.
     pub basis: String,
     /// The words the reports show: `reproduced: within ±10% of the published (95% interval)`.
     pub label: String,
@@ -146,10 +148,27 @@ impl Reproduction {
     pub fn of(v: &Verdict) -> Option<Reproduction> {
         let p = v.published_value.filter(|p| p.is_finite() && *p > 0.0)?;
         let x = v.measured_value?;
+        // A share bounded by 100% (a cached share published at 99.97%) has no room for a
+        // relative band: 90% would be "within 10%". Its threshold judges it alone.
+        if v.unit.unit == Some(crate::model::measurement::Unit::Percent) {
+            return None;
+        }
+        // Only a measurement that was judged: not a run that is not a result, nor a
+        // point left inconclusive for another reason.
+        let judged = matches!(
+            v.status,
+            Status::Pass | Status::Fail | Status::NotComparable
+        ) || (v.status == Status::Inconclusive && v.interval.is_some());
+        if !judged {
+            return None;
+        }
         let tol = PUBLISHED_TOLERANCE;
         let (low, high) = (p * (1.0 - tol), p * (1.0 + tol));
         let (lo, hi, basis) = match &v.interval {
-            Some(i) => (i.low, i.high, "95% interval"),
+            Some(i) if i.runs.iter().all(|n| *n <= 1) => {
+                (i.low, i.high, "95% interval from within one run a side")
+            }
+            Some(i) => (i.low, i.high, "95% interval over the runs"),
             None => (x, x, "one point, no interval"),
         };
         let status = if v.status == Status::NotComparable {
@@ -374,6 +393,15 @@ mod tests {
             with(Status::NotComparable, 10.0, None),
             Some(R::NotComparable)
         );
+        // A point left inconclusive (a run that is not a result) is not held against it.
+        assert_eq!(with(Status::Inconclusive, 10.0, None), None);
+        assert_eq!(with(Status::NotMeasured, 10.0, None), None);
+        // Nor a share in %: 90% would be within 10% of a published 99.97%.
+        let mut share = v(Status::Fail);
+        share.measured_value = Some(92.0);
+        share.published_value = Some(99.97);
+        share.unit = UnitOf::of(crate::model::measurement::Unit::Percent);
+        assert_eq!(Reproduction::of(&share), None);
         // Nothing measured, or nothing published: nothing to say.
         let mut none = v(Status::Pass);
         none.published_value = Some(10.0);

@@ -11,6 +11,17 @@ use super::student;
 /// How many batches a window is cut into.
 pub const BATCHES: usize = 5;
 
+/// The fewest seconds a batch holds: shorter batches are not close to independent.
+pub const MIN_BATCH: usize = 5;
+
+/// [`batch_means`] with [`BATCHES`] batches of at least [`MIN_BATCH`] samples, or None.
+pub fn of_window(window: &[f64]) -> Option<BatchMeans> {
+    if window.len() < BATCHES * MIN_BATCH {
+        return None;
+    }
+    batch_means(window, BATCHES)
+}
+
 /// The mean of a window and its standard error from `batches` batch means.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BatchMeans {

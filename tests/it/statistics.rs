@@ -181,6 +181,7 @@ print(json.dumps(out))
     // One run a side: batch means over each run's window (5 batches, the oldest samples
     // that do not fill one dropped), t on the log ratio with Welch's degrees of freedom.
     use reprobench::stats::batch::{batch_means, within_run_ratio, BATCHES};
+    assert_eq!(v["within"].as_array().map(Vec::len), Some(within.len()));
     for (((bx, bw), (cx, cw)), want) in within
         .iter()
         .zip(v["within"].as_array().into_iter().flatten())

@@ -232,6 +232,8 @@ pub struct Ran {
     pub set_aside: Option<String>,
     /// The stopping signal, when one stopped the collection.
     pub signal: Option<i32>,
+    /// A required step failed and the steps after it did not run.
+    pub stopped: bool,
 }
 
 impl Ran {

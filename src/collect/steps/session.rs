@@ -11,6 +11,10 @@ pub struct Session {
     /// Skip steps an earlier run with the same parameters finished.
     pub resume: bool,
     pub confirmed: Vec<PathBuf>,
+    /// The steps an earlier run finished, read once before this session first saves (a
+    /// session that runs several times, round after round, must not take its own first
+    /// round's manifest for the earlier run's).
+    earlier: Option<BTreeMap<String, Record>>,
 }
 
 impl Session {
@@ -43,6 +47,7 @@ impl Session {
             expanded: BTreeMap::new(),
             resume: true,
             confirmed,
+            earlier: None,
         }
     }
 
@@ -86,11 +91,14 @@ impl Session {
     /// refusal, a failed required step or Ctrl-C.
     pub fn execute(&mut self, steps: &[Step], runner: &dyn Runner) -> anyhow::Result<Ran> {
         crate::signals::install();
-        let earlier = if self.resume {
-            self.earlier()
-        } else {
-            BTreeMap::new()
-        };
+        if self.earlier.is_none() {
+            self.earlier = Some(if self.resume {
+                self.earlier()
+            } else {
+                BTreeMap::new()
+            });
+        }
+        let earlier = self.earlier.clone().unwrap_or_default();
         let total: u64 = steps.iter().map(|s| s.estimate_s).sum();
         let bar = progress(total, steps.len());
         let mut ran = Ran::default();
@@ -128,6 +136,7 @@ impl Session {
                     "stopped: `{}` failed and the steps after it need it",
                     step.name
                 );
+                ran.stopped = true;
                 stopped_at = Some(i + 1);
                 break;
             }

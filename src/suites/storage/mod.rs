@@ -152,8 +152,13 @@ impl Suite for Storage {
         let within = |g: &load::RunGroup| {
             let i = groups.iter().position(|x| std::ptr::eq(x, g))?;
             let (s, _) = series[i].as_ref()?;
-            let (a, b) = steadies[i].as_ref()?.0.window?;
-            crate::stats::batch::batch_means(s.get(a - 1..b)?, crate::stats::batch::BATCHES)
+            // Only a window that is steady: the spread of a trending one is not noise.
+            let steady = &steadies[i].as_ref()?.0;
+            if steady.outcome != steady::Outcome::Reached {
+                return None;
+            }
+            let (a, b) = steady.window?;
+            crate::stats::batch::of_window(s.get(a.checked_sub(1)?..b)?)
         };
         let mut verdicts: Vec<Verdict> = reference
             .workload
