@@ -261,17 +261,7 @@ pub fn index_manifest(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::collect::steps::{Check, Origin};
-    use crate::process::{Fake, Invocation, ProcessError};
-
-    fn step(n: &str) -> Step {
-        Step::new(
-            n,
-            Origin::tool("a test step"),
-            Invocation::new("run").arg(n),
-            Check::Exit,
-        )
-    }
+    use crate::collect::steps::tests::{fake, step};
 
     /// Rounds run in one session, each asked for after the one before, until the closure
     /// says stop or a round fails; the tail runs after the last; the manifest keeps each
@@ -280,21 +270,7 @@ mod tests {
     fn rounds_run_until_asked_to_stop_or_one_fails_then_the_tail() {
         let tmp = tempfile::tempdir().expect("tmp");
         let scripts = Scripts::write().expect("scripts");
-        let fake = || Fake {
-            answer: Some(Box::new(|inv: &Invocation| {
-                if inv.display().contains("bad") {
-                    Err(ProcessError::Failed {
-                        command: inv.display(),
-                        status: "exit status: 1".into(),
-                        stderr: "it broke\n".into(),
-                    })
-                } else {
-                    Ok(Default::default())
-                }
-            })),
-            ..Fake::default()
-        };
-        let run = |path: &Path, last: &'static str, runner: &Fake| {
+        let run = |path: &Path, last: &'static str, runner: &crate::process::Fake| {
             let session = Session::new(
                 path.to_path_buf(),
                 "p",

@@ -11,7 +11,6 @@
 //! not a result, a comparison that is not comparable. Rounds stop when nothing left can
 //! be settled by running again, and say why.
 
-use crate::model::measurement::Unit;
 use crate::model::phrase::UnitOf;
 use crate::model::verdict::{Status, Verdict};
 
@@ -177,9 +176,8 @@ pub fn next(standings: &[Standing], round: u32, max: u32) -> Next {
 
 fn num(x: f64, unit: &UnitOf) -> String {
     match unit.unit {
-        Some(Unit::Ratio) => format!("{x:.2}x"),
-        Some(u) => format!("{x:.2} {}", u.symbol()),
-        None => format!("{x:.3}"),
+        Some(u) => crate::model::phrase::qty(x, 2, u).to_string(),
+        None => crate::model::phrase::fixed(x, 3).to_string(),
     }
 }
 
@@ -190,6 +188,7 @@ fn first_clause(note: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::measurement::Unit;
     use crate::model::phrase::Phrase;
     use crate::model::verdict::Interval;
 

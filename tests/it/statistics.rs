@@ -23,6 +23,20 @@ const POOLS: &[(&[f64], &[f64])] = &[
     (&[330.0, 350.0, 340.0], &[1500.0]),
 ];
 
+/// Equal to the reference's number to 1e-8 of it (or absolutely, below 1).
+fn close(ours: f64, reference: f64) -> bool {
+    (ours - reference).abs() < 1e-8 * reference.abs().max(1.0)
+}
+
+/// The numbers of a JSON list.
+fn floats(v: &serde_json::Value) -> Vec<f64> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|x| x.as_f64())
+        .collect()
+}
+
 #[test]
 fn quantiles_and_ratio_intervals_equal_scipy_s() {
     let Some(py) = python_with("REPROBENCH_SCIPY_PYTHON", "scipy.stats") else {
@@ -129,10 +143,7 @@ print(json.dumps(out))
     for ((p, df), want) in t_cases.iter().zip(v["t"].as_array().into_iter().flatten()) {
         let want = want.as_f64().unwrap_or(f64::NAN);
         let got = student::quantile(*p, *df);
-        assert!(
-            (got - want).abs() < 1e-8 * want.abs().max(1.0),
-            "t({p}, {df}): {got} vs scipy {want}"
-        );
+        assert!(close(got, want), "t({p}, {df}): {got} vs scipy {want}");
     }
     for ((b, c), want) in POOLS
         .iter()
@@ -140,13 +151,7 @@ print(json.dumps(out))
     {
         let r = ratio(b, c).expect("ratio");
         let (lo, hi, _, m) = r.interval.expect("an interval");
-        let w: Vec<f64> = want
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|x| x.as_f64())
-            .collect();
-        let close = |a: f64, b: f64| (a - b).abs() < 1e-8 * b.abs().max(1.0);
+        let w = floats(want);
         assert!(
             close(r.estimate, w[0]) && close(lo, w[1]) && close(hi, w[2]),
             "{b:?} vs {c:?} ({}): ours {} [{lo}, {hi}], scipy {w:?}",
@@ -169,7 +174,6 @@ print(json.dumps(out))
             continue;
         };
         let w: Vec<f64> = w.iter().filter_map(|x| x.as_f64()).collect();
-        let close = |a: f64, b: f64| (a - b).abs() < 1e-8 * b.abs().max(1.0);
         assert_eq!(m, Method::Pooled);
         assert!(
             close(lo, w[0]) && close(hi, w[1]),
@@ -193,13 +197,7 @@ print(json.dumps(out))
         let r = within_run_ratio((*bx, &b), (*cx, &c)).expect("ratio");
         let (lo, hi, _, m) = r.interval.expect("an interval");
         assert_eq!(m, Method::WithinRun);
-        let w: Vec<f64> = want
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|x| x.as_f64())
-            .collect();
-        let close = |a: f64, b: f64| (a - b).abs() < 1e-8 * b.abs().max(1.0);
+        let w = floats(want);
         assert!(
             close(lo, w[0]) && close(hi, w[1]),
             "ours [{lo}, {hi}], numpy and scipy {w:?}"

@@ -381,7 +381,7 @@ pub fn print_dry_run(steps: &[Step], expanded: impl Fn(&Step) -> String) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::process::Fake;
 
@@ -394,7 +394,8 @@ mod tests {
         assert_eq!(duration(3900), "1 h 05 min");
     }
 
-    fn fake() -> Fake {
+    /// A runner whose commands naming `bad` fail and naming `absent` are not installed.
+    pub(crate) fn fake() -> Fake {
         Fake {
             answer: Some(Box::new(|inv: &Invocation| {
                 if inv.display().contains("bad") {
@@ -417,7 +418,8 @@ mod tests {
         }
     }
 
-    fn step(n: &str) -> Step {
+    /// A step that runs `run N`, checked by its exit status.
+    pub(crate) fn step(n: &str) -> Step {
         Step::new(
             n,
             Origin::tool("a test step"),
