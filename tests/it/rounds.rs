@@ -187,6 +187,26 @@ fn repeat_runs_each_measured_job_n_times_and_the_precondition_once() {
         "{}",
         r.stdout
     );
+    // The teardown comes after the last round (with the preparation, as the procedure
+    // builds and tears down the array).
+    let r = collect_storage(
+        "/dev/md126",
+        &out,
+        &["--headline", "--repeat", "3", "--dry-run"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let names: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("# "))
+        .collect();
+    let last_round = names.iter().rposition(|n| n.ends_with("-run3"));
+    let teardown = names.iter().position(|n| n.starts_with("teardown/"));
+    assert!(
+        matches!((last_round, teardown), (Some(a), Some(b)) if a < b),
+        "{}",
+        r.stdout
+    );
     // --until-settled says in the dry run what it will do after each round.
     let r = collect_storage(
         "/dev/loop-reprobench-none",
