@@ -153,7 +153,16 @@ pub struct Timer {
     last: std::cell::Cell<std::time::Instant>,
 }
 
+/// When the process began its work (the first thing `main` does), for the timing lines'
+/// "at" column: what the stages leave unaccounted is startup, serial work or exit.
+static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
 impl Timer {
+    /// Marks the process's start; called once, first thing in `main`.
+    pub fn mark_start() {
+        STARTED.get_or_init(std::time::Instant::now);
+    }
+
     pub fn start() -> Timer {
         Timer {
             on: std::env::var_os("REPROBENCH_TIMING").is_some(),
@@ -164,8 +173,12 @@ impl Timer {
     pub fn lap(&self, what: &str) {
         if self.on {
             let now = std::time::Instant::now();
+            let at = STARTED
+                .get()
+                .map(|s| format!(" (at {:.2} ms)", (now - *s).as_secs_f64() * 1000.0))
+                .unwrap_or_default();
             crate::errln!(
-                "timing: {what}: {:.2} ms, resident {}",
+                "timing: {what}: {:.2} ms{at}, resident {}",
                 (now - self.last.get()).as_secs_f64() * 1000.0,
                 resident()
             );

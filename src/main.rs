@@ -9,6 +9,7 @@ use reprobench::commands;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    reprobench::analysis::Timer::mark_start();
     let mut cli = Cli::parse();
     reprobench::output::set_quiet(cli.quiet);
     reprobench::output::set_color(cli.color);

@@ -216,6 +216,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     // parsed record one by one would.
     std::mem::forget(results);
     std::mem::forget(runs);
+    crate::analysis::Timer::start().lap("done");
     Ok(worst)
 }
 

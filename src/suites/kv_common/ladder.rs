@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::Problem;
@@ -138,13 +139,24 @@ pub fn load(catalog: &Catalog, skipped: &mut Vec<Skipped>) -> Vec<Level> {
         };
         sets.entry((prefix.to_string(), clients)).or_default()[slot] = Some(item);
     }
-    let mut levels = Vec::new();
-    for ((prefix, clients), files) in sets {
-        // A series alone is not a level.
-        if files[..4].iter().all(Option::is_none) {
-            continue;
-        }
-        levels.push(read_level(&prefix, clients, files, skipped));
+    // A series alone is not a level. The levels are read side by side (each reads only
+    // its own files), then kept in key order with the files each skipped.
+    let sets: Vec<_> = sets
+        .into_iter()
+        .filter(|(_, files)| files[..4].iter().any(Option::is_some))
+        .collect();
+    let read: Vec<(Level, Vec<Skipped>)> = sets
+        .into_par_iter()
+        .map(|((prefix, clients), files)| {
+            let mut own = Vec::new();
+            let level = read_level(&prefix, clients, files, &mut own);
+            (level, own)
+        })
+        .collect();
+    let mut levels = Vec::with_capacity(read.len());
+    for (level, own) in read {
+        skipped.extend(own);
+        levels.push(level);
     }
     levels
 }
