@@ -567,6 +567,23 @@ fn repeated_runs_are_pooled_listed_and_judged_by_their_interval() {
     assert_eq!(v["interval"]["runs"], serde_json::json!([1, 2]), "{v}");
     assert_eq!(code, 1);
     assert_ne!(v["reproduction"]["status"], "reproduced", "{v}");
+    // The tables count every run too: the results table lists each run under its
+    // number, first run first, and the matched table shows what the verdict pooled.
+    let text = run(&["analyze", s(&two), "--detail"]).stdout;
+    let first = text.find(&format!("adp/{job} (run 1)"));
+    let second = text.find(&format!("adp/{job} (run 2)"));
+    assert!(
+        matches!((first, second), (Some(a), Some(b)) if a < b),
+        "{text}"
+    );
+    let pooled = text
+        .lines()
+        .find(|l| l.starts_with("randwrite") && l.contains("8x8"))
+        .unwrap_or("");
+    assert!(pooled.contains("(2 runs)"), "{pooled}");
+    // 6934 and 1.9 x 6934 MB/s: their geometric mean, not either run.
+    let mean = (6934.0f64 * 6934.0 * 1.9).sqrt().round();
+    assert!(pooled.contains(&format!("{mean} (2 runs)")), "{pooled}");
 
     let three = tmp.path().join("three");
     copy_dir(&root().join("samples/storage-published"), &three);

@@ -18,10 +18,16 @@ pub struct Pair<'a> {
     pub queue_depth: u64,
     pub baseline_file: &'a str,
     pub candidate_file: &'a str,
+    /// MB/s, the geometric mean over the runs when the job ran more than once (as the
+    /// verdicts pool them).
     pub baseline_mb_s: f64,
     pub candidate_mb_s: f64,
+    /// How many runs of the job each side holds.
+    pub baseline_runs: usize,
+    pub candidate_runs: usize,
     /// Candidate over baseline, when the baseline moved data.
     pub ratio: Option<f64>,
+    /// The largest p99 over the runs.
     pub baseline_p99_us: Option<f64>,
     pub candidate_p99_us: Option<f64>,
 }
@@ -46,6 +52,37 @@ fn p99_us(g: &RunGroup) -> Option<f64> {
         .map(|ns| ns / 1000.0)
 }
 
+/// The runs of `first`'s job: the groups of the same folder, job name, group and shape
+/// (`NAME.json`, `NAME-run2.json`, ...), `first` among them.
+fn runs_of<'a, 'r>(groups: &'a [RunGroup<'r>], first: &'a RunGroup<'r>) -> Vec<&'a RunGroup<'r>> {
+    groups
+        .iter()
+        .filter(|g| {
+            g.run.array_dir == first.run.array_dir
+                && g.group.jobname == first.group.jobname
+                && g.group.groupid == first.group.groupid
+                && g.signature == first.signature
+                && g.group.recorded
+        })
+        .collect()
+}
+
+/// MB/s of one run, or the geometric mean of several (the verdicts' pooling); a run that
+/// moved nothing makes it 0.
+fn pooled_mb_s(runs: &[&RunGroup]) -> f64 {
+    let v: Vec<f64> = runs.iter().map(|g| mb_s(g)).collect();
+    match v.as_slice() {
+        [one] => *one,
+        _ if v.iter().any(|x| *x <= 0.0) => 0.0,
+        _ => (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp(),
+    }
+}
+
+/// The largest p99 of the runs that have one.
+fn worst_p99_us(runs: &[&RunGroup]) -> Option<f64> {
+    runs.iter().filter_map(|g| p99_us(g)).reduce(f64::max)
+}
+
 /// Baseline and candidate matched on the job shape, ordered as the procedure reads them
 /// (rw, block size, queue depth, jobs, mix).
 pub fn pairs<'a>(groups: &'a [RunGroup<'_>], sides: &Sides) -> Vec<Pair<'a>> {
@@ -54,7 +91,8 @@ pub fn pairs<'a>(groups: &'a [RunGroup<'_>], sides: &Sides) -> Vec<Pair<'a>> {
         .into_iter()
         .filter_map(|b| {
             let c = cand.iter().find(|c| c.signature == b.signature)?;
-            let (bm, cm) = (mb_s(b), mb_s(c));
+            let (b_runs, c_runs) = (runs_of(groups, b), runs_of(groups, c));
+            let (bm, cm) = (pooled_mb_s(&b_runs), pooled_mb_s(&c_runs));
             Some(Pair {
                 shape: &b.signature,
                 queue_depth: b.signature.numjobs.saturating_mul(b.signature.iodepth),
@@ -62,9 +100,11 @@ pub fn pairs<'a>(groups: &'a [RunGroup<'_>], sides: &Sides) -> Vec<Pair<'a>> {
                 candidate_file: &c.run.file,
                 baseline_mb_s: bm,
                 candidate_mb_s: cm,
+                baseline_runs: b_runs.len(),
+                candidate_runs: c_runs.len(),
                 ratio: (bm > 0.0).then(|| cm / bm),
-                baseline_p99_us: p99_us(b),
-                candidate_p99_us: p99_us(c),
+                baseline_p99_us: worst_p99_us(&b_runs),
+                candidate_p99_us: worst_p99_us(&c_runs),
             })
         })
         .collect();
@@ -101,6 +141,14 @@ pub fn frame(pairs: &[Pair], sides: &Sides) -> anyhow::Result<Frame> {
         .f64(
             "candidate_mb_s",
             pairs.iter().map(|p| Some(p.candidate_mb_s)),
+        )
+        .count(
+            "baseline_runs",
+            pairs.iter().map(|p| p.baseline_runs as u64),
+        )
+        .count(
+            "candidate_runs",
+            pairs.iter().map(|p| p.candidate_runs as u64),
         )
         .f64("ratio", pairs.iter().map(|p| p.ratio))
         .f64("baseline_p99_us", pairs.iter().map(|p| p.baseline_p99_us))

@@ -178,17 +178,7 @@ pub fn find_runs<'a>(
 /// Whether a file's stem is a numbered repeat of the job `name` (`NAME-run2`,
 /// `NAME_run3`, `NAME.2`, `NAME-rep2`).
 fn repeat_of(stem: &str, name: &str) -> bool {
-    let Some(rest) = stem.strip_prefix(name) else {
-        return false;
-    };
-    let Some(rest) = rest.strip_prefix(['-', '_', '.']) else {
-        return false;
-    };
-    let digits = rest
-        .strip_prefix("run")
-        .or_else(|| rest.strip_prefix("rep"))
-        .unwrap_or(rest);
-    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    super::load::repeat_number(stem, name).is_some()
 }
 
 pub fn workload_signature(w: &Workload) -> Signature {

@@ -71,24 +71,59 @@ pub struct Loaded<'c> {
 }
 
 impl<'c> Loaded<'c> {
+    /// Every reporting group of every run. A job run more than once in one array folder
+    /// (`NAME.json`, `NAME-run2.json`, ...) is labelled with each run's number, `(run 1)`
+    /// for the unnumbered file, and its runs follow one another in that order (by file
+    /// name alone `NAME-run2.json` sorts before `NAME.json`).
     pub fn run_groups(&self) -> Vec<RunGroup<'_>> {
-        let mut out = Vec::new();
+        let mut out: Vec<(RunGroup<'_>, u32)> = Vec::new();
         for run in &self.runs {
             for g in run.groups {
-                let label = if run.groups.len() > 1 {
+                let base = if run.groups.len() > 1 {
                     format!("{}/{}#g{}", run.array, g.jobname, g.groupid)
                 } else {
                     format!("{}/{}", run.array, g.jobname)
                 };
-                out.push(RunGroup {
-                    run,
-                    group: g,
-                    signature: Signature::from_options(&g.options),
-                    label,
-                });
+                let number = repeat_number(&run.stem, &g.jobname);
+                let repeated = number.is_some()
+                    || self.runs.iter().any(|o| {
+                        o.array_dir == run.array_dir && repeat_number(&o.stem, &g.jobname).is_some()
+                    });
+                let label = if repeated {
+                    format!("{base} (run {})", number.unwrap_or(1))
+                } else {
+                    base
+                };
+                out.push((
+                    RunGroup {
+                        run,
+                        group: g,
+                        signature: Signature::from_options(&g.options),
+                        label,
+                    },
+                    number.unwrap_or(1),
+                ));
             }
         }
-        out
+        // Each group keeps the place of its job's first group (same folder, job and
+        // group), then goes by run number: only a numbered repeat moves.
+        let job = |g: &RunGroup<'_>| {
+            (
+                g.run.array_dir.clone(),
+                g.group.jobname.clone(),
+                g.group.groupid,
+            )
+        };
+        let mut first = std::collections::BTreeMap::new();
+        for (i, (g, _)) in out.iter().enumerate() {
+            first.entry(job(g)).or_insert(i);
+        }
+        let mut keyed: Vec<((usize, u32), RunGroup<'_>)> = out
+            .into_iter()
+            .map(|(g, n)| ((first[&job(&g)], n), g))
+            .collect();
+        keyed.sort_by_key(|(k, _)| *k);
+        keyed.into_iter().map(|(_, g)| g).collect()
     }
 
     pub fn iostat_for(&self, run: &Run) -> Option<&IostatFile<'c>> {
@@ -379,5 +414,43 @@ fn drop_implausible_iostat(loaded: &mut Loaded, skipped: &mut Vec<Skipped>) {
     }
     for key in drop {
         loaded.iostat.remove(&key);
+    }
+}
+
+/// The number of a numbered repeat of the job `name`: `NAME-run2`, `NAME_run3`, `NAME.2`,
+/// `NAME-rep2` give 2, 3, 2, 2; the unnumbered `NAME` and other names give none.
+pub fn repeat_number(stem: &str, name: &str) -> Option<u32> {
+    let rest = stem.strip_prefix(name)?.strip_prefix(['-', '_', '.'])?;
+    let digits = rest
+        .strip_prefix("run")
+        .or_else(|| rest.strip_prefix("rep"))
+        .unwrap_or(rest);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::repeat_number;
+
+    #[test]
+    fn repeat_numbers_come_from_the_suffix_after_the_jobs_own_name() {
+        let job = "randwrite-8k-j8-d8";
+        for (stem, n) in [
+            ("randwrite-8k-j8-d8-run2", Some(2)),
+            ("randwrite-8k-j8-d8_run3", Some(3)),
+            ("randwrite-8k-j8-d8.2", Some(2)),
+            ("randwrite-8k-j8-d8-rep12", Some(12)),
+            ("randwrite-8k-j8-d8", None),
+            ("randwrite-8k-j8-d8-run", None),
+            ("randwrite-8k-j8-d8-runx", None),
+            ("randwrite-8k-j8-d8-fast", None),
+            ("randwrite-8k-j8-d80", None),
+            ("randwrite-8k-j8-d8-run99999999999", None),
+        ] {
+            assert_eq!(repeat_number(stem, job), n, "{stem}");
+        }
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::model::measurement::Unit;
 use crate::model::phrase;
-use crate::model::phrase::{count, qty, Phrase};
+use crate::model::phrase::{count, fixed, qty, Phrase};
 use crate::phrase;
 use crate::suites::{Preformatted, Table};
 
@@ -93,9 +93,8 @@ pub fn script_output(loaded: &Loaded) -> Preformatted {
 /// job of the group, with what needs saying about each row.
 pub fn results_table(groups: &[RunGroup]) -> Table {
     let mut rows = Vec::new();
-    let mut sorted: Vec<&RunGroup> = groups.iter().collect();
-    sorted.sort_by(|a, b| (&a.run.file, a.group.groupid).cmp(&(&b.run.file, b.group.groupid)));
-    for g in sorted {
+    // In the groups' order: path order, a job's numbered repeats after its first run.
+    for g in groups {
         let mut cells = vec![
             Phrase::text(&g.label),
             Phrase::num(mb_s(g), 0),
@@ -188,8 +187,8 @@ pub fn matched_table(pairs: &[Pair], sides: &Sides) -> Option<Table> {
                 .map_or("?".into(), |b| phrase!("{}", phrase::size(b))),
             phrase!("{}x{}", count(p.shape.numjobs), count(p.shape.iodepth)),
             Phrase::count(p.queue_depth),
-            Phrase::num(p.baseline_mb_s, 0),
-            Phrase::num(p.candidate_mb_s, 0),
+            pooled(p.baseline_mb_s, p.baseline_runs),
+            pooled(p.candidate_mb_s, p.candidate_runs),
             p.ratio
                 .map_or(Phrase::dash(), |r| phrase!("{}", qty(r, 2, Unit::Ratio))),
             us(p.baseline_p99_us),
@@ -198,6 +197,13 @@ pub fn matched_table(pairs: &[Pair], sides: &Sides) -> Option<Table> {
     }
     if rows.is_empty() {
         return None;
+    }
+    let mut notes = vec!["p99 is of writes where the run wrote, else of reads."];
+    if pairs
+        .iter()
+        .any(|p| p.baseline_runs > 1 || p.candidate_runs > 1)
+    {
+        notes.push("A job run more than once (NAME.json, NAME-run2.json, ...): MB/s is the geometric mean of its runs, as the verdicts pool them, and p99 the largest; each run has its own row in the results table.");
     }
     Some(Table {
         title: format!("Matched runs: {} vs {}", sides.candidate, sides.baseline),
@@ -213,8 +219,17 @@ pub fn matched_table(pairs: &[Pair], sides: &Sides) -> Option<Table> {
             format!("{} p99 us", sides.candidate),
         ],
         rows,
-        notes: vec!["p99 is of writes where the run wrote, else of reads.".into()],
+        notes: notes.into_iter().map(Into::into).collect(),
     })
+}
+
+/// MB/s, and how many runs it pools when more than one.
+fn pooled(mb_s: f64, runs: usize) -> Phrase {
+    if runs > 1 {
+        phrase!("{} ({} runs)", fixed(mb_s, 0), count(runs as u64))
+    } else {
+        Phrase::num(mb_s, 0)
+    }
 }
 
 /// Each job's steady state from its iostat series: the window, its mean, range and
