@@ -13,14 +13,14 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::suites::kv_common::stats::median;
+use crate::stats::{geometric_mean, median};
 pub use campaign::Campaign;
 use measure::{Better, Sample};
 
 /// A side's pooled value for one key.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Pooled {
-    /// Median of the runs' values.
+    /// The geometric mean of the runs' values (their median where one is not positive).
     pub value: f64,
     /// Each run's value, in the order the inputs were given.
     pub values: Vec<f64>,
@@ -133,13 +133,17 @@ fn key(s: &Sample) -> Key {
 
 pub use crate::model::measurement::range_over;
 
-/// Pools one side's samples of a key: the median of the runs; the noise is the spread
+/// Pools one side's samples of a key: the geometric mean of the runs (the centre of the
+/// interval on the log ratio the change is judged by, and how `analyze` pools repeats),
+/// the median where a run's value is not positive (no logarithm); the noise is the spread
 /// between runs when there are several, else the one run's own (fio's stddev, the spread
 /// of repeated requests), else none.
 fn pool(samples: &[&Sample]) -> Pooled {
     let values: Vec<f64> = samples.iter().map(|s| s.value).collect();
     // Samples hold finite values only (the frames' reader drops the rest).
-    let value = median(&values).unwrap_or(0.0);
+    let value = geometric_mean(&values)
+        .or_else(|| median(&values))
+        .unwrap_or(0.0);
     let mut files: Vec<String> = samples
         .iter()
         .map(|s| format!("{}: {}", s.input, s.file))

@@ -7,4 +7,4 @@ pub mod ratio;
 pub mod student;
 pub mod summary;
 
-pub use summary::{median, spread};
+pub use summary::{geometric_mean, median, spread};

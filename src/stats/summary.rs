@@ -1,4 +1,4 @@
-//! The median and the spread of a few runs.
+//! The median, the geometric mean and the spread of a few runs.
 
 /// The median (mean of the middle two for an even count), as Python's statistics.median.
 pub fn median(v: &[f64]) -> Option<f64> {
@@ -13,6 +13,19 @@ pub fn median(v: &[f64]) -> Option<f64> {
     } else {
         (v[n / 2 - 1] + v[n / 2]) / 2.0
     })
+}
+
+/// The geometric mean of runs of one measurement: the centre of the t-interval on the
+/// logarithm ([`crate::stats::ratio`]), so a pooled value and its interval agree. One
+/// run is its own value, exactly; `None` for no runs or a value that is not positive and
+/// finite (its logarithm does not exist).
+pub fn geometric_mean(v: &[f64]) -> Option<f64> {
+    match v {
+        [] => None,
+        _ if v.iter().any(|x| !(x.is_finite() && *x > 0.0)) => None,
+        [one] => Some(*one),
+        _ => Some((v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp()),
+    }
 }
 
 /// How far apart runs are: largest over smallest, minus one (0.1 = 10 %).
@@ -36,5 +49,11 @@ mod tests {
         assert_eq!(median(&[]), None);
         assert!((spread(&[100.0, 112.0]).unwrap_or(0.0) - 0.12).abs() < 1e-12);
         assert_eq!(spread(&[1.0]), None);
+        assert_eq!(geometric_mean(&[6934.0]), Some(6934.0));
+        let g = geometric_mean(&[6934.0, 13175.0]).unwrap_or(0.0);
+        assert!((g - (6934.0f64 * 13175.0).sqrt()).abs() < 1e-9, "{g}");
+        assert_eq!(geometric_mean(&[1.0, 0.0]), None);
+        assert_eq!(geometric_mean(&[1.0, f64::NAN]), None);
+        assert_eq!(geometric_mean(&[]), None);
     }
 }

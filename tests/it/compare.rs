@@ -220,6 +220,27 @@ fn the_spread_between_pooled_runs_is_the_noise() {
         "{row}"
     );
     assert!(row["noise_pct"].as_f64().expect("noise") > 15.0, "{row}");
+    // The pooled value of a side is the geometric mean of its runs, so the change shown
+    // is the centre of its interval (a t-interval on the log ratio), as in `analyze`.
+    let geo = |side: &serde_json::Value| {
+        let v: Vec<f64> = side["values"]
+            .as_array()
+            .expect("values")
+            .iter()
+            .filter_map(|x| x.as_f64())
+            .collect();
+        (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp()
+    };
+    for side in ["base", "new"] {
+        let value = row[side]["value"].as_f64().expect("value");
+        assert!(
+            (value / geo(&row[side]) - 1.0).abs() < 1e-12,
+            "{side}: {row}"
+        );
+    }
+    let pct = |x: &serde_json::Value| (1.0 + x.as_f64().expect("a percent") / 100.0).ln();
+    let centre = (pct(&row["interval_pct"][0]) + pct(&row["interval_pct"][1])) / 2.0;
+    assert!((centre - pct(&row["delta_pct"])).abs() < 1e-9, "{row}");
     // With one run per side, fio's own bandwidth stddev is the noise (the loopback sample
     // was measured by fio, which logged bw_dev; the published one has no samples).
     let p = root().join("samples/storage-loopback");

@@ -73,8 +73,7 @@ fn pooled_mb_s(runs: &[&RunGroup]) -> f64 {
     let v: Vec<f64> = runs.iter().map(|g| mb_s(g)).collect();
     match v.as_slice() {
         [one] => *one,
-        _ if v.iter().any(|x| *x <= 0.0) => 0.0,
-        _ => (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp(),
+        _ => crate::stats::geometric_mean(&v).unwrap_or(0.0),
     }
 }
 
