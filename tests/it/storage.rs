@@ -647,6 +647,23 @@ fn another_result_tree_is_another_campaign_not_a_repeat() {
     copy_dir(&dir.join("results"), &dir.join("results-newfio"));
     let (_, v) = headline(&dir, "storage.randwrite-8k-qd64");
     assert!(v.get("interval").is_none(), "not pooled: {v}");
+    // The tables tell the trees apart by path, and each tree's runs are read with that
+    // tree's own evidence (its `system/mdstat.txt`), not the other's.
+    let text = run(&["analyze", s(&dir), "--detail"]).stdout;
+    for tree in ["results", "results-newfio"] {
+        let row = format!("\n{tree}/adp/randwrite-8k-j8-d8 ");
+        assert!(text.contains(&row), "no row {row:?}: {text}");
+        let bound: Vec<&str> = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with(&format!("{tree}/raid10/")))
+            .filter(|l| l.contains("mdstat"))
+            .collect();
+        assert!(!bound.is_empty(), "{text}");
+        for l in bound {
+            assert!(l.contains(&format!("`{tree}/system/mdstat.txt`")), "{l}");
+        }
+    }
+    assert!(!text.contains("which drives are behind it"), "{text}");
     // Only the candidate in the second tree (which sorts first): both sides are still
     // judged from the tree that holds both, never one from each.
     let lone = tmp.path().join("lone");

@@ -71,18 +71,30 @@ pub struct Loaded<'c> {
 }
 
 impl<'c> Loaded<'c> {
-    /// Every reporting group of every run. A job run more than once in one array folder
+    /// Every reporting group of every run, labelled `array/job`, or `path/job` where
+    /// another folder has the same array name. A job run more than once in one array folder
     /// (`NAME.json`, `NAME-run2.json`, ...) is labelled with each run's number, `(run 1)`
     /// for the unnumbered file, and its runs follow one another in that order (by file
     /// name alone `NAME-run2.json` sorts before `NAME.json`).
     pub fn run_groups(&self) -> Vec<RunGroup<'_>> {
         let mut out: Vec<(RunGroup<'_>, u32)> = Vec::new();
         for run in &self.runs {
+            // Two folders of one array name (`results/adp`, `results-newfio/adp`: two
+            // result trees, two campaigns) are told apart by their paths.
+            let array = if self
+                .runs
+                .iter()
+                .any(|o| o.array == run.array && o.array_dir != run.array_dir)
+            {
+                &run.array_dir
+            } else {
+                &run.array
+            };
             for g in run.groups {
                 let base = if run.groups.len() > 1 {
-                    format!("{}/{}#g{}", run.array, g.jobname, g.groupid)
+                    format!("{array}/{}#g{}", g.jobname, g.groupid)
                 } else {
-                    format!("{}/{}", run.array, g.jobname)
+                    format!("{array}/{}", g.jobname)
                 };
                 let number = repeat_number(&run.stem, &g.jobname);
                 let repeated = number.is_some()

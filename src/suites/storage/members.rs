@@ -31,6 +31,32 @@ fn targets(filename: &str) -> Vec<&str> {
         .collect()
 }
 
+/// How many leading folders two files share (`results/adp/x.json` and
+/// `results/system/mdstat.txt`: 1).
+fn shared_folders(a: &str, b: &str) -> usize {
+    let dirs = |p: &str| p.rsplit_once('/').map_or(0, |(d, _)| d.split('/').count());
+    a.split('/')
+        .zip(b.split('/'))
+        .take(dirs(a).min(dirs(b)))
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// The pieces of evidence nearest a run's file (the most leading folders shared): a
+/// folder with two result trees (`results/`, `results-newfio/`) reads each tree's runs
+/// with that tree's own `system/mdstat.txt` and manifest.
+fn nearest<'e, T>(run_file: &str, found: Vec<(&'e str, T)>) -> Vec<(&'e str, T)> {
+    let best = found
+        .iter()
+        .map(|(f, _)| shared_folders(run_file, f))
+        .max()
+        .unwrap_or(0);
+    found
+        .into_iter()
+        .filter(|(f, _)| shared_folders(run_file, f) == best)
+        .collect()
+}
+
 /// The members of the array `g` ran on, or why they are unknown.
 pub fn of(loaded: &Loaded, g: &RunGroup) -> Result<Members, String> {
     let evidence = &loaded.evidence;
@@ -66,27 +92,39 @@ pub fn of(loaded: &Loaded, g: &RunGroup) -> Result<Members, String> {
     }
     // What the collector was told to build the array from.
     let dev = targets.first().copied().unwrap_or("");
-    if let Some((file, _, _, drives)) = evidence.manifests.iter().find(|(_, array, d, _)| {
-        array.eq_ignore_ascii_case(&g.run.array) && (d == dev || d.is_empty())
-    }) {
+    let told = evidence
+        .manifests
+        .iter()
+        .filter(|(_, array, d, _)| {
+            array.eq_ignore_ascii_case(&g.run.array) && (d == dev || d.is_empty())
+        })
+        .map(|m| (m.0.as_str(), m))
+        .collect();
+    if let Some((_, (file, _, _, drives))) = nearest(&g.run.file, told).first() {
         return Ok(Members {
             drives: drives.clone(),
             source: format!(
                 "the drives the collector built `{}` from (`{file}`)",
                 g.run.array
             ),
-            files: vec![g.run.file.clone(), file.clone()],
+            files: vec![g.run.file.clone(), file.to_string()],
         });
     }
     // An md device: the kernel's own list, else fio's.
     if targets.len() == 1 && base(dev).starts_with("md") {
         let md = base(dev);
-        if let Some((file, a)) = evidence.mdstat.iter().find(|(_, a)| a.name == md) {
+        let kernel = evidence
+            .mdstat
+            .iter()
+            .filter(|(_, a)| a.name == md)
+            .map(|(f, a)| (f.as_str(), a))
+            .collect();
+        if let Some((file, a)) = nearest(&g.run.file, kernel).first() {
             if !a.members.is_empty() {
                 return Ok(Members {
                     drives: a.members.clone(),
                     source: format!("`{md}` in `{file}`, line {}", a.line),
-                    files: vec![g.run.file.clone(), file.clone()],
+                    files: vec![g.run.file.clone(), file.to_string()],
                 });
             }
         }
@@ -112,11 +150,15 @@ pub fn of(loaded: &Loaded, g: &RunGroup) -> Result<Members, String> {
     // The candidate's device is not a drive iostat shows (the ADP block device): the
     // procedure builds both arrays from the same four drives.
     if targets.len() == 1 && dev.starts_with("/dev/") && !is_aggregate(base(dev)) {
-        let others: Vec<&(String, &MdArray)> = evidence
-            .mdstat
-            .iter()
-            .filter(|(_, a)| !a.members.is_empty())
-            .collect();
+        let others: Vec<(&str, &&MdArray)> = nearest(
+            &g.run.file,
+            evidence
+                .mdstat
+                .iter()
+                .filter(|(_, a)| !a.members.is_empty())
+                .map(|(f, a)| (f.as_str(), a))
+                .collect(),
+        );
         if let [(file, a)] = others.as_slice() {
             return Ok(Members {
                 drives: a.members.clone(),
@@ -124,7 +166,7 @@ pub fn of(loaded: &Loaded, g: &RunGroup) -> Result<Members, String> {
                     "the drives of `{}` in `{file}`: the procedure builds both arrays from the same four drives",
                     a.name
                 ),
-                files: vec![g.run.file.clone(), file.clone()],
+                files: vec![g.run.file.clone(), file.to_string()],
             });
         }
         return Err(format!(
