@@ -17,11 +17,19 @@
 //! With an interval: **better** or **worse** when the whole interval lies beyond the
 //! threshold on one side, **no change** when it lies within the threshold on both,
 //! **inconclusive** otherwise.
+//!
+//! With two runs or more on both sides, Mann-Whitney's U test (exact, two-sided) is a
+//! second opinion over the runs: where it can reach 5% with these numbers of runs (four
+//! a side, or 3 and 5, ...) and its p is not under 5%, a better or worse from the
+//! interval becomes inconclusive (the runs' ranks do not separate the sides). With
+//! fewer runs it cannot decide anything (2 and 2 runs: its smallest p is 0.33); the row
+//! says so and the interval decides.
 
 use serde::Serialize;
 
 use super::measure::Better;
 use super::Pooled;
+use crate::stats::rank::{mann_whitney, RankTest};
 use crate::stats::ratio::{ratio, Ratio, Settle};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -56,6 +64,8 @@ pub struct Judged {
     pub method: String,
     pub change: Change,
     pub why: String,
+    /// Mann-Whitney's U test over the runs, where both sides have two or more.
+    pub rank: Option<RankTest>,
 }
 
 /// The z quantile of a two-sided 95% interval.
@@ -114,6 +124,37 @@ fn interval(base: &Pooled, new: &Pooled) -> (Option<(f64, f64)>, String, Option<
     }
 }
 
+/// A p value in words: three significant decimals, no more than the test can say.
+fn p_words(p: f64) -> String {
+    if p < 0.001 {
+        "< 0.001".into()
+    } else {
+        format!("{p:.3}")
+    }
+}
+
+/// The rank test as the row's method says it.
+fn rank_words(r: &RankTest) -> String {
+    let p = p_words(r.p);
+    if r.can_decide() {
+        format!(
+            "Mann-Whitney U over the runs (exact, two-sided): p = {p}, {}",
+            if r.separates() {
+                "the runs' ranks separate the sides"
+            } else {
+                "the runs' ranks do not separate the sides"
+            }
+        )
+    } else {
+        format!(
+            "Mann-Whitney U over the runs (exact, two-sided): p = {p}; with {} and {} runs it cannot go under 5% (its smallest p is {}), so the interval decides",
+            r.n_x,
+            r.n_y,
+            p_words(r.smallest_p)
+        )
+    }
+}
+
 pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Judged {
     let delta = new.value - base.value;
     let noise_pct = match (base.noise, new.noise) {
@@ -137,10 +178,16 @@ pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Jud
             method: "no interval: the base is 0".into(),
             change,
             why,
+            rank: None,
         };
     }
     let pct = 100.0 * delta / base.value.abs();
     let (iv, method, runs) = interval(base, new);
+    let rank = mann_whitney(&base.values, &new.values);
+    let method = match &rank {
+        Some(r) => format!("{method}; {}", rank_words(r)),
+        None => method,
+    };
     let Some((lo, hi)) = iv else {
         let (change, why) = if pct.abs() <= threshold {
             (
@@ -161,6 +208,7 @@ pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Jud
             method,
             change,
             why,
+            rank,
         };
     };
     let (lo_pct, hi_pct) = (100.0 * (lo - 1.0), 100.0 * (hi - 1.0));
@@ -212,6 +260,23 @@ pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Jud
             format!("{pct:+.1}% ({ci}): the interval straddles the {threshold}% threshold{more}"),
         )
     };
+    // The rank test overrules a confident call only where it could have agreed.
+    let (change, why) = match &rank {
+        Some(r)
+            if matches!(change, Change::Better | Change::Worse)
+                && r.can_decide()
+                && !r.separates() =>
+        {
+            (
+                Change::Inconclusive,
+                format!(
+                    "{pct:+.1}% ({ci}): the interval is beyond the {threshold}% threshold, but the runs' ranks do not separate the sides (Mann-Whitney U, exact p = {})",
+                    p_words(r.p)
+                ),
+            )
+        }
+        _ => (change, why),
+    };
     Judged {
         delta,
         delta_pct: Some(pct),
@@ -220,6 +285,7 @@ pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Jud
         method,
         change,
         why,
+        rank,
     }
 }
 
@@ -229,7 +295,7 @@ mod tests {
 
     fn side(values: &[f64], se: Option<f64>) -> Pooled {
         Pooled {
-            value: crate::stats::median(values).unwrap_or(0.0),
+            value: crate::stats::geometric_mean(values).unwrap_or(0.0),
             values: values.to_vec(),
             runs: values.len(),
             noise: None,
@@ -319,5 +385,36 @@ mod tests {
             5.0,
         );
         assert_eq!(j.change, Change::NoChange);
+    }
+
+    #[test]
+    fn a_rank_test_that_can_decide_overrules_a_confident_interval_only_when_it_disagrees() {
+        // Five runs a side, one base run among the new ones: the t-interval (+2.1% to
+        // +29.8%) clears a 2% threshold, Mann-Whitney's exact p is 0.151 (scipy's).
+        let (b, n) = (
+            [100.0, 101.0, 102.0, 103.0, 126.0],
+            [120.0, 121.0, 122.0, 123.0, 124.0],
+        );
+        let j = judge(Better::Higher, &side(&b, None), &side(&n, None), 2.0);
+        assert_eq!(j.change, Change::Inconclusive, "{j:?}");
+        assert!(j.why.contains("exact p = 0.151"), "{}", j.why);
+        // Separated runs (scipy: p = 0.0286): the interval's call stands.
+        let (b, n) = ([100.0, 100.5, 101.0, 112.0], [113.0, 114.0, 115.0, 116.0]);
+        let j = judge(Better::Higher, &side(&b, None), &side(&n, None), 1.0);
+        assert_eq!(j.change, Change::Better, "{j:?}");
+        assert!(
+            j.method.contains("p = 0.029, the runs' ranks separate"),
+            "{}",
+            j.method
+        );
+        // Two runs a side: the rank test cannot decide, and says so; the interval does.
+        let j = judge(
+            Better::Higher,
+            &side(&[100.0, 101.0], None),
+            &side(&[150.0, 151.0], None),
+            5.0,
+        );
+        assert_eq!(j.change, Change::Better, "{j:?}");
+        assert!(j.method.contains("smallest p is 0.333"), "{}", j.method);
     }
 }

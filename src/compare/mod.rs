@@ -58,6 +58,22 @@ pub struct Row {
     pub change: Change,
     /// Why the change counts or does not.
     pub why: String,
+    /// Mann-Whitney's U test over the runs (both sides with two or more runs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank_test: Option<RankTestRow>,
+}
+
+/// Mann-Whitney's U test of a row, as `--format json` carries it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RankTestRow {
+    pub name: &'static str,
+    /// U of the base runs against the new ones.
+    pub u: f64,
+    pub p: f64,
+    /// The smallest p these numbers of runs can give: under 0.05 or the test cannot decide.
+    pub smallest_p: f64,
+    pub base_runs: usize,
+    pub new_runs: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -260,6 +276,14 @@ pub fn compare(base: &[Campaign], new: &[Campaign], threshold_pct: f64) -> Compa
             method: j.method,
             change: j.change,
             why: j.why,
+            rank_test: j.rank.map(|r| RankTestRow {
+                name: "Mann-Whitney U, exact, two-sided",
+                u: r.u,
+                p: r.p,
+                smallest_p: r.smallest_p,
+                base_runs: r.n_x,
+                new_runs: r.n_y,
+            }),
         });
     }
     for (k, ns) in &n {

@@ -3,6 +3,7 @@
 //! runs.
 
 pub mod batch;
+pub mod rank;
 pub mod ratio;
 pub mod student;
 pub mod summary;

@@ -204,3 +204,73 @@ print(json.dumps(out))
         );
     }
 }
+
+/// Mann-Whitney's exact U test (compare's second opinion over runs) against scipy's
+/// `mannwhitneyu(x, y, method="exact")`: U of the first sample and the two-sided p, on
+/// pools of 2 to 12 runs, with ties and without, and the smallest p each size can give.
+#[test]
+fn rank_test_equals_scipy_s_exact_mann_whitney() {
+    let Some(py) = python_with("REPROBENCH_SCIPY_PYTHON", "scipy.stats") else {
+        assert!(
+            !everything_installed(),
+            "CI installs scipy (REPROBENCH_SCIPY_PYTHON)"
+        );
+        skipped("the rank test's reference test needs scipy (pip install scipy)");
+        return;
+    };
+    let mut pools: Vec<(Vec<f64>, Vec<f64>)> = POOLS
+        .iter()
+        .filter(|(b, c)| b.len() >= 2 && c.len() >= 2)
+        .map(|(b, c)| (b.to_vec(), c.to_vec()))
+        .collect();
+    pools.extend([
+        (vec![1.0, 2.0], vec![3.0, 4.0]),
+        (
+            vec![100.0, 101.0, 102.0, 103.0, 126.0],
+            vec![120.0, 121.0, 122.0, 123.0, 124.0],
+        ),
+        (vec![5.0, 5.0, 6.0, 7.0], vec![5.0, 6.0, 8.0]),
+        (
+            (0..12).map(|i| 100.0 + ((i * 7) % 12) as f64).collect(),
+            (0..9).map(|i| 104.5 + ((i * 5) % 9) as f64).collect(),
+        ),
+    ]);
+    let script = r#"
+import json, sys
+from scipy import stats
+out = []
+for x, y in json.load(sys.stdin):
+    r = stats.mannwhitneyu(x, y, method="exact", alternative="two-sided")
+    best = stats.mannwhitneyu(sorted(range(len(x))), [len(x) + i for i in range(len(y))], method="exact")
+    out.append([float(r.statistic), float(r.pvalue), float(best.pvalue)])
+print(json.dumps(out))
+"#;
+    let mut child = Command::new(&py)
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python runs");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        let req = serde_json::to_string(&pools).expect("JSON");
+        stdin.write_all(req.as_bytes()).expect("write");
+    }
+    let out = child.wait_with_output().expect("scipy answers");
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let want = v.as_array().expect("a list");
+    assert_eq!(want.len(), pools.len());
+    for ((x, y), w) in pools.iter().zip(want) {
+        let w = floats(w);
+        let r = reprobench::stats::rank::mann_whitney(x, y).expect("a test");
+        assert!(
+            close(r.u, w[0]) && close(r.p, w[1]) && close(r.smallest_p, w[2]),
+            "{x:?} vs {y:?}: ours U {} p {} smallest {}, scipy {w:?}",
+            r.u,
+            r.p,
+            r.smallest_p
+        );
+    }
+}
