@@ -180,7 +180,7 @@ impl Collection<'_> {
             }
         }
         crate::outln!(
-            "{}: {} steps ok, {} failed, {} skipped (done before, or unavailable here); manifest: {}",
+            "{}: {} steps ok, {} failed, {} skipped (done before, not needed, or unavailable here); manifest: {}",
             self.session.manifest.collection,
             ran.ok,
             ran.failed,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A stand-in for `docker compose` in tests (no Docker engine here). The compose folder
-holds a `standin.env` (PORT, MODEL, CARD, DEV_MODE, TP, KV_TOKENS) instead of real
+holds a `standin.env` (PORT, MODEL, CARD, DEV_MODE, TP, KV_TOKENS, SLOW_FIRST_RESTORE) instead of real
 services: `up -d` starts the stand-in server (tests/stand-ins/openai_server.py) in the
 background, `restart vllm` restarts it (its GPU cache is lost, its card file kept), `logs
 vllm` prints vLLM-style startup lines built from the settings, `logs gateway` the
@@ -34,6 +34,8 @@ def start():
         cmd += ["--card", env["CARD"], "--external"]
     if env.get("DEV_MODE") == "1":
         cmd += ["--dev-mode"]
+    if env.get("SLOW_FIRST_RESTORE"):
+        cmd += ["--slow-first-restore", env["SLOW_FIRST_RESTORE"]]
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     open(pidfile, "w").write(str(p.pid))
 

@@ -19,6 +19,9 @@ ap.add_argument("--port", type=int, default=0)
 ap.add_argument("--card", help="a file that keeps prompts across restarts (the card)")
 ap.add_argument("--dev-mode", action="store_true", help="VLLM_SERVER_DEV_MODE=1")
 ap.add_argument("--max-model-len", type=int, default=1_000_000)
+ap.add_argument("--slow-first-restore", type=float, default=0.0,
+                help="the first restore from the card ever served takes this many seconds more "
+                     "(kernels compiling after the first fresh start); remembered beside the card")
 args = ap.parse_args()
 gpu = set()
 
@@ -101,6 +104,10 @@ class H(BaseHTTPRequestHandler):
                     cached, delay = chunked, 0.02
                 elif key in card_keys():
                     cached, delay = chunked, 0.05
+                    slowed = args.card + ".slowed"
+                    if args.slow_first_restore and not os.path.exists(slowed):
+                        open(slowed, "w").close()
+                        delay += args.slow_first_restore
                 else:
                     cached, delay = 0, 0.4
                 gpu.add(key)

@@ -47,6 +47,21 @@ impl std::fmt::Debug for Check {
     }
 }
 
+/// A step that runs only when what the earlier steps left calls for it (a repeat of a slow
+/// first measurement): `says` is the condition as the dry run and the manifest word it;
+/// `test`, asked right before the step would run, gives `Err(why not)` to leave it out.
+#[derive(Clone)]
+pub struct When {
+    pub says: String,
+    pub test: Arc<dyn Fn() -> Result<(), String> + Send + Sync>,
+}
+
+impl std::fmt::Debug for When {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "When({})", self.says)
+    }
+}
+
 /// A device a step writes to, and the signature an earlier step of the same collection
 /// put there on purpose (`linux_raid_member` after `mdadm --create`), if any.
 #[derive(Debug, Clone)]
@@ -104,6 +119,8 @@ pub struct Step {
     /// When the collection stops before it (a failed required step, a refusal, Ctrl-C),
     /// the first such step after the stop still runs: it brings a server down.
     pub cleanup: bool,
+    /// Runs only when this holds, asked right before; otherwise recorded as not needed.
+    pub when: Option<When>,
 }
 
 impl Step {
@@ -125,6 +142,7 @@ impl Step {
             required: false,
             resumable: true,
             cleanup: false,
+            when: None,
         }
     }
 
@@ -156,6 +174,19 @@ impl Step {
 
     pub fn cleanup(mut self) -> Step {
         self.cleanup = true;
+        self
+    }
+
+    /// Runs only when `test` holds right before it (see [`When`]).
+    pub fn only_if(
+        mut self,
+        says: impl Into<String>,
+        test: impl Fn() -> Result<(), String> + Send + Sync + 'static,
+    ) -> Step {
+        self.when = Some(When {
+            says: says.into(),
+            test: Arc::new(test),
+        });
         self
     }
 }
@@ -369,6 +400,9 @@ pub fn print_dry_run(steps: &[Step], expanded: impl Fn(&Step) -> String) {
     for s in steps {
         crate::outln!("\n# {}", s.name);
         print_origin(&s.origin.describe(), &s.differs);
+        if let Some(w) = &s.when {
+            crate::outln!("#   only if {}", w.says);
+        }
         for w in &s.writes {
             crate::outln!(
                 "#   the guard checks `{}` first: not mounted, not swap, not held by md/dm/LVM; a signature{} needs --confirm-device",
@@ -467,6 +501,57 @@ pub(crate) mod tests {
         let f = fake();
         other.execute(&steps, &f).expect("runs");
         assert_eq!(f.calls.lock().map(|c| c.len()).unwrap_or(0), 4);
+    }
+
+    #[test]
+    fn a_conditional_step_runs_only_when_its_test_holds_right_before_it() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let mut s = Session::new(
+            tmp.path().join("m.json"),
+            "p",
+            "c",
+            serde_json::Value::Null,
+            Vec::new(),
+        );
+        // The test is asked when the step comes up, not when the list is made: here it
+        // reads a marker file the first step's stand-in leaves.
+        let marker = tmp.path().join("slow");
+        let seen = marker.clone();
+        let asks = move || {
+            if seen.exists() {
+                Ok(())
+            } else {
+                Err("the first was not slow".to_string())
+            }
+        };
+        let steps = [
+            step("first"),
+            step("repeat").only_if("the first was slow", asks.clone()),
+        ];
+        let f = fake();
+        let ran = s.execute(&steps, &f).expect("runs");
+        assert_eq!(ran.records[1].result, "not needed: the first was not slow");
+        assert_eq!(ran.records[1].exit, "not run");
+        assert_eq!((ran.ok, ran.skipped, ran.exit_code()), (1, 1, 0));
+        assert_eq!(
+            f.calls.lock().map(|c| c.clone()).unwrap_or_default(),
+            ["run first"]
+        );
+        std::fs::write(&marker, "").expect("w");
+        let mut s = Session::new(
+            tmp.path().join("m2.json"),
+            "p",
+            "c",
+            serde_json::Value::Null,
+            Vec::new(),
+        );
+        let f = fake();
+        let ran = s.execute(&steps, &f).expect("runs");
+        assert_eq!(ran.records[1].result, "ok");
+        assert_eq!(
+            f.calls.lock().map(|c| c.clone()).unwrap_or_default(),
+            ["run first", "run repeat"]
+        );
     }
 
     #[test]

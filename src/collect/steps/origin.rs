@@ -92,6 +92,7 @@ pub mod lines {
     pub const ASK: &str =
         "ask() {                  # prints response time, prompt length, and cached tokens";
     pub const RESTART: &str = "docker compose restart vllm && ready";
+    pub const REPEAT_SLOW_FIRST: &str = "If the first run after a fresh start is slower while kernels compile and tune, repeat it once and use the second measurement.";
     pub const DOWN: &str = "docker compose down";
     pub const RESET: &str = "until [ \"$(curl -s -X POST \"$URL/reset_prefix_cache\" | jq .success)\" = true ]; do sleep 1; done";
     pub const LADDER: &str =

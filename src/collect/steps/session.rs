@@ -211,6 +211,13 @@ impl Session {
                 return record("not run", "skipped: done in an earlier run".into());
             }
         }
+        if let Some(w) = &step.when {
+            if let Err(why) = (w.test)() {
+                ran.skipped += 1;
+                crate::errln!("note: {}: not needed: {why}", step.name);
+                return record("not run", format!("not needed: {why}"));
+            }
+        }
         // Held until the command has ended: while a device is held no one else can claim
         // it (mount it, build md on it), in any mount namespace.
         let mut holds = Vec::new();

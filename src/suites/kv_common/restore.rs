@@ -29,14 +29,26 @@ pub const TIMED_RUNS: usize = 3;
 /// How much slower a first run must be to count as warm-up (kernels compiling), not noise.
 const WARMUP_SLOWER: f64 = 1.10;
 
-pub fn measured(file: &str, attempts: &[Attempt], skip: usize, planned: usize) -> Measured {
-    // A failed request returns at once: its time is not a restore or a recompute.
-    let times: Vec<f64> = attempts
+/// The procedure's warm-up rule on a variant's timed runs, in order: the first is more
+/// than 10% slower than the next. The collector asks it to repeat the first; the
+/// analysis asks it to use the repeat (or to say the slow first was not repeated).
+pub fn slow_first(times: &[f64]) -> bool {
+    times.len() >= 2 && times[0] > WARMUP_SLOWER * times[1]
+}
+
+/// The timed runs' seconds after `skip` leading attempts, failed requests left out.
+pub fn timed(attempts: &[Attempt], skip: usize) -> Vec<f64> {
+    attempts
         .iter()
         .skip(skip)
         .filter(|a| a.failed.is_none())
         .filter_map(|a| a.seconds)
-        .collect();
+        .collect()
+}
+
+pub fn measured(file: &str, attempts: &[Attempt], skip: usize, planned: usize) -> Measured {
+    // A failed request returns at once: its time is not a restore or a recompute.
+    let times = timed(attempts, skip);
     let failed: Vec<String> = attempts
         .iter()
         .skip(skip)
@@ -47,7 +59,7 @@ pub fn measured(file: &str, attempts: &[Attempt], skip: usize, planned: usize) -
     let mut unrepeated_slow_first = None;
     // The repeat is a request more than the procedure's loop makes, answered or not.
     let made = attempts.len().saturating_sub(skip);
-    if times.len() >= 2 && times[0] > WARMUP_SLOWER * times[1] {
+    if slow_first(&times) {
         if made > planned {
             used.remove(0);
             warmup_note = Some(format!(
