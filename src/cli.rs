@@ -153,6 +153,10 @@ pub struct AnalyzeArgs {
     /// Order the trend by the runs' start times (collectors' manifests), not as given.
     #[arg(long, requires = "trend")]
     pub by_time: bool,
+    /// Also write the trend as one HTML page (a row per criterion, a column per input, a
+    /// line per row) to FILE.
+    #[arg(long, requires = "trend", value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// The folders given hold campaigns: each subfolder (in name order) is one input.
     #[arg(long)]
     pub campaigns: bool,
@@ -232,7 +236,8 @@ pub struct CompareArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Also write compare.md, compare.typ, compare.pdf and plots/*.svg into this folder.
+    /// Also write compare.md, compare.html, compare.typ, compare.pdf and plots/*.svg into
+    /// this folder.
     #[arg(short, long, value_name = "DIR")]
     pub output: Option<PathBuf>,
     #[command(flatten)]

@@ -176,6 +176,12 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
         }
         export(&runs, trend.as_ref(), dir)?;
     }
+    if let (Some(file), Some(t)) = (&args.html, &trend) {
+        let page = crate::render::templates::render_trend_html(t)?;
+        std::fs::write(file, page)
+            .with_context(|| format!("failed to write `{}`", file.display()))?;
+        crate::errln!("wrote {}", file.display());
+    }
     match args.format {
         Format::Json => {
             // The analyses go back into their inputs' places, in the order given.

@@ -18,21 +18,42 @@ pub use crate::render::num;
 
 const COMPARE_MARKDOWN: &str = include_str!("../../templates/compare.md.j2");
 const COMPARE_TYPST: &str = include_str!("../../templates/compare.typ.j2");
+const COMPARE_HTML: &str = include_str!("../../templates/compare.html.j2");
 
-/// `compare.md` or `compare.typ` from a comparison, in the reports' template environment.
-fn render_compare(c: &Comparison, typst: bool) -> anyhow::Result<String> {
+/// The forms a comparison is written in.
+#[derive(Clone, Copy)]
+enum Form {
+    Markdown,
+    Typst,
+    /// One file, the plots inline, every text escaped (the template's name makes
+    /// minijinja escape for HTML).
+    Html,
+}
+
+/// `compare.md`, `compare.typ` or `compare.html` from a comparison, in the reports'
+/// template environment.
+fn render_compare(c: &Comparison, form: Form) -> anyhow::Result<String> {
     use minijinja::{context, Value};
     let mut env = templates::environment();
-    let (name, source) = if typst {
-        ("compare.typ", COMPARE_TYPST)
-    } else {
-        ("compare.md", COMPARE_MARKDOWN)
+    let (name, source) = match form {
+        Form::Typst => ("compare.typ", COMPARE_TYPST),
+        Form::Markdown => ("compare.md", COMPARE_MARKDOWN),
+        Form::Html => ("compare.html", COMPARE_HTML),
     };
     env.add_template(name, source)?;
+    let svgs: std::collections::BTreeMap<String, Value> = match form {
+        Form::Html => c
+            .charts
+            .iter()
+            .map(|ch| (ch.id.clone(), Value::from_safe_string(svg::render(ch))))
+            .collect(),
+        _ => Default::default(),
+    };
     let ctx = context! {
         typst_version => crate::typst::TYPST_VERSION,
         summary_line => c.summary_line(),
         charts => c.charts.iter().map(|ch| (ch.id.clone(), ch.title.clone())).collect::<Vec<_>>(),
+        svgs => Value::from_object(svgs),
         ..Value::from_serialize(c)
     };
     Ok(env.get_template(name)?.render(ctx)?)
@@ -290,7 +311,8 @@ fn curves(
     out
 }
 
-/// compare.md, the plots, and (unless skipped) compare.typ and compare.pdf in `dir`.
+/// compare.md, compare.html, the plots, and (unless skipped) compare.typ and compare.pdf
+/// in `dir`.
 pub fn write(
     c: &Comparison,
     dir: &Path,
@@ -313,14 +335,18 @@ pub fn write(
     }
     files.push(put(
         dir.join("compare.md"),
-        render_compare(c, false)?.as_bytes(),
+        render_compare(c, Form::Markdown)?.as_bytes(),
+    )?);
+    files.push(put(
+        dir.join("compare.html"),
+        render_compare(c, Form::Html)?.as_bytes(),
     )?);
     if choice.skip {
         return Ok(files);
     }
     files.push(put(
         dir.join("compare.typ"),
-        render_compare(c, true)?.as_bytes(),
+        render_compare(c, Form::Typst)?.as_bytes(),
     )?);
     let typst = match crate::typst::find(choice.typst) {
         Some(t) => t,

@@ -66,6 +66,58 @@ impl Trend {
     }
 }
 
+/// A row's values as a small inline SVG line: one point per input that measured it (its
+/// tooltip the input's number and the value), joined where consecutive inputs did.
+pub fn sparkline_svg(values: &[Option<f64>]) -> String {
+    use std::fmt::Write;
+    const W: f64 = 160.0;
+    const H: f64 = 32.0;
+    const PAD: f64 = 4.0;
+    let present: Vec<f64> = values
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|v| v.is_finite())
+        .collect();
+    let lo = present.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = present.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let step = (W - 2.0 * PAD) / (values.len().max(2) - 1) as f64;
+    let at = |i: usize, v: f64| {
+        let y = if hi > lo {
+            H - PAD - (v - lo) / (hi - lo) * (H - 2.0 * PAD)
+        } else {
+            H / 2.0
+        };
+        (PAD + step * i as f64, y)
+    };
+    let mut out = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" role="img" aria-label="trend">"#
+    );
+    let mut prev: Option<(f64, f64)> = None;
+    for (i, v) in values.iter().enumerate() {
+        let Some(v) = v.filter(|v| v.is_finite()) else {
+            prev = None;
+            continue;
+        };
+        let (x, y) = at(i, v);
+        if let Some((px, py)) = prev {
+            let _ = write!(
+                out,
+                r##"<line x1="{px:.1}" y1="{py:.1}" x2="{x:.1}" y2="{y:.1}" stroke="#1f77b4" stroke-width="1.5"/>"##
+            );
+        }
+        let _ = write!(
+            out,
+            r##"<circle cx="{x:.1}" cy="{y:.1}" r="2.5" fill="#1f77b4"><title>#{}: {}</title></circle>"##,
+            i + 1,
+            crate::render::num(v)
+        );
+        prev = Some((x, y));
+    }
+    out.push_str("</svg>");
+    out
+}
+
 const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
 pub fn sparkline(values: &[Option<f64>]) -> String {

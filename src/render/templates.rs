@@ -9,6 +9,17 @@ use crate::typst::TYPST_VERSION;
 pub const MARKDOWN: &str = include_str!("../../templates/report.md.j2");
 pub const TYPST: &str = include_str!("../../templates/report.typ.j2");
 pub const HTML: &str = include_str!("../../templates/report.html.j2");
+/// What every HTML page shares: its style, and the script that sorts its tables.
+const HTML_PARTS: [(&str, &str); 2] = [
+    (
+        "html-style.html",
+        include_str!("../../templates/html-style.html.j2"),
+    ),
+    (
+        "html-sort.html",
+        include_str!("../../templates/html-sort.html.j2"),
+    ),
+];
 
 /// Escapes what would break a Markdown table cell.
 fn cell(s: String) -> String {
@@ -108,9 +119,16 @@ pub fn typst_code(text: String) -> String {
 
 /// The environment every template renders in: its filters (`cell`, `status`, `t`, `few`,
 /// `status_word`; `code` and `tc` show text quoted between backticks as code in HTML and
-/// Typst).
+/// Typst), and the parts the HTML pages include.
 pub fn environment() -> Environment<'static> {
     let mut env = Environment::new();
+    for (name, source) in HTML_PARTS {
+        // Built in and rendered by the tests: a part that does not parse is a build
+        // defect, and an HTML page that includes it fails to render with its name.
+        if let Err(e) = env.add_template(name, source) {
+            crate::errln!("error: the built-in template `{name}`: {e}");
+        }
+    }
     env.add_filter("cell", cell);
     env.add_filter("status", status);
     env.add_filter("t", typst_str);
@@ -201,6 +219,24 @@ pub fn render_html(a: &Analysis) -> anyhow::Result<String> {
         })
         .collect();
     render_with("report.html", HTML, a, Value::from_object(svgs))
+}
+
+/// The trend of `analyze --trend` as one HTML page: a row per criterion, a column per
+/// input, and each row's values as an inline line.
+pub fn render_trend_html(t: &crate::compare::trend::Trend) -> anyhow::Result<String> {
+    let mut env = environment();
+    env.add_template("trend.html", include_str!("../../templates/trend.html.j2"))?;
+    let lines: Vec<Value> = t
+        .rows
+        .iter()
+        .map(|r| Value::from_safe_string(crate::compare::trend::sparkline_svg(&r.values)))
+        .collect();
+    let ctx = context! {
+        tool => format!("reprobench {}", env!("CARGO_PKG_VERSION")),
+        lines => lines,
+        ..Value::from_serialize(t)
+    };
+    Ok(env.get_template("trend.html")?.render(ctx)?)
 }
 
 #[cfg(test)]

@@ -391,3 +391,101 @@ fn report_html_in_headless_chromium_sorts_shows_the_summary_and_logs_nothing() {
     // The screenshot is kept beside the report for a person to look at.
     std::fs::write(out.join("first-screen.png"), &off.shot).expect("write");
 }
+
+/// `compare -o DIR` writes `compare.html` and `analyze --trend --html FILE` a trend page:
+/// each one file with nothing to fetch, one row per compared measurement (per criterion
+/// for the trend), the plots inline, code shown as code; in Chromium (where it is here)
+/// they load without a console message and their tables sort.
+#[test]
+fn compare_and_trend_pages_are_one_file_with_their_rows_and_nothing_to_fetch() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (base, new) = (
+        root().join("samples/kv-cache-published"),
+        root().join("samples/kv-cache-failing"),
+    );
+    let (b, n) = (base.to_str().unwrap_or(""), new.to_str().unwrap_or(""));
+    let out = tmp.path().join("cmp");
+    let r = run(&[
+        "compare",
+        b,
+        n,
+        "-o",
+        out.to_str().unwrap_or(""),
+        "--no-pdf",
+    ]);
+    assert!(r.code <= 1, "{}", r.stderr);
+    let json = run(&["compare", b, n, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
+    let trend_file = tmp.path().join("trend.html");
+    let t = run(&[
+        "analyze",
+        b,
+        n,
+        "--trend",
+        "--html",
+        trend_file.to_str().unwrap_or(""),
+    ]);
+    assert!(t.code <= 1, "{}", t.stderr);
+    let tj = run(&["analyze", b, n, "--trend", "--format", "json"]);
+    let tv: serde_json::Value = serde_json::from_str(&tj.stdout).expect("JSON");
+    let pages = [
+        (out.join("compare.html"), "measurements", v["rows"].clone()),
+        (trend_file, "trend", tv["trend"]["rows"].clone()),
+    ];
+    for (page, section, rows) in &pages {
+        let html = std::fs::read_to_string(page).expect("the page");
+        assert!(
+            html.contains(r#"http-equiv="Content-Security-Policy" content="default-src 'none';"#)
+        );
+        for attr in ["src=", "<link", "url("] {
+            assert!(!html.contains(attr), "`{attr}` in {}", page.display());
+        }
+        let table = html
+            .split(&format!("id=\"{section}\""))
+            .nth(1)
+            .and_then(|t| t.split("</table>").next())
+            .expect("its table");
+        let rows = rows.as_array().map_or(0, Vec::len);
+        assert!(rows > 0);
+        assert_eq!(
+            table.matches("<tr>").count(),
+            rows + 1,
+            "{}",
+            page.display()
+        );
+        // Text quoted between backticks is code, never literal backticks.
+        let body = html.split("<script>").next().unwrap_or("");
+        assert!(!body.contains('`'), "a backtick in {}", page.display());
+        assert!(body.contains("<code>"));
+    }
+    // The compare page holds each plot inline; the trend one line per criterion, with a
+    // hover label per measured value.
+    let html = std::fs::read_to_string(&pages[0].0).expect("compare.html");
+    let plots = std::fs::read_dir(out.join("plots")).expect("plots").count();
+    assert_eq!(html.matches("<svg").count(), plots);
+    let trend = std::fs::read_to_string(&pages[1].0).expect("trend.html");
+    let measured: usize = tv["trend"]["rows"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|r| r["values"].as_array().cloned().unwrap_or_default())
+        .filter(|x| x.is_number())
+        .count();
+    assert_eq!(
+        trend.matches("<svg").count(),
+        pages[1].2.as_array().map_or(0, Vec::len)
+    );
+    assert_eq!(trend.matches("<circle").count(), measured);
+    let Some(chrome) = chromium() else { return };
+    for (page, _, _) in &pages {
+        let on = load(&chrome, page, true, Some(SORT_CHECK));
+        assert!(
+            on.problems.is_empty(),
+            "{}: {:?}",
+            page.display(),
+            on.problems
+        );
+        let attr = on.eval.as_str().expect("the sort check ran").to_string();
+        assert!(attr.ends_with("bad: "), "{}: {attr}", page.display());
+    }
+}
