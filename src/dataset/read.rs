@@ -1,9 +1,14 @@
 //! A dataset read back as campaigns for compare and `--trend`: `DATASET` (every
 //! campaign) or `DATASET:SELECTOR`, where the selector is a comma-separated list of
-//! campaign names, id prefixes (8 hex digits or more), `since=TIME` and `until=TIME`
-//! (ISO 8601, compared with each campaign's start time; a campaign without one is left
-//! out by a time bound). Campaigns the selector names come in its order; the others in
-//! start-time order, those without one after, by name.
+//! campaign names, id prefixes (8 hex digits or more), `since=TIME` and `until=TIME`.
+//! A time is an instant: a date (`2026-07-18`, midnight UTC) or a date and time with its
+//! offset (`2026-07-18T12:00:00Z`, `2026-07-18T14:00:00+02:00`); anything else is
+//! refused, a time without an offset too (whose clock it is on is not said). Bounds are
+//! compared with each campaign's start time as instants, whatever offset each was
+//! written with; a campaign without one is left out by a time bound. Campaigns the
+//! selector names come in its order; the others in start-time order, those without one
+//! after, by name. The dataset's folder is the first prefix of the input before a `:`
+//! that is a dataset, so a selector may hold `:` (times do).
 
 use std::path::{Path, PathBuf};
 
@@ -37,11 +42,11 @@ pub fn parse(input: &Path) -> Option<(PathBuf, Selector)> {
         return Some((input.to_path_buf(), Selector::default()));
     }
     let s = input.to_str()?;
-    let (root, sel) = s.rsplit_once(':')?;
+    let (root, sel) = s
+        .match_indices(':')
+        .map(|(i, _)| (&s[..i], &s[i + 1..]))
+        .find(|(root, _)| is_dataset(Path::new(root)))?;
     let root = PathBuf::from(root);
-    if !is_dataset(&root) {
-        return None;
-    }
     let mut out = Selector::default();
     for term in sel.split(',').map(str::trim).filter(|t| !t.is_empty()) {
         if let Some(t) = term.strip_prefix("since=") {
@@ -55,20 +60,47 @@ pub fn parse(input: &Path) -> Option<(PathBuf, Selector)> {
     Some((root, out))
 }
 
-fn wanted(id: &str, e: &Entry, sel: &Selector) -> bool {
+/// An instant as microseconds since the epoch (UTC), from a date (midnight UTC) or an
+/// RFC 3339 date and time with its offset; why not, in words, for anything else.
+pub fn instant(text: &str) -> Result<i64, String> {
+    let t = text.trim();
+    if let Ok(d) = chrono::DateTime::parse_from_rfc3339(t) {
+        return Ok(d.timestamp_micros());
+    }
+    if let Ok(d) = chrono::NaiveDate::parse_from_str(t, "%Y-%m-%d") {
+        if let Some(m) = d.and_hms_opt(0, 0, 0) {
+            return Ok(m.and_utc().timestamp_micros());
+        }
+    }
+    let local = ["%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S"]
+        .iter()
+        .any(|f| chrono::NaiveDateTime::parse_from_str(t, f).is_ok());
+    Err(if local {
+        format!("`{text}` has no offset: say whose clock it is on (`{t}Z` for UTC, or `+02:00`)")
+    } else {
+        format!("`{text}` is not a date (`2026-07-18`) or a date and time with its offset (`2026-07-18T12:00:00Z`)")
+    })
+}
+
+/// A selector's time bounds as instants, or why one is not an instant.
+fn bounds(sel: &Selector) -> anyhow::Result<(Option<i64>, Option<i64>)> {
+    let read = |name: &str, v: &Option<String>| -> anyhow::Result<Option<i64>> {
+        v.as_deref()
+            .map(|t| instant(t).map_err(|why| anyhow::anyhow!("{name}={t}: {why}")))
+            .transpose()
+    };
+    Ok((read("since", &sel.since)?, read("until", &sel.until)?))
+}
+
+fn wanted(id: &str, e: &Entry, sel: &Selector, (since, until): (Option<i64>, Option<i64>)) -> bool {
     let named = sel.names_or_ids.is_empty()
         || sel
             .names_or_ids
             .iter()
             .any(|t| e.name == *t || (t.len() >= 8 && id.starts_with(t.as_str())));
-    let after = sel
-        .since
-        .as_ref()
-        .is_none_or(|s| e.started.as_ref().is_some_and(|t| t >= s));
-    let before = sel
-        .until
-        .as_ref()
-        .is_none_or(|u| e.started.as_ref().is_some_and(|t| t < u));
+    let started = e.started.as_deref().and_then(|t| instant(t).ok());
+    let after = since.is_none_or(|s| started.is_some_and(|t| t >= s));
+    let before = until.is_none_or(|u| started.is_some_and(|t| t < u));
     named && after && before
 }
 
@@ -78,11 +110,12 @@ pub fn select(root: &Path, sel: &Selector) -> anyhow::Result<Vec<(String, Entry)
     if root.join(".pending").exists() {
         drop(super::commit::Locked::open(root)?);
     }
+    let bounds = bounds(sel)?;
     let index = Index::read(root)?;
     let mut out: Vec<(String, Entry)> = index
         .campaigns
         .into_iter()
-        .filter(|(id, e)| wanted(id, e, sel))
+        .filter(|(id, e)| wanted(id, e, sel, bounds))
         .collect();
     // Campaigns the selector names come in its order; the rest by start time.
     let term = |id: &str, e: &Entry| {
@@ -94,7 +127,10 @@ pub fn select(root: &Path, sel: &Selector) -> anyhow::Result<Vec<(String, Entry)
         term(&a.0, &a.1)
             .cmp(&term(&b.0, &b.1))
             .then_with(|| match (&a.1.started, &b.1.started) {
-                (Some(x), Some(y)) => x.cmp(y),
+                (Some(x), Some(y)) => match (instant(x), instant(y)) {
+                    (Ok(x), Ok(y)) => x.cmp(&y),
+                    _ => x.cmp(y),
+                },
                 (Some(_), None) => std::cmp::Ordering::Less,
                 (None, Some(_)) => std::cmp::Ordering::Greater,
                 (None, None) => std::cmp::Ordering::Equal,

@@ -874,3 +874,66 @@ fn damaged_parquet_files_are_errors_never_panics() {
         }
     }
 }
+
+/// Time bounds are instants: a selector holding `:` finds its dataset (the folder is the
+/// first prefix that is one), a start time written with an offset is compared as the
+/// instant it is (13:00+02:00 is before 12:00Z, though its text sorts after), and what
+/// is not an instant (`July`, a time with no offset) is refused with why, exit 2.
+#[test]
+fn selector_times_are_instants_and_what_is_not_one_is_refused() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let mut inputs = Vec::new();
+    for (name, started) in [
+        ("early", "2026-07-18T13:00:00+02:00"),
+        ("late", "2026-07-18T12:30:00Z"),
+    ] {
+        let dir = d.path().join(name);
+        crate::common::copy_dir(&root().join("samples/storage-published"), &dir);
+        std::fs::create_dir_all(dir.join("manifests")).expect("mkdir");
+        std::fs::write(
+            dir.join("manifests/collect-storage.json"),
+            format!(r#"{{"tool": "reprobench", "started": "{started}", "steps": []}}"#),
+        )
+        .expect("manifest");
+        inputs.push(dir);
+    }
+    let ds = d.path().join("ds");
+    let r = add(&ds, &inputs, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let names = |sel: &str| -> (i32, Vec<String>, String) {
+        let r = run(&[
+            "dataset",
+            "list",
+            &format!("{}{sel}", s(&ds)),
+            "--format",
+            "json",
+        ]);
+        let v: Value = serde_json::from_str(&r.stdout).unwrap_or(Value::Null);
+        let names = v
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c["name"].as_str().map(String::from))
+            .collect();
+        (r.code, names, r.stderr)
+    };
+    // Every campaign, in start order as instants: 11:00Z, then 12:30Z.
+    assert_eq!(names("").1, ["early", "late"]);
+    assert_eq!(names(":since=2026-07-18T12:00:00Z").1, ["late"]);
+    assert_eq!(names(":until=2026-07-18T12:00:00Z").1, ["early"]);
+    assert_eq!(
+        names(":since=2026-07-18T10:59:00Z,until=2026-07-18T12:31:00Z").1,
+        ["early", "late"]
+    );
+    assert_eq!(names(":since=2026-07-18").1, ["early", "late"]);
+    for (sel, why) in [
+        (":since=July", "`July` is not a date"),
+        (":until=2026-07-18T12:00:00", "has no offset"),
+        (":since=2026-13-40", "is not a date"),
+    ] {
+        let (code, got, stderr) = names(sel);
+        assert_eq!(code, 2, "{sel}: {stderr}");
+        assert!(got.is_empty(), "{sel}");
+        assert!(stderr.contains(why), "{sel}: {stderr}");
+    }
+}
