@@ -425,13 +425,16 @@ impl Analysis {
     }
 }
 
-/// When the run started: the earliest `started` of the collectors' manifests.
+/// When the run started: the earliest `started` of the collectors' manifests, as an
+/// instant (whatever offset each was written with), in UTC; one that is not an instant
+/// is not a start time.
 pub fn started(catalog: &Catalog) -> Option<String> {
     catalog
         .of(crate::ingest::Kind::Manifest)
         .filter_map(|i| i.json()?.get("started")?.as_str().map(str::to_string))
-        .filter(|s| s.len() >= 10)
+        .filter_map(|s| Some((crate::instant::instant(&s).ok()?, s)))
         .min()
+        .and_then(|(_, s)| crate::instant::utc(&s))
 }
 
 /// Scalar entries of a top-level `manifest.json` (what a collector recorded).

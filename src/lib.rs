@@ -15,6 +15,7 @@ pub mod error;
 pub mod fio;
 pub mod frames;
 pub mod ingest;
+pub mod instant;
 pub mod model;
 pub mod output;
 pub mod parse;

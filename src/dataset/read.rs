@@ -60,27 +60,7 @@ pub fn parse(input: &Path) -> Option<(PathBuf, Selector)> {
     Some((root, out))
 }
 
-/// An instant as microseconds since the epoch (UTC), from a date (midnight UTC) or an
-/// RFC 3339 date and time with its offset; why not, in words, for anything else.
-pub fn instant(text: &str) -> Result<i64, String> {
-    let t = text.trim();
-    if let Ok(d) = chrono::DateTime::parse_from_rfc3339(t) {
-        return Ok(d.timestamp_micros());
-    }
-    if let Ok(d) = chrono::NaiveDate::parse_from_str(t, "%Y-%m-%d") {
-        if let Some(m) = d.and_hms_opt(0, 0, 0) {
-            return Ok(m.and_utc().timestamp_micros());
-        }
-    }
-    let local = ["%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S"]
-        .iter()
-        .any(|f| chrono::NaiveDateTime::parse_from_str(t, f).is_ok());
-    Err(if local {
-        format!("`{text}` has no offset: say whose clock it is on (`{t}Z` for UTC, or `+02:00`)")
-    } else {
-        format!("`{text}` is not a date (`2026-07-18`) or a date and time with its offset (`2026-07-18T12:00:00Z`)")
-    })
-}
+pub use crate::instant::instant;
 
 /// A selector's time bounds as instants, or why one is not an instant.
 fn bounds(sel: &Selector) -> anyhow::Result<(Option<i64>, Option<i64>)> {

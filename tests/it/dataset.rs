@@ -917,8 +917,12 @@ fn selector_times_are_instants_and_what_is_not_one_is_refused() {
             .collect();
         (r.code, names, r.stderr)
     };
-    // Every campaign, in start order as instants: 11:00Z, then 12:30Z.
+    // Every campaign, in start order as instants: 11:00Z, then 12:30Z; kept in UTC, as
+    // the schema says.
     assert_eq!(names("").1, ["early", "late"]);
+    let r = run(&["dataset", "list", s(&ds), "--format", "json"]);
+    let v: Value = serde_json::from_str(&r.stdout).expect("JSON");
+    assert_eq!(v[0]["started"], "2026-07-18T11:00:00Z", "{v}");
     assert_eq!(names(":since=2026-07-18T12:00:00Z").1, ["late"]);
     assert_eq!(names(":until=2026-07-18T12:00:00Z").1, ["early"]);
     assert_eq!(
