@@ -16,7 +16,7 @@ use super::steps::Step;
 /// it again.
 fn warm(p: &KvPlan, s: &Scripts, variant: &str) -> Vec<Step> {
     let transcript = format!("dram/{variant}-warm.txt");
-    if !p.fresh && !p.dry_run && transcript_done(&p.kv.out.join(&transcript), 4) {
+    if !p.fresh && !p.dry_run && transcript_done(&p.kv.out.join(&transcript), 4, false) {
         crate::errln!("`{transcript}` is complete: not run again (--fresh runs it)");
         return Vec::new();
     }
@@ -41,7 +41,7 @@ pub fn steps(p: &KvPlan, s: &Scripts, levels: &[u32], runs: u32) -> Vec<Step> {
     for variant in [ADP, LMCACHE] {
         out.extend(warm(p, s, variant));
         let transcript = format!("dram/{variant}-restart.txt");
-        if p.fresh || p.dry_run || !transcript_done(&p.kv.out.join(&transcript), 4) {
+        if p.fresh || p.dry_run || !transcript_done(&p.kv.out.join(&transcript), 4, true) {
             out.extend(p.kv.test1(s, variant, &transcript, false, variant == LMCACHE));
         }
     }

@@ -15,7 +15,7 @@ pub fn steps(p: &KvPlan, s: &Scripts) -> Vec<Step> {
     let mut out = Vec::new();
     for (variant, lines, gateway) in [(PLAIN, 3, false), (ADP, 4, true)] {
         let transcript = format!("restore/{variant}.txt");
-        if !p.fresh && !p.dry_run && transcript_done(&p.kv.out.join(&transcript), lines) {
+        if !p.fresh && !p.dry_run && transcript_done(&p.kv.out.join(&transcript), lines, true) {
             crate::errln!(
                 "`{transcript}` is complete: {variant} is not run again (--fresh runs it)"
             );

@@ -176,11 +176,16 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
         }
         export(&runs, trend.as_ref(), dir)?;
     }
-    if let (Some(file), Some(t)) = (&args.html, &trend) {
-        let page = crate::render::templates::render_trend_html(t)?;
-        std::fs::write(file, page)
-            .with_context(|| format!("failed to write `{}`", file.display()))?;
-        crate::errln!("wrote {}", file.display());
+    if let Some(file) = &args.html {
+        match &trend {
+            Some(t) => {
+                let page = crate::render::templates::render_trend_html(t)?;
+                std::fs::write(file, page)
+                    .with_context(|| format!("failed to write `{}`", file.display()))?;
+                crate::errln!("wrote {}", file.display());
+            }
+            None => crate::errln!("warning: no trend, so `{}` is not written", file.display()),
+        }
     }
     match args.format {
         Format::Json => {
@@ -222,7 +227,6 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     // parsed record one by one would.
     std::mem::forget(results);
     std::mem::forget(runs);
-    crate::analysis::Timer::start().lap("done");
     Ok(worst)
 }
 

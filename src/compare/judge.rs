@@ -134,7 +134,12 @@ fn p_words(p: f64) -> String {
 }
 
 /// The rank test as the row's method says it.
-fn rank_words(r: &RankTest) -> String {
+fn rank_words(r: &RankTest, interval: bool) -> String {
+    let decides = if interval {
+        "the interval decides"
+    } else {
+        "the threshold decides"
+    };
     let p = p_words(r.p);
     if r.can_decide() {
         format!(
@@ -147,7 +152,7 @@ fn rank_words(r: &RankTest) -> String {
         )
     } else {
         format!(
-            "Mann-Whitney U over the runs (exact, two-sided): p = {p}; with {} and {} runs it cannot go under 5% (its smallest p is {}), so the interval decides",
+            "Mann-Whitney U over the runs (exact, two-sided): p = {p}; with {} and {} runs it cannot go under 5% (its smallest p is {}), so {decides}",
             r.n_x,
             r.n_y,
             p_words(r.smallest_p)
@@ -185,7 +190,7 @@ pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Jud
     let (iv, method, runs) = interval(base, new);
     let rank = mann_whitney(&base.values, &new.values);
     let method = match &rank {
-        Some(r) => format!("{method}; {}", rank_words(r)),
+        Some(r) => format!("{method}; {}", rank_words(r, iv.is_some())),
         None => method,
     };
     let Some((lo, hi)) = iv else {
@@ -260,17 +265,24 @@ pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Jud
             format!("{pct:+.1}% ({ci}): the interval straddles the {threshold}% threshold{more}"),
         )
     };
-    // The rank test overrules a confident call only where it could have agreed.
+    // The rank test overrules a confident call only where it could have agreed: it must
+    // separate the sides, and in the interval's direction (the base runs ranking below
+    // the new ones for a rise).
     let (change, why) = match &rank {
         Some(r)
             if matches!(change, Change::Better | Change::Worse)
                 && r.can_decide()
-                && !r.separates() =>
+                && !(r.separates() && r.base_below() == (delta > 0.0)) =>
         {
+            let how = if r.separates() {
+                "the runs' ranks separate the sides the other way"
+            } else {
+                "the runs' ranks do not separate the sides"
+            };
             (
                 Change::Inconclusive,
                 format!(
-                    "{pct:+.1}% ({ci}): the interval is beyond the {threshold}% threshold, but the runs' ranks do not separate the sides (Mann-Whitney U, exact p = {})",
+                    "{pct:+.1}% ({ci}): the interval is beyond the {threshold}% threshold, but {how} (Mann-Whitney U, exact p = {}); more runs of each side would settle it",
                     p_words(r.p)
                 ),
             )

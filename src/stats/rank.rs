@@ -35,6 +35,11 @@ impl RankTest {
     pub fn separates(&self) -> bool {
         self.p < ALPHA
     }
+
+    /// Whether the first sample's runs rank below the second's (U under half its range).
+    pub fn base_below(&self) -> bool {
+        self.u < (self.n_x * self.n_y) as f64 / 2.0
+    }
 }
 
 /// How many orderings of `m` and `n` values give each U (0 ..= m n): the coefficients of
@@ -124,6 +129,8 @@ mod tests {
     fn smallest_p_says_when_a_rank_test_can_decide() {
         let two = mann_whitney(&[1.0, 2.0], &[3.0, 4.0]).expect("test");
         assert!((two.p - 1.0 / 3.0).abs() < 1e-12 && !two.can_decide());
+        assert!(two.base_below());
+        assert!(!mann_whitney(&[3.0, 4.0], &[1.0, 2.0]).is_some_and(|r| r.base_below()));
         let four = mann_whitney(&[1.0, 2.0, 3.0, 4.0], &[5.0, 6.0, 7.0, 8.0]).expect("test");
         assert!((four.p - 2.0 / 70.0).abs() < 1e-12 && four.separates());
         assert_eq!(mann_whitney(&[1.0], &[2.0, 3.0]), None);

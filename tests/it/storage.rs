@@ -547,11 +547,14 @@ fn repeated_runs_are_pooled_listed_and_judged_by_their_interval() {
     let two = tmp.path().join("two");
     copy_dir(&root().join("samples/storage-published"), &two);
     let adp = two.join("results/adp");
-    scaled_copy(
-        &adp.join(format!("{job}.json")),
-        &adp.join(format!("{job}-run2.json")),
-        1.9,
-    );
+    let run2 = adp.join(format!("{job}-run2.json"));
+    scaled_copy(&adp.join(format!("{job}.json")), &run2, 1.9);
+    // As `collect storage --repeat` writes it: fio's job is named like its file.
+    edit_json(&run2, |v| {
+        for j in v["jobs"].as_array_mut().into_iter().flatten() {
+            j["jobname"] = serde_json::json!(format!("{job}-run2"));
+        }
+    });
     let (code, v) = headline(&two, id);
     assert_eq!(v["status"], "inconclusive", "{v}");
     let note = v["note"].as_str().unwrap_or("");

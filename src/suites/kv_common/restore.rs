@@ -57,10 +57,15 @@ pub fn measured(file: &str, attempts: &[Attempt], skip: usize, planned: usize) -
     let mut used = times.clone();
     let mut warmup_note = None;
     let mut unrepeated_slow_first = None;
-    // The repeat is a request more than the procedure's loop makes, answered or not.
+    // The repeat is a request more than the procedure's loop makes; it stands for the
+    // slow first only when it was answered (a failed repeat measured nothing).
     let made = attempts.len().saturating_sub(skip);
+    let repeat_answered = made > planned
+        && attempts
+            .last()
+            .is_some_and(|a| a.failed.is_none() && a.seconds.is_some());
     if slow_first(&times) {
-        if made > planned {
+        if repeat_answered {
             used.remove(0);
             warmup_note = Some(format!(
                 "`{file}`: the first timed run ({:.2} s) was slower than the next ({:.2} s) and was repeated ({made} timed requests, the procedure's {planned} and more): as the procedure says, the repeat is used",

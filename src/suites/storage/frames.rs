@@ -1,6 +1,7 @@
-//! The storage suite's matched runs: every job shape run on both compared arrays (the
-//! first run of each shape on each side, matched on the whole shape), with the ratio, and
-//! the `storage_pairs` frame made from them for export.
+//! The storage suite's matched runs: every job shape run on both compared arrays
+//! (matched on the whole shape; a job run more than once pooled over its runs, as the
+//! verdicts pool them), with the ratio, and the `storage_pairs` frame made from them for
+//! export.
 
 use std::collections::BTreeSet;
 
@@ -52,14 +53,15 @@ fn p99_us(g: &RunGroup) -> Option<f64> {
         .map(|ns| ns / 1000.0)
 }
 
-/// The runs of `first`'s job: the groups of the same folder, job name, group and shape
+/// The runs of `first`'s job: the groups of the same folder, job (a repeat's job is the
+/// one it repeats), group and shape
 /// (`NAME.json`, `NAME-run2.json`, ...), `first` among them.
 fn runs_of<'a, 'r>(groups: &'a [RunGroup<'r>], first: &'a RunGroup<'r>) -> Vec<&'a RunGroup<'r>> {
     groups
         .iter()
         .filter(|g| {
             g.run.array_dir == first.run.array_dir
-                && g.group.jobname == first.group.jobname
+                && g.job == first.job
                 && g.group.groupid == first.group.groupid
                 && g.signature == first.signature
                 && g.group.recorded

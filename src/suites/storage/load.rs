@@ -34,6 +34,9 @@ pub struct RunGroup<'a> {
     pub signature: Signature,
     /// `array/jobname`, with `#g<N>` when the file holds several groups.
     pub label: String,
+    /// The job this group is a run of: its fio job name, or for a numbered repeat the
+    /// job it repeats (see [`Loaded::repeat_of_job`]).
+    pub job: String,
 }
 
 #[derive(Debug, Clone)]
@@ -91,15 +94,20 @@ impl<'c> Loaded<'c> {
                 &run.array
             };
             for g in run.groups {
+                let (job, number) = self.repeat_of_job(run, &g.jobname);
                 let base = if run.groups.len() > 1 {
-                    format!("{array}/{}#g{}", g.jobname, g.groupid)
+                    format!("{array}/{job}#g{}", g.groupid)
                 } else {
-                    format!("{array}/{}", g.jobname)
+                    format!("{array}/{job}")
                 };
-                let number = repeat_number(&run.stem, &g.jobname);
+                // The unnumbered run of a job that has numbered repeats is run 1.
                 let repeated = number.is_some()
                     || self.runs.iter().any(|o| {
-                        o.array_dir == run.array_dir && repeat_number(&o.stem, &g.jobname).is_some()
+                        o.array_dir == run.array_dir
+                            && o.groups.iter().any(|og| {
+                                let (oj, on) = self.repeat_of_job(o, &og.jobname);
+                                oj == job && on.is_some()
+                            })
                     });
                 let label = if repeated {
                     format!("{base} (run {})", number.unwrap_or(1))
@@ -112,6 +120,7 @@ impl<'c> Loaded<'c> {
                         group: g,
                         signature: Signature::from_options(&g.options),
                         label,
+                        job,
                     },
                     number.unwrap_or(1),
                 ));
@@ -119,13 +128,7 @@ impl<'c> Loaded<'c> {
         }
         // Each group keeps the place of its job's first group (same folder, job and
         // group), then goes by run number: only a numbered repeat moves.
-        let job = |g: &RunGroup<'_>| {
-            (
-                g.run.array_dir.clone(),
-                g.group.jobname.clone(),
-                g.group.groupid,
-            )
-        };
+        let job = |g: &RunGroup<'_>| (g.run.array_dir.clone(), g.job.clone(), g.group.groupid);
         let mut first = std::collections::BTreeMap::new();
         for (i, (g, _)) in out.iter().enumerate() {
             first.entry(job(g)).or_insert(i);
@@ -136,6 +139,31 @@ impl<'c> Loaded<'c> {
             .collect();
         keyed.sort_by_key(|(k, _)| *k);
         keyed.into_iter().map(|(_, g)| g).collect()
+    }
+
+    /// The job a run of `jobname` repeats, and its run number: `NAME-run2.json` whose fio
+    /// job is `NAME` (a copy, a hand-made repeat), or whose fio job is named like the
+    /// file (`--name=NAME-run2`, as the collector's repeats are) when `NAME.json` or
+    /// another run of `NAME` stands in the same folder. Otherwise the job itself, no
+    /// number.
+    pub fn repeat_of_job(&self, run: &Run, jobname: &str) -> (String, Option<u32>) {
+        if let Some(n) = repeat_number(&run.stem, jobname) {
+            return (jobname.to_string(), Some(n));
+        }
+        for (i, _) in run.stem.match_indices(['-', '_', '.']).rev() {
+            let base = &run.stem[..i];
+            let Some(n) = repeat_number(&run.stem, base) else {
+                continue;
+            };
+            let sibling = self.runs.iter().any(|o| {
+                o.array_dir == run.array_dir
+                    && (o.stem == base || o.groups.iter().any(|g| g.jobname == base))
+            });
+            if sibling {
+                return (base.to_string(), Some(n));
+            }
+        }
+        (jobname.to_string(), None)
     }
 
     pub fn iostat_for(&self, run: &Run) -> Option<&IostatFile<'c>> {
