@@ -179,7 +179,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     if let Some(file) = &args.html {
         match &trend {
             Some(t) => {
-                let page = crate::render::templates::render_trend_html(t)?;
+                let page = crate::compare::render::trend_html(t)?;
                 std::fs::write(file, page)
                     .with_context(|| format!("failed to write `{}`", file.display()))?;
                 crate::errln!("wrote {}", file.display());

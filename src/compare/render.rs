@@ -355,3 +355,22 @@ pub fn write(
     files.push(pdf::compile_named(runner, &typst, dir, "compare")?);
     Ok(files)
 }
+
+/// The trend of `analyze --trend` as one HTML page: a row per criterion, a column per
+/// input, and each row's values as an inline line.
+pub fn trend_html(t: &super::trend::Trend) -> anyhow::Result<String> {
+    use minijinja::{context, Value};
+    let mut env = templates::environment();
+    env.add_template("trend.html", include_str!("../../templates/trend.html.j2"))?;
+    let lines: Vec<Value> = t
+        .rows
+        .iter()
+        .map(|r| Value::from_safe_string(super::trend::sparkline_svg(&r.values)))
+        .collect();
+    let ctx = context! {
+        tool => format!("reprobench {}", env!("CARGO_PKG_VERSION")),
+        lines => lines,
+        ..Value::from_serialize(t)
+    };
+    Ok(env.get_template("trend.html")?.render(ctx)?)
+}

@@ -221,24 +221,6 @@ pub fn render_html(a: &Analysis) -> anyhow::Result<String> {
     render_with("report.html", HTML, a, Value::from_object(svgs))
 }
 
-/// The trend of `analyze --trend` as one HTML page: a row per criterion, a column per
-/// input, and each row's values as an inline line.
-pub fn render_trend_html(t: &crate::compare::trend::Trend) -> anyhow::Result<String> {
-    let mut env = environment();
-    env.add_template("trend.html", include_str!("../../templates/trend.html.j2"))?;
-    let lines: Vec<Value> = t
-        .rows
-        .iter()
-        .map(|r| Value::from_safe_string(crate::compare::trend::sparkline_svg(&r.values)))
-        .collect();
-    let ctx = context! {
-        tool => format!("reprobench {}", env!("CARGO_PKG_VERSION")),
-        lines => lines,
-        ..Value::from_serialize(t)
-    };
-    Ok(env.get_template("trend.html")?.render(ctx)?)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
