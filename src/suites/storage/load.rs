@@ -35,7 +35,7 @@ pub struct RunGroup<'a> {
     /// `array/jobname`, with `#g<N>` when the file holds several groups.
     pub label: String,
     /// The job this group is a run of: its fio job name, or for a numbered repeat the
-    /// job it repeats (see [`Loaded::repeat_of_job`]).
+    /// job it repeats (`NAME-run2.json` is a run of `NAME`).
     pub job: String,
 }
 
@@ -80,56 +80,71 @@ impl<'c> Loaded<'c> {
     /// for the unnumbered file, and its runs follow one another in that order (by file
     /// name alone `NAME-run2.json` sorts before `NAME.json`).
     pub fn run_groups(&self) -> Vec<RunGroup<'_>> {
-        let mut out: Vec<(RunGroup<'_>, u32)> = Vec::new();
+        // What each folder holds (its files' stems and fio's job names), and the folders
+        // each array name stands in: read once, so a folder of many runs stays linear.
+        let mut names: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+        let mut folders: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
         for run in &self.runs {
+            let here = names.entry(run.array_dir.as_str()).or_default();
+            here.insert(run.stem.as_str());
+            here.extend(run.groups.iter().map(|g| g.jobname.as_str()));
+            folders
+                .entry(run.array.as_str())
+                .or_default()
+                .insert(run.array_dir.as_str());
+        }
+        let empty = BTreeSet::new();
+        let jobs: Vec<(&Run, &Group, String, Option<u32>)> = self
+            .runs
+            .iter()
+            .flat_map(|run| {
+                let here = names.get(run.array_dir.as_str()).unwrap_or(&empty);
+                run.groups.iter().map(move |g| {
+                    let (job, number) = repeat_of_job(&run.stem, &g.jobname, here);
+                    (run, g, job, number)
+                })
+            })
+            .collect();
+        // The jobs, per folder, that have numbered repeats: their unnumbered run is run 1.
+        let repeated: BTreeSet<(&str, &str)> = jobs
+            .iter()
+            .filter(|j| j.3.is_some())
+            .map(|(run, _, job, _)| (run.array_dir.as_str(), job.as_str()))
+            .collect();
+        let mut out: Vec<(RunGroup<'_>, u32)> = Vec::with_capacity(jobs.len());
+        for (run, g, job, number) in &jobs {
             // Two folders of one array name (`results/adp`, `results-newfio/adp`: two
             // result trees, two campaigns) are told apart by their paths.
-            let array = if self
-                .runs
-                .iter()
-                .any(|o| o.array == run.array && o.array_dir != run.array_dir)
-            {
+            let array = if folders.get(run.array.as_str()).is_some_and(|f| f.len() > 1) {
                 &run.array_dir
             } else {
                 &run.array
             };
-            for g in run.groups {
-                let (job, number) = self.repeat_of_job(run, &g.jobname);
-                let base = if run.groups.len() > 1 {
-                    format!("{array}/{job}#g{}", g.groupid)
-                } else {
-                    format!("{array}/{job}")
-                };
-                // The unnumbered run of a job that has numbered repeats is run 1.
-                let repeated = number.is_some()
-                    || self.runs.iter().any(|o| {
-                        o.array_dir == run.array_dir
-                            && o.groups.iter().any(|og| {
-                                let (oj, on) = self.repeat_of_job(o, &og.jobname);
-                                oj == job && on.is_some()
-                            })
-                    });
-                let label = if repeated {
-                    format!("{base} (run {})", number.unwrap_or(1))
-                } else {
-                    base
-                };
-                out.push((
-                    RunGroup {
-                        run,
-                        group: g,
-                        signature: Signature::from_options(&g.options),
-                        label,
-                        job,
-                    },
-                    number.unwrap_or(1),
-                ));
-            }
+            let base = if run.groups.len() > 1 {
+                format!("{array}/{job}#g{}", g.groupid)
+            } else {
+                format!("{array}/{job}")
+            };
+            let label = if repeated.contains(&(run.array_dir.as_str(), job.as_str())) {
+                format!("{base} (run {})", number.unwrap_or(1))
+            } else {
+                base
+            };
+            out.push((
+                RunGroup {
+                    run,
+                    group: g,
+                    signature: Signature::from_options(&g.options),
+                    label,
+                    job: job.clone(),
+                },
+                number.unwrap_or(1),
+            ));
         }
         // Each group keeps the place of its job's first group (same folder, job and
         // group), then goes by run number: only a numbered repeat moves.
         let job = |g: &RunGroup<'_>| (g.run.array_dir.clone(), g.job.clone(), g.group.groupid);
-        let mut first = std::collections::BTreeMap::new();
+        let mut first = BTreeMap::new();
         for (i, (g, _)) in out.iter().enumerate() {
             first.entry(job(g)).or_insert(i);
         }
@@ -139,31 +154,6 @@ impl<'c> Loaded<'c> {
             .collect();
         keyed.sort_by_key(|(k, _)| *k);
         keyed.into_iter().map(|(_, g)| g).collect()
-    }
-
-    /// The job a run of `jobname` repeats, and its run number: `NAME-run2.json` whose fio
-    /// job is `NAME` (a copy, a hand-made repeat), or whose fio job is named like the
-    /// file (`--name=NAME-run2`, as the collector's repeats are) when `NAME.json` or
-    /// another run of `NAME` stands in the same folder. Otherwise the job itself, no
-    /// number.
-    pub fn repeat_of_job(&self, run: &Run, jobname: &str) -> (String, Option<u32>) {
-        if let Some(n) = repeat_number(&run.stem, jobname) {
-            return (jobname.to_string(), Some(n));
-        }
-        for (i, _) in run.stem.match_indices(['-', '_', '.']).rev() {
-            let base = &run.stem[..i];
-            let Some(n) = repeat_number(&run.stem, base) else {
-                continue;
-            };
-            let sibling = self.runs.iter().any(|o| {
-                o.array_dir == run.array_dir
-                    && (o.stem == base || o.groups.iter().any(|g| g.jobname == base))
-            });
-            if sibling {
-                return (base.to_string(), Some(n));
-            }
-        }
-        (jobname.to_string(), None)
     }
 
     pub fn iostat_for(&self, run: &Run) -> Option<&IostatFile<'c>> {
@@ -455,6 +445,24 @@ fn drop_implausible_iostat(loaded: &mut Loaded, skipped: &mut Vec<Skipped>) {
     for key in drop {
         loaded.iostat.remove(&key);
     }
+}
+
+/// The job a run of `jobname` in the file `stem` repeats, and its run number:
+/// `NAME-run2.json` whose fio job is `NAME` (a copy, a hand-made repeat), or whose fio job
+/// is named like the file (`--name=NAME-run2`, as the collector's repeats are) when the
+/// folder holds `NAME` too (`here`: its files' stems and fio's job names). Otherwise the
+/// job itself, no number.
+fn repeat_of_job(stem: &str, jobname: &str, here: &BTreeSet<&str>) -> (String, Option<u32>) {
+    if let Some(n) = repeat_number(stem, jobname) {
+        return (jobname.to_string(), Some(n));
+    }
+    for (i, _) in stem.match_indices(['-', '_', '.']).rev() {
+        let base = &stem[..i];
+        if let Some(n) = repeat_number(stem, base).filter(|_| here.contains(base)) {
+            return (base.to_string(), Some(n));
+        }
+    }
+    (jobname.to_string(), None)
 }
 
 /// The number of a numbered repeat of the job `name`: `NAME-run2`, `NAME_run3`, `NAME.2`,
