@@ -249,16 +249,7 @@ fn kv_restore_on_the_stand_ins_writes_test_1_and_resumes() {
     let lines: Vec<&str> = adp.lines().collect();
     // Cold and three restores; a fifth only when a loaded machine made restore 1 more
     // than 10% slower than restore 2 (the repeat rule, tested on its own below).
-    let secs: Vec<f64> = lines
-        .iter()
-        .filter_map(|l| {
-            l.strip_prefix("time ")?
-                .split_whitespace()
-                .next()?
-                .parse()
-                .ok()
-        })
-        .collect();
+    let secs = transcript_seconds(&b.load.join("restore/adp.txt"));
     let slow_first = secs.len() >= 3 && secs[1] > 1.1 * secs[2];
     assert_eq!(lines.len(), if slow_first { 5 } else { 4 }, "{adp}");
     assert!(
@@ -322,16 +313,7 @@ fn kv_restore_on_the_stand_ins_repeats_a_slow_first_restore_itself() {
     let r = kv(&b, "kv-restore", &["--sysinfo", "false"]);
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
     let adp = fs::read_to_string(b.load.join("restore/adp.txt")).expect("r");
-    let secs: Vec<f64> = adp
-        .lines()
-        .filter_map(|l| {
-            l.strip_prefix("time ")?
-                .split_whitespace()
-                .next()?
-                .parse()
-                .ok()
-        })
-        .collect();
+    let secs = transcript_seconds(&b.load.join("restore/adp.txt"));
     assert_eq!(secs.len(), 5, "cold, three restores, the repeat: {adp}");
     assert!(
         secs[1] > 1.1 * secs[2],
@@ -340,16 +322,7 @@ fn kv_restore_on_the_stand_ins_repeats_a_slow_first_restore_itself() {
     assert!(secs[4] < secs[1], "the repeat is not: {secs:?}");
     assert!(b.load.join("restore/adp.ask5.post.prom").is_file());
     let plain = fs::read_to_string(b.load.join("restore/gpu-only.txt")).expect("r");
-    let psecs: Vec<f64> = plain
-        .lines()
-        .filter_map(|l| {
-            l.strip_prefix("time ")?
-                .split_whitespace()
-                .next()?
-                .parse()
-                .ok()
-        })
-        .collect();
+    let psecs = transcript_seconds(&b.load.join("restore/gpu-only.txt"));
     // Even recomputes (0.4 s each): no repeat, unless a loaded machine slowed the first.
     let plain_slow = psecs.len() >= 2 && psecs[0] > 1.1 * psecs[1];
     assert_eq!(psecs.len(), if plain_slow { 4 } else { 3 }, "{plain}");

@@ -528,3 +528,13 @@ pub fn free_port() -> u16 {
 pub fn limits(v: &serde_json::Value) -> Vec<serde_json::Value> {
     in_suites(v, "limits").cloned().collect()
 }
+
+/// The seconds of every request of an `ask` transcript (`time 2.10 s  {...}` lines), in
+/// order, read by the tool's own transcript reader.
+pub fn transcript_seconds(path: &Path) -> Vec<f64> {
+    reprobench::parse::ask::parse_path(path)
+        .expect("a transcript")
+        .iter()
+        .filter_map(|a| a.seconds)
+        .collect()
+}

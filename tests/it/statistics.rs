@@ -37,14 +37,42 @@ fn floats(v: &serde_json::Value) -> Vec<f64> {
         .collect()
 }
 
-#[test]
-fn quantiles_and_ratio_intervals_equal_scipy_s() {
-    let Some(py) = python_with("REPROBENCH_SCIPY_PYTHON", "scipy.stats") else {
+/// The Python that has scipy, or the test skipped (visibly) when there is none here.
+fn scipy(test: &str) -> Option<String> {
+    let py = python_with("REPROBENCH_SCIPY_PYTHON", "scipy.stats");
+    if py.is_none() {
         assert!(
             !everything_installed(),
             "CI installs scipy (REPROBENCH_SCIPY_PYTHON)"
         );
-        skipped("the statistics reference test needs scipy (pip install scipy)");
+        skipped(&format!("{test} needs scipy (pip install scipy)"));
+    }
+    py
+}
+
+/// `script` run by `py` with `request` as JSON on its standard input; its JSON answer.
+fn ask_python(py: &str, script: &str, request: &serde_json::Value) -> serde_json::Value {
+    let mut child = Command::new(py)
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python runs");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin
+            .write_all(request.to_string().as_bytes())
+            .expect("write");
+    }
+    let out = child.wait_with_output().expect("scipy answers");
+    assert!(out.status.success());
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+#[test]
+fn quantiles_and_ratio_intervals_equal_scipy_s() {
+    let Some(py) = scipy("the statistics reference test") else {
         return;
     };
     let script = r#"
@@ -126,20 +154,7 @@ print(json.dumps(out))
         ),
     ];
     let req = serde_json::json!({ "t": t_cases, "pools": POOLS, "within": within });
-    let mut child = Command::new(&py)
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("python runs");
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().expect("stdin");
-        stdin.write_all(req.to_string().as_bytes()).expect("write");
-    }
-    let out = child.wait_with_output().expect("scipy answers");
-    assert!(out.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let v = ask_python(&py, script, &req);
     for ((p, df), want) in t_cases.iter().zip(v["t"].as_array().into_iter().flatten()) {
         let want = want.as_f64().unwrap_or(f64::NAN);
         let got = student::quantile(*p, *df);
@@ -210,12 +225,7 @@ print(json.dumps(out))
 /// pools of 2 to 12 runs, with ties and without, and the smallest p each size can give.
 #[test]
 fn rank_test_equals_scipy_s_exact_mann_whitney() {
-    let Some(py) = python_with("REPROBENCH_SCIPY_PYTHON", "scipy.stats") else {
-        assert!(
-            !everything_installed(),
-            "CI installs scipy (REPROBENCH_SCIPY_PYTHON)"
-        );
-        skipped("the rank test's reference test needs scipy (pip install scipy)");
+    let Some(py) = scipy("the rank test's reference test") else {
         return;
     };
     let mut pools: Vec<(Vec<f64>, Vec<f64>)> = POOLS
@@ -245,21 +255,7 @@ for x, y in json.load(sys.stdin):
     out.append([float(r.statistic), float(r.pvalue), float(best.pvalue)])
 print(json.dumps(out))
 "#;
-    let mut child = Command::new(&py)
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("python runs");
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().expect("stdin");
-        let req = serde_json::to_string(&pools).expect("JSON");
-        stdin.write_all(req.as_bytes()).expect("write");
-    }
-    let out = child.wait_with_output().expect("scipy answers");
-    assert!(out.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let v = ask_python(&py, script, &serde_json::json!(pools));
     let want = v.as_array().expect("a list");
     assert_eq!(want.len(), pools.len());
     for ((x, y), w) in pools.iter().zip(want) {

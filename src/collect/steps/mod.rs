@@ -452,6 +452,17 @@ pub(crate) mod tests {
         }
     }
 
+    /// A session of no parameters writing its manifest to `path`.
+    fn session(path: &std::path::Path) -> Session {
+        Session::new(
+            path.to_path_buf(),
+            "p",
+            "c",
+            serde_json::Value::Null,
+            Vec::new(),
+        )
+    }
+
     /// A step that runs `run N`, checked by its exit status.
     pub(crate) fn step(n: &str) -> Step {
         Step::new(
@@ -506,13 +517,7 @@ pub(crate) mod tests {
     #[test]
     fn a_conditional_step_runs_only_when_its_test_holds_right_before_it() {
         let tmp = tempfile::tempdir().expect("tmp");
-        let mut s = Session::new(
-            tmp.path().join("m.json"),
-            "p",
-            "c",
-            serde_json::Value::Null,
-            Vec::new(),
-        );
+        let mut s = session(&tmp.path().join("m.json"));
         // The test is asked when the step comes up, not when the list is made: here it
         // reads a marker file the first step's stand-in leaves.
         let marker = tmp.path().join("slow");
@@ -526,7 +531,7 @@ pub(crate) mod tests {
         };
         let steps = [
             step("first"),
-            step("repeat").only_if("the first was slow", asks.clone()),
+            step("repeat").only_if("the first was slow", asks),
         ];
         let f = fake();
         let ran = s.execute(&steps, &f).expect("runs");
@@ -538,13 +543,7 @@ pub(crate) mod tests {
             ["run first"]
         );
         std::fs::write(&marker, "").expect("w");
-        let mut s = Session::new(
-            tmp.path().join("m2.json"),
-            "p",
-            "c",
-            serde_json::Value::Null,
-            Vec::new(),
-        );
+        let mut s = session(&tmp.path().join("m2.json"));
         let f = fake();
         let ran = s.execute(&steps, &f).expect("runs");
         assert_eq!(ran.records[1].result, "ok");
@@ -557,13 +556,7 @@ pub(crate) mod tests {
     #[test]
     fn a_failed_required_step_stops_the_rest() {
         let tmp = tempfile::tempdir().expect("tmp");
-        let mut s = Session::new(
-            tmp.path().join("m.json"),
-            "p",
-            "c",
-            serde_json::Value::Null,
-            Vec::new(),
-        );
+        let mut s = session(&tmp.path().join("m.json"));
         let ran = s
             .execute(&[step("bad").required(), step("good")], &fake())
             .expect("runs");
