@@ -29,6 +29,42 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<FioOutput, Problem> {
 /// reads the final one with the one typed reader, [`super::fio_typed::read_document`];
 /// a problem is named by its line.
 pub fn read_documents(bytes: &[u8]) -> Result<FioOutput, Problem> {
+    let found = find_documents(bytes)?;
+    super::fio_typed::read_document(&bytes[found.from..found.to], found.line)
+        .map(|out| found.onto(out))
+}
+
+/// Where a file's final fio document is, and what surrounds it: what [`find_documents`]
+/// finds before any field of the document is read.
+#[derive(Debug)]
+pub struct Documents {
+    /// The line the final document starts on, and its bytes (`from..to`).
+    pub line: usize,
+    pub from: usize,
+    pub to: usize,
+    pub broken_tail: Option<String>,
+    pub signal: Option<String>,
+    pub separate_runs: Vec<(usize, String)>,
+    pub documents: usize,
+    pub text_before: Vec<String>,
+    pub text_after: bool,
+}
+
+impl Documents {
+    /// The final document's reading, with what surrounds it.
+    pub fn onto(self, mut out: FioOutput) -> FioOutput {
+        out.broken_tail = self.broken_tail;
+        out.signal = self.signal;
+        out.separate_runs = self.separate_runs;
+        out.documents = self.documents;
+        out.text_before = self.text_before;
+        out.text_after = self.text_after;
+        out
+    }
+}
+
+/// Finds the fio documents in a file and the final one; a problem is named by its line.
+pub fn find_documents(bytes: &[u8]) -> Result<Documents, Problem> {
     // (line, the document, where its bytes start and end)
     let mut docs: Vec<(usize, Value, usize, usize)> = Vec::new();
     let mut text_before = Vec::new();
@@ -109,14 +145,16 @@ pub fn read_documents(bytes: &[u8]) -> Result<FioOutput, Problem> {
         .iter()
         .filter_map(|(l, earlier, _, _)| separate_run(earlier, doc).map(|why| (*l, why)))
         .collect();
-    super::fio_typed::read_document(&bytes[*from..*to], *line).map(|mut out| {
-        out.broken_tail = broken_tail;
-        out.signal = signal;
-        out.separate_runs = separate_runs;
-        out.documents = fio_docs.len();
-        out.text_before = text_before;
-        out.text_after = text_after;
-        out
+    Ok(Documents {
+        line: *line,
+        from: *from,
+        to: *to,
+        broken_tail,
+        signal,
+        separate_runs,
+        documents: fio_docs.len(),
+        text_before,
+        text_after,
     })
 }
 

@@ -1,6 +1,7 @@
-//! The Value-based fio reader the tool had before its one typed reader, kept here as an
-//! independent oracle: wherever both read a file, the tool's reader must give what this
-//! one gives (on every fixture, sample and fuzzed file).
+//! The Value-based reader of a fio document the tool had before its one typed reader,
+//! kept here as an independent oracle: wherever both read a file, the tool's reader must
+//! give what this one gives (on every fixture, sample and fuzzed file). Finding the
+//! documents in a file is not repeated here: both use the tool's finder.
 
 #![allow(dead_code)]
 
@@ -9,158 +10,18 @@ use std::collections::BTreeMap;
 
 use reprobench::error::Problem;
 use reprobench::parse::fio::{DirStats, DiskUtil, FioJob, FioOutput, Latency};
-use reprobench::parse::text::line_starts;
+use reprobench::parse::fio;
 use serde_json::Value;
 
-/// The general reader: text around the documents, several documents, and the line and
-/// field of any problem.
+/// A file read as the tool reads it, but with this reader for the final document: the
+/// documents are found by the tool's own finder ([`fio::find_documents`], tested on its
+/// own with stated answers), and only what a document says is read here, from a
+/// `serde_json::Value`, independently of the tool's typed reader.
 pub fn read_general(bytes: &[u8]) -> Result<FioOutput, Problem> {
-    let mut docs: Vec<(usize, Value)> = Vec::new();
-    let mut text_before = Vec::new();
-    let mut text_after = false;
-    let mut first_error: Option<Problem> = None;
-    let mut resume_at = 0usize;
-    let mut signal: Option<String> = None;
-    for (idx, start) in line_starts(bytes).into_iter().enumerate() {
-        if start < resume_at {
-            continue;
-        }
-        let line_no = idx + 1;
-        let rest = &bytes[start..];
-        let line = first_line(rest);
-        if line.trim_start().starts_with('{') {
-            let mut stream = serde_json::Deserializer::from_slice(rest).into_iter::<Value>();
-            match stream.next() {
-                Some(Ok(value)) => {
-                    resume_at = start + stream.byte_offset();
-                    docs.push((line_no, value));
-                    text_after = false;
-                    continue;
-                }
-                Some(Err(e)) if first_error.is_none() => {
-                    let at = line_no + e.line().saturating_sub(1);
-                    let what = if e.is_eof() {
-                        "truncated JSON: the file ends inside the document".to_string()
-                    } else {
-                        format!("invalid JSON: {}", strip_position(&e.to_string()))
-                    };
-                    first_error = Some(Problem::at(at, what));
-                }
-                Some(Err(_)) => {}
-                None => {}
-            }
-        }
-        if line.trim().is_empty() {
-            continue;
-        }
-        if signal.is_none() && line.trim().starts_with("fio: terminating on signal") {
-            signal = Some(line.trim().to_string());
-        }
-        if docs.is_empty() {
-            text_before.push(line.trim_end().to_string());
-        } else {
-            text_after = true;
-        }
-    }
-    let fio_docs: Vec<&(usize, Value)> = docs.iter().filter(|(_, v)| is_fio(v)).collect();
-    let Some((line, doc)) = fio_docs.last() else {
-        if let Some(err) = first_error {
-            return Err(err);
-        }
-        if let Some((line, _)) = docs.first() {
-            return Err(Problem::at(
-                *line,
-                "valid JSON, but not fio output (no `jobs` array)",
-            ));
-        }
-        return Err(match text_before.first() {
-            Some(first) => Problem::at(
-                1,
-                format!(
-                    "no fio JSON in this file; it starts with: {}",
-                    clip(first, 120)
-                ),
-            ),
-            None => Problem::whole("empty file"),
-        });
-    };
-    // A broken document after the last complete one: fio was stopped while writing
-    // (a cut-off `--status-interval` dump). The complete one is kept and the cut said.
-    let broken_tail = first_error
-        .filter(|e| e.line.is_some_and(|l| l > *line))
-        .map(|e| format!("line {}: {}", e.line.unwrap_or(0), e.reason));
-    let separate_runs = fio_docs[..fio_docs.len() - 1]
-        .iter()
-        .filter_map(|(l, earlier)| separate_run(earlier, doc).map(|why| (*l, why)))
-        .collect();
-    read_document(doc, *line).map(|mut out| {
-        out.broken_tail = broken_tail;
-        out.signal = signal;
-        out.separate_runs = separate_runs;
-        out.documents = fio_docs.len();
-        out.text_before = text_before;
-        out.text_after = text_after;
-        out
-    })
-}
-
-/// Why `earlier` is not a status report of the run `last` ends (`--status-interval`
-/// writes the same jobs with the same options and a rising runtime), or None when it is.
-fn separate_run(earlier: &Value, last: &Value) -> Option<String> {
-    let jobs = |d: &Value| -> Vec<(String, String)> {
-        let list = d
-            .get("jobs")
-            .or_else(|| d.get("client_stats"))
-            .and_then(Value::as_array);
-        list.map(|l| {
-            l.iter()
-                .map(|j| {
-                    let name = j
-                        .get("jobname")
-                        .and_then(Value::as_str)
-                        .unwrap_or("")
-                        .to_string();
-                    let opts = j
-                        .get("job options")
-                        .map(Value::to_string)
-                        .unwrap_or_default();
-                    (name, opts)
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-    };
-    let (a, b) = (jobs(earlier), jobs(last));
-    if a.iter().map(|x| &x.0).ne(b.iter().map(|x| &x.0)) {
-        return Some("other job names".into());
-    }
-    if a != b || earlier.get("global options") != last.get("global options") {
-        return Some("other options".into());
-    }
-    let runtime = |d: &Value| -> u64 {
-        d.get("jobs")
-            .or_else(|| d.get("client_stats"))
-            .and_then(Value::as_array)
-            .map(|l| {
-                l.iter()
-                    .map(|j| {
-                        ["read", "write", "trim"]
-                            .iter()
-                            .filter_map(|k| j.get(*k)?.get("runtime")?.as_u64())
-                            .max()
-                            .unwrap_or(0)
-                            .max(j.get("job_runtime").and_then(Value::as_u64).unwrap_or(0))
-                    })
-                    .sum()
-            })
-            .unwrap_or(0)
-    };
-    let (ra, rb) = (runtime(earlier), runtime(last));
-    (ra > rb).then(|| format!("its runtime ({ra} ms) is above the final document's ({rb} ms)"))
-}
-
-fn is_fio(v: &Value) -> bool {
-    v.get("jobs").is_some_and(Value::is_array) || v.get("client_stats").is_some_and(Value::is_array)
+    let found = fio::find_documents(bytes)?;
+    let doc: Value = serde_json::from_slice(&bytes[found.from..found.to])
+        .map_err(|e| Problem::at(found.line, format!("invalid JSON: {e}")))?;
+    read_document(&doc, found.line).map(|out| found.onto(out))
 }
 
 /// fio 2.x wrote `io_bytes` in KiB, bandwidth only in KiB/s and latencies in µs under
@@ -180,30 +41,6 @@ impl Units {
         Units {
             legacy: major.is_some_and(|m| m < 3),
         }
-    }
-}
-
-fn first_line(bytes: &[u8]) -> String {
-    let end = bytes
-        .iter()
-        .position(|&b| b == b'\n')
-        .unwrap_or(bytes.len());
-    String::from_utf8_lossy(&bytes[..end]).into_owned()
-}
-
-fn clip(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(n).collect::<String>())
-    }
-}
-
-/// serde_json appends " at line L column C" relative to where we started; we give our own.
-fn strip_position(msg: &str) -> String {
-    match msg.rfind(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg.to_string(),
     }
 }
 
