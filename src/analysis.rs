@@ -14,8 +14,10 @@ use crate::suites::{self, Fact, Options, Suite, SuiteReport};
 
 /// The version of the JSON model (`analyze --format json`): raised when a field changes
 /// meaning or type or the output changes shape (3: one object, `{schema_version, inputs,
-/// trend}`, whatever the inputs); fields are only added within a version.
-pub const SCHEMA_VERSION: u32 = 3;
+/// trend}`, whatever the inputs; 4: a limit's `bound` no longer holds where its inputs
+/// come from, which is its new `source`, and numbers in phrases are grouped in thousands,
+/// `6,934`); fields are only added within a version.
+pub const SCHEMA_VERSION: u32 = 4;
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Analysis {

@@ -233,11 +233,13 @@ fn bars(rows: &[Row], suite: &str, metric: &str, id: &str, title: &str) -> Optio
                 name: "base".into(),
                 values: sel.iter().map(|r| Some(r.base.value)).collect(),
                 published: false,
+                spread: Vec::new(),
             },
             Series {
                 name: "new".into(),
                 values: sel.iter().map(|r| Some(r.new.value)).collect(),
                 published: false,
+                spread: Vec::new(),
             },
         ],
         lines: Vec::new(),
@@ -295,6 +297,7 @@ fn curves(
                     })
                     .collect(),
                 published: false,
+                spread: Vec::new(),
             })
             .collect();
         out.push(Chart {

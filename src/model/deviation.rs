@@ -295,13 +295,7 @@ pub fn annotate_limits(limits: &mut [crate::model::limit::Limit], devs: &[Deviat
     for l in limits.iter_mut() {
         let why = reasons(&l.files, devs);
         if !why.is_empty() {
-            l.reading = join(
-                &l.reading,
-                &format!(
-                    "from a run that deviates from the procedure: {}",
-                    why.join("; ")
-                ),
-            );
+            l.deviates = why.join("; ");
         }
     }
 }

@@ -17,6 +17,13 @@ pub struct Limit {
     pub unit: crate::model::phrase::UnitOf,
     /// How the bound was computed, with the inputs' values.
     pub formula: String,
+    /// Where the bound's inputs come from, when it is not in the bound itself (`md126` in
+    /// `results/system/mdstat.txt`, line 2): the same for many limits, and said once for
+    /// all of them where the limits are shown.
+    pub source: String,
+    /// How the run the limit is read from deviates from the procedure (`runtime 4 s
+    /// (procedure: 60 s)`); empty when it does not.
+    pub deviates: String,
     /// What the two together say.
     pub reading: String,
     /// Files the inputs came from.

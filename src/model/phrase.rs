@@ -14,6 +14,7 @@ use std::fmt;
 use serde::{Serialize, Serializer};
 
 use crate::model::measurement::Unit;
+use crate::model::units::grouped;
 
 /// One value in a phrase.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,6 +28,9 @@ pub enum Arg {
     },
     /// A number with its sign always shown: `+1.3`.
     Signed { value: f64, decimals: u8 },
+    /// A number with a fixed count of decimals and no thousands separators, where the
+    /// procedure it reproduces prints its numbers so (the SPDK article's `1031k`, `3359`).
+    Printed { value: f64, decimals: u8 },
     /// A number as Rust writes it by default, shortest form that reads back: `70`, `0.5`
     /// (a published figure as its data file has it).
     Plain(f64),
@@ -120,9 +124,10 @@ impl Phrase {
         let mut out = Vec::new();
         for a in &self.args {
             match a {
-                Arg::Num { value, .. } | Arg::Signed { value, .. } | Arg::Plain(value) => {
-                    out.push(*value)
-                }
+                Arg::Num { value, .. }
+                | Arg::Signed { value, .. }
+                | Arg::Printed { value, .. }
+                | Arg::Plain(value) => out.push(*value),
                 Arg::Bandwidth(b) => out.push(b.0),
                 Arg::Count(n) => out.push(*n as f64),
                 Arg::Size(b) => out.push(*b as f64),
@@ -168,26 +173,30 @@ impl fmt::Display for Arg {
                 unit,
             } => {
                 let d = *decimals as usize;
+                let n = grouped(&format!("{value:.d$}"));
                 match unit {
-                    None => write!(f, "{value:.d$}"),
-                    Some(u @ (Unit::Percent | Unit::Ratio)) => {
-                        write!(f, "{value:.d$}{}", u.symbol())
-                    }
-                    Some(u) => write!(f, "{value:.d$} {}", u.symbol()),
+                    None => f.write_str(&n),
+                    Some(u @ (Unit::Percent | Unit::Ratio)) => write!(f, "{n}{}", u.symbol()),
+                    Some(u) => write!(f, "{n} {}", u.symbol()),
                 }
             }
             Arg::Signed { value, decimals } => {
                 let d = *decimals as usize;
-                write!(f, "{value:+.d$}")
+                f.write_str(&grouped(&format!("{value:+.d$}")))
+            }
+            Arg::Printed { value, decimals } => {
+                let d = *decimals as usize;
+                write!(f, "{value:.d$}")
             }
             Arg::Plain(v) => write!(f, "{v}"),
-            Arg::Count(n) => write!(f, "{n}"),
+            Arg::Count(n) => f.write_str(&grouped(&n.to_string())),
             Arg::Size(b) => f.write_str(&crate::model::units::format_size(*b)),
             Arg::Bandwidth(crate::model::units::MBps(mb_s)) => {
                 write!(
                     f,
-                    "{mb_s:.0} MB/s ({:.0} MiB/s)",
-                    crate::model::units::mb_to_mib(*mb_s)
+                    "{} MB/s ({} MiB/s)",
+                    grouped(&format!("{mb_s:.0}")),
+                    grouped(&format!("{:.0}", crate::model::units::mb_to_mib(*mb_s)))
                 )
             }
             Arg::Name(s) => f.write_str(s),
@@ -241,6 +250,12 @@ pub fn fixed(value: f64, decimals: u8) -> Arg {
         decimals,
         unit: None,
     }
+}
+
+/// A number with `decimals` decimals and no thousands separators, as a procedure that
+/// prints its numbers so has them (`3359`, not `3,359`).
+pub fn printed(value: f64, decimals: u8) -> Arg {
+    Arg::Printed { value, decimals }
 }
 
 /// A number with its unit after it: `2.12 s`, `28.6 GB/s`, `0.96x`, `100.0%`.
@@ -376,10 +391,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn renders_like_format() {
+    fn renders_like_format_with_thousands_grouped() {
         let (r, a, b) = (0.9566757727054938, 3963.2, 4142.7);
         let p = phrase!("{}x ({} vs {} MB/s)", fixed(r, 2), fixed(a, 0), fixed(b, 0));
-        assert_eq!(p.to_string(), format!("{r:.2}x ({a:.0} vs {b:.0} MB/s)"));
+        assert_eq!(p.to_string(), "0.96x (3,963 vs 4,143 MB/s)");
         assert_eq!(p.numbers(), vec![r, a, b]);
         assert_eq!(
             phrase!("{}", qty(2.121904, 2, Unit::Seconds)).to_string(),
@@ -391,6 +406,12 @@ mod tests {
         );
         assert_eq!(phrase!("({})", signed(1.306, 1)).to_string(), "(+1.3)");
         assert_eq!(
+            phrase!("({})", signed(-24913.0, 0)).to_string(),
+            "(-24,913)"
+        );
+        assert_eq!(phrase!("{} runs", count(10800)).to_string(), "10,800 runs");
+        assert_eq!(phrase!("{}", plain(10800.5)).to_string(), "10800.5");
+        assert_eq!(
             phrase!("{}", bandwidth(crate::model::units::MiBps(100.0).into())).to_string(),
             "105 MB/s (100 MiB/s)"
         );
@@ -399,7 +420,7 @@ mod tests {
         assert_eq!(j.numbers(), vec![1.0]);
         assert_eq!(
             serde_json::to_value(&p).ok(),
-            Some(serde_json::json!("0.96x (3963 vs 4143 MB/s)"))
+            Some(serde_json::json!("0.96x (3,963 vs 4,143 MB/s)"))
         );
     }
 

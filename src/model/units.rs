@@ -67,6 +67,35 @@ impl std::iter::Sum for MBps {
 }
 
 /// MiB/s (iostat's "MB/s") as decimal MB/s.
+/// A formatted number (`6934`, `-16851.25`, `+1250.0`) with its integer part grouped in
+/// thousands as the procedures print them (`6,934`, `-16,851.25`, `+1,250.0`): the one
+/// number format of what the tool writes in words. Anything that is not a plain decimal
+/// number (`NaN`, `inf`, `1e300` printed whole is still digits) is given back as it is.
+pub fn grouped(formatted: &str) -> String {
+    let (sign, rest) = match formatted.as_bytes().first() {
+        Some(b'-' | b'+') => formatted.split_at(1),
+        _ => ("", formatted),
+    };
+    let int_len = rest.find('.').unwrap_or(rest.len());
+    let (int, frac) = rest.split_at(int_len);
+    let numeric = !int.is_empty()
+        && int.bytes().all(|b| b.is_ascii_digit())
+        && frac.bytes().skip(1).all(|b| b.is_ascii_digit());
+    if !numeric || int.len() <= 3 {
+        return formatted.to_string();
+    }
+    let mut out = String::with_capacity(formatted.len() + int.len() / 3);
+    out.push_str(sign);
+    for (i, c) in int.char_indices() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out.push_str(frac);
+    out
+}
+
 pub fn mib_to_mb(mib_s: f64) -> f64 {
     mib_s * MIB / MB
 }
@@ -79,6 +108,21 @@ pub fn mb_to_mib(mb_s: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn groups_thousands_as_the_procedures_print_them() {
+        assert_eq!(grouped("6934"), "6,934");
+        assert_eq!(grouped("1082"), "1,082");
+        assert_eq!(grouped("999"), "999");
+        assert_eq!(grouped("-16851.25"), "-16,851.25");
+        assert_eq!(grouped("+1250.0"), "+1,250.0");
+        assert_eq!(grouped("1234567"), "1,234,567");
+        assert_eq!(grouped("0.961"), "0.961");
+        assert_eq!(grouped("NaN"), "NaN");
+        assert_eq!(grouped("inf"), "inf");
+        assert_eq!(grouped("-"), "-");
+        assert_eq!(grouped(""), "");
+    }
 
     #[test]
     fn converts_both_ways() {

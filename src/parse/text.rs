@@ -158,18 +158,18 @@ mod tests {
     /// shrank), none; into a buffer that held another file before.
     #[test]
     fn reads_whole_files_whatever_size_was_seen() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().expect("tmp");
         let path = dir.path().join("f");
         let content: Vec<u8> = (0..100_000u32).map(|i| (i % 251) as u8).collect();
-        std::fs::write(&path, &content).unwrap();
+        std::fs::write(&path, &content).expect("write");
         let mut buf = b"left over from another file".to_vec();
         for told in [content.len(), 0, 10, 8191, 8192, content.len() + 5000] {
-            let mut f = std::fs::File::open(&path).unwrap();
-            let n = read_sized(&mut f, told, &mut buf).unwrap();
+            let mut f = std::fs::File::open(&path).expect("open");
+            let n = read_sized(&mut f, told, &mut buf).expect("read");
             assert_eq!(n, content.len(), "told {told}");
             assert!(buf == content, "told {told}");
         }
-        std::fs::write(&path, b"").unwrap();
-        assert!(read_capped(&path).unwrap().is_empty());
+        std::fs::write(&path, b"").expect("write");
+        assert!(read_capped(&path).expect("read").is_empty());
     }
 }

@@ -1,5 +1,6 @@
 //! Renderers of the one analysis model: terminal text, Markdown (minijinja template).
 
+pub mod limits;
 pub mod pdf;
 pub mod report;
 pub mod svg;

@@ -141,22 +141,7 @@ fn tick_step(max: f64) -> f64 {
 
 fn fmt_tick(v: f64, step: f64) -> String {
     if step >= 1.0 {
-        let s = format!("{v:.0}");
-        // thousands separators for readability
-        let neg = s.starts_with('-');
-        let digits: Vec<char> = s.trim_start_matches('-').chars().collect();
-        let mut out = String::new();
-        for (i, c) in digits.iter().enumerate() {
-            if i > 0 && (digits.len() - i).is_multiple_of(3) {
-                out.push(',');
-            }
-            out.push(*c);
-        }
-        if neg {
-            format!("-{out}")
-        } else {
-            out
-        }
+        crate::model::units::grouped(&format!("{v:.0}"))
     } else {
         let decimals = (-step.log10().floor()) as usize;
         format!("{v:.decimals$}")
@@ -198,6 +183,12 @@ impl Geometry {
             .series
             .iter()
             .flat_map(|s| s.values.iter().flatten())
+            .chain(
+                chart
+                    .series
+                    .iter()
+                    .flat_map(|s| s.spread.iter().flatten().map(|b| &b.max)),
+            )
             .chain(chart.lines.iter().map(|(_, v)| v))
             .copied()
             .filter(|v| v.is_finite())
@@ -252,6 +243,7 @@ pub fn render(chart: &Chart) -> String {
         match chart.kind {
             Kind::Bar => bars(&mut s, chart, k, color, &g),
             Kind::Line => line(&mut s, chart, k, color, &g),
+            Kind::Box => boxes(&mut s, chart, k, color, &g),
         }
     }
     for (label, val) in &chart.lines {
@@ -354,6 +346,48 @@ fn bars(s: &mut String, chart: &Chart, k: usize, color: &str, g: &Geometry) {
             (bw - 2.0).max(1.0),
             (g.y(0.0) - g.y(val)).max(0.0),
             hover(chart, k, i, val)
+        );
+    }
+}
+
+/// Series `k`'s boxes, side by side with the other series' in each band: a whisker from
+/// the smallest to the largest value, a box over the quartiles, a bar at the median; on
+/// hover, the five numbers and how many values.
+fn boxes(s: &mut String, chart: &Chart, k: usize, color: &str, g: &Geometry) {
+    let series = &chart.series[k];
+    let bw = g.band * 0.8 / chart.series.len().max(1) as f64;
+    for (i, b) in series.spread.iter().enumerate() {
+        let Some(b) = b.filter(|b| {
+            [b.min, b.q1, b.median, b.q3, b.max]
+                .iter()
+                .all(|v| v.is_finite())
+        }) else {
+            continue;
+        };
+        let x0 = LEFT + g.band * i as f64 + g.band * 0.1 + bw * k as f64;
+        let (w, mid) = ((bw - 2.0).max(1.0), x0 + (bw - 2.0).max(1.0) / 2.0);
+        let hover = format!(
+            "<title>{} · {}: median {}, quartiles {} to {}, {} to {} {} ({} values)</title>",
+            esc(&series.name),
+            esc(chart.categories.get(i).map_or("", String::as_str)),
+            super::num(b.median),
+            super::num(b.q1),
+            super::num(b.q3),
+            super::num(b.min),
+            super::num(b.max),
+            esc(&chart.y_label),
+            b.n
+        );
+        let _ = write!(
+            s,
+            r##"<g>{hover}<line x1="{mid:.1}" y1="{:.1}" x2="{mid:.1}" y2="{:.1}" stroke="{color}" stroke-width="1.5"/><rect x="{x0:.1}" y="{:.1}" width="{w:.1}" height="{:.1}" fill="white" stroke="{color}" stroke-width="1.5"/><line x1="{x0:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{color}" stroke-width="3"/></g>"##,
+            g.y(b.max),
+            g.y(b.min),
+            g.y(b.q3),
+            (g.y(b.q1) - g.y(b.q3)).max(1.0),
+            g.y(b.median),
+            x0 + w,
+            g.y(b.median),
         );
     }
 }
@@ -465,11 +499,13 @@ mod tests {
                     name: "adp".into(),
                     values: vec![Some(10.0), None, Some(30.0)],
                     published: false,
+                    spread: Vec::new(),
                 },
                 Series {
                     name: "published".into(),
                     values: vec![Some(12.0), Some(20.0), Some(25.0)],
                     published: true,
+                    spread: Vec::new(),
                 },
             ],
             lines: vec![("SLA 20".into(), 20.0)],
@@ -514,6 +550,23 @@ mod tests {
     }
 
     #[test]
+    fn draws_a_box_per_distribution_and_the_axis_reaches_the_slowest_value() {
+        let mut c = chart(Kind::Box);
+        let spread = crate::model::chart::Spread::of(&[1.0, 2.0, 3.0, 4.0, 95.0]);
+        c.series[0].spread = vec![spread, None, spread];
+        c.series[1].spread = vec![None, None, None];
+        let svg = render(&c);
+        // Two boxes (the gaps and the series without spreads draw nothing).
+        assert_eq!(svg.matches("<g><title>").count(), 2, "{svg}");
+        assert!(
+            svg.contains("median 3.00, quartiles 2.00 to 4.00, 1.00 to 95.0 "),
+            "{svg}"
+        );
+        // The whisker's top (95) is inside the plot: the axis goes to 100.
+        assert!(svg.contains(">100<"), "{svg}");
+    }
+
+    #[test]
     fn a_long_title_wraps_and_a_wide_legend_takes_rows_inside_the_drawing() {
         let mut c = chart(Kind::Line);
         c.title = "randread 8k: mean latency against queue depth, every array and every run of the campaign, with the published figures".into();
@@ -522,6 +575,7 @@ mod tests {
                 name: format!("a rather long series name number {i}"),
                 values: vec![Some(1.0), Some(2.0), Some(3.0)],
                 published: false,
+                spread: Vec::new(),
             })
             .collect();
         let header = Header::of(&c);

@@ -157,8 +157,9 @@ fn render_with(
         a.suites.iter().flat_map(|s| &s.deviations).collect();
     let check_next: Vec<&crate::model::verdict::Verdict> =
         a.verdicts().filter(|v| !v.check_next.is_empty()).collect();
-    let limits: Vec<&crate::model::limit::Limit> =
+    let all_limits: Vec<&crate::model::limit::Limit> =
         a.suites.iter().flat_map(|s| &s.limits).collect();
+    let (limits, limits_shared) = crate::render::limits::said_once(&all_limits);
     // The first page: each suite's verdicts, failures first; the deviations that changed
     // the comparison; each suite's first chart (its headline), two or three to a row.
     let exec: Vec<Value> = a
@@ -190,6 +191,7 @@ fn render_with(
         deviations => deviations,
         check_next => check_next,
         limits => limits,
+        limits_shared => limits_shared,
         svgs => svgs,
         ..Value::from_serialize(a)
     };

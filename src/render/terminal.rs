@@ -398,11 +398,17 @@ fn suite_detail(out: &mut Styled, s: &SuiteReport, width: Option<usize>) {
     }
     if !s.limits.is_empty() {
         out.push_plain("\nPhysical limits\n");
-        for l in &s.limits {
+        let limits: Vec<&crate::model::limit::Limit> = s.limits.iter().collect();
+        let (rows, shared) = crate::render::limits::said_once(&limits);
+        for l in &rows {
             let _ = writeln!(out, "  {}: {} · bound: {}", l.subject, l.measured, l.bound);
-            if !l.reading.is_empty() {
-                let _ = writeln!(out, "    {}", l.reading);
+            if !l.own.is_empty() {
+                let _ = writeln!(out, "    {}", l.own);
             }
+        }
+        // The formula is the report's; a text several limits share, once.
+        for sh in shared.iter().filter(|sh| sh.what != "how") {
+            let _ = writeln!(out, "  {} [{}]", sh.said, sh.applies_to);
         }
     }
     if !s.observations.is_empty() {

@@ -67,7 +67,7 @@ fn every_output_has_one_shape_and_follows_the_published_schema() {
         runs.push((args.iter().map(|x| x.to_string()).collect(), json(&args)));
     }
     for (args, v) in &runs {
-        assert_eq!(v["schema_version"], 3, "{args:?}");
+        assert_eq!(v["schema_version"], 4, "{args:?}");
         let given = args[1..]
             .iter()
             .take_while(|a| !a.starts_with("--"))

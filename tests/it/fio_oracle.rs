@@ -9,8 +9,8 @@ use reprobench::output::visible_name;
 use std::collections::BTreeMap;
 
 use reprobench::error::Problem;
-use reprobench::parse::fio::{DirStats, DiskUtil, FioJob, FioOutput, Latency};
 use reprobench::parse::fio;
+use reprobench::parse::fio::{DirStats, DiskUtil, FioJob, FioOutput, Latency};
 use serde_json::Value;
 
 /// A file read as the tool reads it, but with this reader for the final document: the

@@ -64,7 +64,7 @@ fn failing_sample_names_each_failure() {
     );
     let size = verdict(&v, "kv-restore.kv-cache-size");
     assert_eq!(size["status"], "fail");
-    assert!(size["measured"].as_str().unwrap_or("").contains("612352"));
+    assert!(size["measured"].as_str().unwrap_or("").contains("612,352"));
     let failures = verdict(&v, "kv-ladder.failures");
     assert_eq!(failures["status"], "fail");
     let note = failures["note"].as_str().unwrap_or("");
@@ -481,7 +481,7 @@ fn unequal_kv_caches_make_every_comparison_of_those_variants_not_comparable() {
     }
     let devs = suite(&v, "kv-ladder")["deviations"].to_string();
     assert!(
-        devs.contains("GPU KV cache size") && devs.contains("1091072"),
+        devs.contains("GPU KV cache size") && devs.contains("1,091,072"),
         "{devs}"
     );
 }

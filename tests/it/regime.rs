@@ -55,7 +55,7 @@ fn the_kv_sample_reaches_the_procedures_regime() {
                 .iter()
                 .find(|r| r[0] == clients && r[1] == variant)
                 .unwrap_or_else(|| panic!("no row for {variant} at {clients}: {rows:?}"));
-            assert_eq!(row[5], "545536 (GPU)", "{row:?}");
+            assert_eq!(row[5], "545,536 (GPU)", "{row:?}");
             let peak = times(&row[6]);
             assert!(
                 peak > 0.8 * stated && peak < 1.4 * stated,
@@ -111,7 +111,7 @@ fn a_kv_cache_four_times_larger_leaves_the_large_levels_not_comparable() {
         .collect();
     assert!(
         devs.iter()
-            .any(|d| d.contains("active histories (16 clients)") && d.contains("2182144")),
+            .any(|d| d.contains("active histories (16 clients)") && d.contains("2,182,144")),
         "the numbers are in the deviation: {devs:?}"
     );
     // The same, typed on the model: the qualifier beside the verdict it qualifies.

@@ -472,7 +472,11 @@ pub fn prompt(
                         ),
                         true,
                     )
-                    .source(format!("{}: prompt ~{} tokens", m.title, m.prompt_tokens));
+                    .source(format!(
+                        "{}: prompt ~{} tokens",
+                        m.title,
+                        crate::model::units::grouped(&m.prompt_tokens.to_string())
+                    ));
                 for v in timed {
                     d = d.verdict(*v);
                 }

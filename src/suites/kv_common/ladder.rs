@@ -65,6 +65,8 @@ pub struct Level {
     pub requests: Option<usize>,
     pub output_tok_s: Option<f64>,
     pub ttft_p50_s: Option<f64>,
+    /// Every request's time to first token, in seconds, in the records' order.
+    pub ttft_s: Vec<f64>,
     /// The server's own TTFT over the level (its histogram between the snapshots).
     pub server_ttft: Option<super::server_ttft::ServerTtft>,
     pub gen_tok_s: Option<f64>,
@@ -202,6 +204,7 @@ fn read_level(
         requests: None,
         output_tok_s: None,
         ttft_p50_s: None,
+        ttft_s: Vec::new(),
         server_ttft: None,
         gen_tok_s: None,
         gpu_hit_pct: None,
@@ -355,6 +358,7 @@ fn read_records(
         script_error = Some("zero time span: the script divides by zero".into());
     }
     level.ttft_p50_s = median(r.iter().map(|x| x.ttft_ms).collect()).map(|m| m / 1000.0);
+    level.ttft_s = r.iter().map(|x| x.ttft_ms / 1000.0).collect();
     match median(r.iter().map(|x| x.tpot_ms).collect()) {
         Some(m) if m > 0.0 => level.gen_tok_s = Some(1000.0 / m),
         _ => {

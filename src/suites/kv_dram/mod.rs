@@ -476,6 +476,7 @@ fn chart(values: &[[Option<f64>; 4]]) -> Option<Chart> {
                 name: names[k].into(),
                 values: values.iter().map(|v| v[k]).collect(),
                 published: k >= 2,
+                spread: Vec::new(),
             })
             .collect(),
         lines: Vec::new(),

@@ -129,7 +129,8 @@ pub(super) fn table(rows: &[LevelRegime], r: &LadderRef) -> Option<Table> {
             "Active history: the prompt tokens (the whole conversation, as each request sends it) of every conversation between its first request and its last reply, summed, from the client's records; mean is time-weighted over the level, both the median over clean runs.".into(),
             format!(
                 "The procedure's multiples are for its reference setup ({} tokens of GPU KV cache): {}.",
-                r.regime.reference_cache_tokens, r.regime.source
+                crate::model::units::grouped(&r.regime.reference_cache_tokens.to_string()),
+                r.regime.source
             ),
         ],
     })

@@ -172,6 +172,7 @@ pub(super) fn charts(agg: &Aggregate, sla: f64) -> Vec<Chart> {
                 name: v.to_string(),
                 values: levels.iter().map(|&n| agg.metric(v, n, f).0).collect(),
                 published: false,
+                spread: Vec::new(),
             })
             .collect(),
         lines,
@@ -199,6 +200,47 @@ pub(super) fn charts(agg: &Aggregate, sla: f64) -> Vec<Chart> {
             vec![(format!("SLA {sla} tok/s"), sla)],
         ),
     ];
+    out.push(ttft_spread(agg, &variants, &levels));
     out.retain(Chart::has_data);
     out
+}
+
+/// Every request's TTFT per level and variant, as boxes: the distribution behind the
+/// medians (the runs of a variant at a level that feed its medians pooled: each request
+/// counts once; a failing or early-stopped run is left out as it is from the medians).
+fn ttft_spread(agg: &Aggregate, variants: &[&str], levels: &[u32]) -> Chart {
+    Chart {
+        id: "kv-ladder-ttft-spread".into(),
+        title: "Time to first token per request (box: quartiles and median; whiskers: fastest and slowest)".into(),
+        kind: Kind::Box,
+        x_label: "concurrent clients".into(),
+        y_label: "seconds".into(),
+        categories: levels.iter().map(|n| n.to_string()).collect(),
+        series: variants
+            .iter()
+            .map(|v| {
+                let spread: Vec<Option<Spread>> = levels
+                    .iter()
+                    .map(|&n| {
+                        let pooled: Vec<f64> = agg
+                            .by
+                            .get(&(v.to_string(), n))
+                            .into_iter()
+                            .flatten()
+                            .filter(|l| left_out(l).is_none())
+                            .flat_map(|l| l.ttft_s.iter().copied())
+                            .collect();
+                        Spread::of(&pooled)
+                    })
+                    .collect();
+                Series {
+                    name: v.to_string(),
+                    values: spread.iter().map(|s| s.map(|s| s.median)).collect(),
+                    published: false,
+                    spread,
+                }
+            })
+            .collect(),
+        lines: Vec::new(),
+    }
 }

@@ -50,6 +50,7 @@ fn line(
                 name: name(l),
                 values,
                 published: false,
+                spread: Vec::new(),
             }
         })
         .filter(|s| s.values.iter().any(Option::is_some))
@@ -92,6 +93,7 @@ fn gpu_series(here: &[&Level], buckets: usize, what: &str, f: GpuValue) -> Vec<S
                 name: format!("{} {what}", l.variant),
                 values,
                 published: false,
+                spread: Vec::new(),
             }
         })
         .collect()

@@ -63,6 +63,8 @@ pub fn restore_floor(i: RestoreInputs) -> Limit {
         bound_value: None,
         unit: UnitOf::of(Unit::Seconds),
         formula: "floor = KV bytes restored / min(link bandwidth, card read bandwidth); KV bytes = cached tokens × KV cache memory per GPU / GPU KV cache tokens".into(),
+        source: String::new(),
+            deviates: String::new(),
         reading: String::new(),
         files,
     };

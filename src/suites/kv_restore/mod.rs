@@ -296,7 +296,8 @@ fn observations(
             id: "kv-restore.published".into(),
             what: format!(
                 "{}: restore vs recompute, ~{} tokens",
-                m.title, m.prompt_tokens
+                m.title,
+                crate::model::units::grouped(&m.prompt_tokens.to_string())
             ),
             measured: phrase!(
                 "restore {} · recompute {}",

@@ -76,6 +76,7 @@ pub(super) fn chart(
                     published.map(|m| m.restore_s),
                 ],
                 published: false,
+                spread: Vec::new(),
             },
             Series {
                 name: "recompute (plain)".into(),
@@ -84,6 +85,7 @@ pub(super) fn chart(
                     published.map(|m| m.recompute_s),
                 ],
                 published: false,
+                spread: Vec::new(),
             },
         ],
         lines: Vec::new(),

@@ -4,7 +4,7 @@ use crate::fio::signature::parse_size;
 use crate::model::chart::{Chart, Kind, Series};
 use crate::model::measurement::Unit;
 use crate::model::phrase;
-use crate::model::phrase::{count, fixed, qty, Phrase};
+use crate::model::phrase::{count, printed, qty, Phrase};
 use crate::model::units::format_size;
 use crate::phrase;
 use crate::suites::Table;
@@ -29,13 +29,17 @@ fn published<'a>(r: &'a SpdkReference, a: &ArrayDir, run: &Run) -> Option<&'a Ro
     })
 }
 
-/// IOPS as the article prints them: `14.3k`, `2821k`.
+/// IOPS as the article prints them: `14.3k`, `2821k` (no thousands separators).
 fn k(x: f64) -> Phrase {
-    phrase!("{}k", fixed(x / 1000.0, if x < 100_000.0 { 1 } else { 0 }))
+    phrase!(
+        "{}k",
+        printed(x / 1000.0, if x < 100_000.0 { 1 } else { 0 })
+    )
 }
 
+/// A number as the article prints them: `3359`, `495.88`.
 fn opt(x: Option<f64>, p: u8) -> Phrase {
-    Phrase::opt(x, p)
+    x.map_or(Phrase::dash(), |v| phrase!("{}", printed(v, p)))
 }
 
 /// Read/write pairs as the article prints mixed runs: `805k/345k`.
@@ -240,6 +244,7 @@ pub fn charts(arrays: &[ArrayDir], r: &SpdkReference, shares: &Shares) -> Vec<Ch
                         })
                         .collect(),
                     published: false,
+                    spread: Vec::new(),
                 })
                 .collect(),
             lines: Vec::new(),
@@ -284,6 +289,7 @@ pub fn charts(arrays: &[ArrayDir], r: &SpdkReference, shares: &Shares) -> Vec<Ch
                     })
                     .collect(),
                 published: false,
+                spread: Vec::new(),
             })
             .collect(),
         lines: vec![("90%".into(), 90.0)],

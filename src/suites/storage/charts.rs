@@ -26,6 +26,7 @@ fn bandwidth(groups: &[RunGroup], sides: &Sides, reference: &Reference) -> Chart
             .map(|w| find_workload(groups, array, w).0.map(mb_s))
             .collect(),
         published: false,
+        spread: Vec::new(),
     };
     Chart {
         id: "storage-bandwidth".into(),
@@ -41,11 +42,13 @@ fn bandwidth(groups: &[RunGroup], sides: &Sides, reference: &Reference) -> Chart
                 name: format!("{} published", reference.arrays.baseline),
                 values: w.iter().map(|w| Some(w.baseline_mb_s)).collect(),
                 published: true,
+                spread: Vec::new(),
             },
             Series {
                 name: format!("{} published", reference.arrays.candidate),
                 values: w.iter().map(|w| Some(w.candidate_mb_s)).collect(),
                 published: true,
+                spread: Vec::new(),
             },
         ],
         lines: Vec::new(),
@@ -94,11 +97,13 @@ fn latency_vs_depth(groups: &[RunGroup], sides: &Sides) -> Vec<Chart> {
                     name: sides.baseline.clone(),
                     values: qds.values().map(|v| v.0).collect(),
                     published: false,
+                    spread: Vec::new(),
                 },
                 Series {
                     name: sides.candidate.clone(),
                     values: qds.values().map(|v| v.1).collect(),
                     published: false,
+                    spread: Vec::new(),
                 },
             ],
             lines: Vec::new(),
@@ -151,6 +156,7 @@ pub fn over_time(
                     name: array.to_string(),
                     values: pad(mb.iter().map(|v| Some(*v)).collect()),
                     published: false,
+                    spread: Vec::new(),
                 })
                 .collect(),
             lines: Vec::new(),
@@ -168,6 +174,7 @@ pub fn over_time(
                     name: array.to_string(),
                     values: pad(util.clone()),
                     published: false,
+                    spread: Vec::new(),
                 })
                 .collect(),
             lines: Vec::new(),

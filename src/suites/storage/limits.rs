@@ -66,6 +66,8 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
             bound_value: None,
             unit: UnitOf::of(Unit::MegabytesPerSecond),
             formula: "member drives' mean rMB/s + wMB/s (iostat's MiB/s, converted to decimal MB/s) summed over the drives, and their mean %util, over the job's iostat samples".into(),
+            source: String::new(),
+            deviates: String::new(),
             reading: String::new(),
             files: vec![g.run.file.clone(), f.file.clone()],
         };
@@ -110,10 +112,10 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
             .filter(|m| !drives.iter().any(|d| d.device == **m))
             .map(String::as_str)
             .collect();
+        limit.source = format!("member drives: {}", members.source);
         limit.bound = phrase!(
-            "{} member drive(s) ({}) moved {}{}{}",
+            "{} member drive(s) moved {}{}{}",
             count(drives.len()),
-            name(&members.source),
             bandwidth(total),
             util.map_or(Phrase::default(), |u| phrase!(
                 ", mean %util {}",
@@ -152,6 +154,8 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
             bound_value: None,
             unit: UnitOf::of(Unit::MegabytesPerSecond),
             formula: String::new(),
+            source: String::new(),
+            deviates: String::new(),
             reading: String::new(),
             files: jobs.into_iter().map(|(_, f)| f).collect(),
         });
@@ -166,6 +170,8 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
             bound_value: None,
             unit: UnitOf::of(Unit::MegabytesPerSecond),
             formula: String::new(),
+            source: String::new(),
+            deviates: String::new(),
             reading: String::new(),
             files: Vec::new(),
         });
