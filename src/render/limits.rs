@@ -36,12 +36,13 @@ pub struct Shared<'a> {
     pub applies_to: String,
 }
 
-/// A limit's text as a line says it on its own: a deviation says what it is.
+/// A limit's text as a line says it on its own: a formula and a deviation say what they
+/// are; a reading and a source (`member drives: ...`) say it themselves.
 pub fn said(what: &str, text: &str) -> String {
-    if what == "deviates" {
-        format!("from a run that deviates from the procedure: {text}")
-    } else {
-        text.to_string()
+    match what {
+        "deviates" => format!("from a run that deviates from the procedure: {text}"),
+        "how" => format!("computed as: {text}"),
+        _ => text.to_string(),
     }
 }
 

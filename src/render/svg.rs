@@ -57,6 +57,68 @@ fn wrap(text: &str, width: f64, size: f64) -> Vec<String> {
     lines
 }
 
+/// A category's label in lines that fit `width` at `size`: broken after a `-`, `_` or
+/// `/`, or at a space (`randwrite-8k-` / `qd64`), so neighbouring labels never run into
+/// each other; a piece longer than a line is cut, ending in `…`. At most three lines.
+fn label_lines(label: &str, width: f64, size: f64) -> Vec<String> {
+    let max = ((width / (ADVANCE * size)).floor() as usize).max(3);
+    if label.chars().count() <= max {
+        return vec![label.to_string()];
+    }
+    // Pieces ending at a break: `randwrite-`, `8k-`, `qd64`.
+    let mut pieces: Vec<String> = Vec::new();
+    let mut piece = String::new();
+    for c in label.chars() {
+        if c == ' ' {
+            if !piece.is_empty() {
+                pieces.push(std::mem::take(&mut piece));
+            }
+            continue;
+        }
+        piece.push(c);
+        if matches!(c, '-' | '_' | '/') {
+            pieces.push(std::mem::take(&mut piece));
+        }
+    }
+    if !piece.is_empty() {
+        pieces.push(piece);
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for p in pieces {
+        let joined = line.chars().count() + p.chars().count();
+        if !line.is_empty() && joined > max {
+            lines.push(std::mem::take(&mut line));
+        }
+        line.push_str(&p);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    for l in lines.iter_mut() {
+        if l.chars().count() > max {
+            *l = l.chars().take(max - 1).chain(['…']).collect();
+        }
+    }
+    if lines.len() > 3 {
+        lines.truncate(3);
+        let last = &mut lines[2];
+        let keep: String = last.chars().take(max.saturating_sub(1)).collect();
+        *last = format!("{keep}…");
+    }
+    lines
+}
+
+/// The most lines any category label of `chart` takes in a band of `band` px.
+fn label_rows(chart: &Chart, band: f64) -> usize {
+    chart
+        .categories
+        .iter()
+        .map(|c| label_lines(c, band - 6.0, TEXT_SIZE).len())
+        .max()
+        .unwrap_or(1)
+}
+
 /// The legend's entries laid out in rows from the right: (series, x) per row.
 fn legend_rows(chart: &Chart) -> Vec<Vec<(usize, f64)>> {
     let room = W - LEFT - RIGHT;
@@ -199,14 +261,17 @@ impl Geometry {
         let step = tick_step(max * 1.05);
         let plot_w = W - LEFT - RIGHT;
         let plot_top = header.height();
+        let band = plot_w / chart.categories.len().max(1) as f64;
+        // Category labels that need more than one line push the x label down.
+        let extra = (label_rows(chart, band).saturating_sub(1)) as f64 * (TEXT_SIZE + 2.0);
         Geometry {
             plot_top,
-            h: plot_top + PLOT_H + BOTTOM,
+            h: plot_top + PLOT_H + BOTTOM + extra,
             top: (max * 1.05 / step).ceil() * step,
             step,
             plot_w,
             plot_h: PLOT_H,
-            band: plot_w / chart.categories.len().max(1) as f64,
+            band,
         }
     }
 
@@ -289,13 +354,24 @@ fn axes(s: &mut String, chart: &Chart, g: &Geometry) {
         if i % every != 0 {
             continue;
         }
+        // Labels shown every k-th band may use k bands.
+        let lines = label_lines(c, g.band * every as f64 - 6.0, TEXT_SIZE);
         let _ = write!(
             s,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">"#,
             g.x_mid(i),
-            g.h - BOTTOM + 16.0,
-            esc(c)
+            g.plot_top + g.plot_h + 16.0,
         );
+        for (k, line) in lines.iter().enumerate() {
+            let _ = write!(
+                s,
+                r#"<tspan x="{:.1}" dy="{}">{}</tspan>"#,
+                g.x_mid(i),
+                if k == 0 { 0.0 } else { TEXT_SIZE + 2.0 },
+                esc(line)
+            );
+        }
+        s.push_str("</text>");
     }
     let _ = write!(
         s,
@@ -564,6 +640,54 @@ mod tests {
         );
         // The whisker's top (95) is inside the plot: the axis goes to 100.
         assert!(svg.contains(">100<"), "{svg}");
+    }
+
+    #[test]
+    fn category_labels_wider_than_their_band_break_and_never_overlap() {
+        let mut c = chart(Kind::Bar);
+        c.categories = [
+            "randwrite-8k-qd64",
+            "randrw-8k-qd1024",
+            "randread-8k-qd1024",
+            "read-1m-qd32",
+            "write-1m-qd32",
+        ]
+        .map(String::from)
+        .to_vec();
+        for s in c.series.iter_mut() {
+            s.values = vec![Some(1.0); 5];
+        }
+        let one_line = render(&chart(Kind::Bar));
+        let svg = render(&c);
+        let band = (W - LEFT - RIGHT) / 5.0;
+        let mut pieces = Vec::new();
+        for cat in &c.categories {
+            let lines = label_lines(cat, band - 6.0, TEXT_SIZE);
+            let wide = text_width(cat, TEXT_SIZE) > band - 6.0;
+            assert_eq!(lines.len() > 1, wide, "{cat}: {lines:?}");
+            assert_eq!(lines.concat(), *cat, "nothing lost");
+            for l in &lines {
+                assert!(text_width(l, TEXT_SIZE) <= band - 6.0, "{l:?}");
+                assert!(svg.contains(&format!(">{}</tspan>", esc(l))), "{l}");
+            }
+            pieces.extend(lines);
+        }
+        assert_eq!(pieces[..2], ["randwrite-8k-", "qd64"]);
+        // The drawing grows by the extra label line.
+        let height = |svg: &str| -> f64 {
+            let at = svg.find("height=\"").expect("height") + 8;
+            svg[at..]
+                .split('"')
+                .next()
+                .unwrap_or("0")
+                .parse()
+                .expect("number")
+        };
+        assert!(height(&svg) > height(&one_line), "{svg}");
+        // A label too long for three lines is cut, never drawn over its neighbours.
+        let long = label_lines(&"x-".repeat(80), 60.0, TEXT_SIZE);
+        assert_eq!(long.len(), 3);
+        assert!(long[2].ends_with('…'));
     }
 
     #[test]

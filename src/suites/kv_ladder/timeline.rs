@@ -113,7 +113,10 @@ fn gpu_chart(here: &[&Level], n: u32) -> Option<Chart> {
     let series = |what: &str, f: GpuValue| gpu_series(here, buckets, what, f);
     Some(Chart {
         id: format!("kv-ladder-L{n}-gpus"),
-        title: format!("{n} clients over time: GPU utilization and memory (nvidia-smi, first run of each variant)"),
+        title: format!(
+            "{} over time: GPU utilization and memory (nvidia-smi, first run of each variant)",
+            clients(n)
+        ),
         kind: Kind::Line,
         x_label: "seconds into the level".into(),
         y_label: "%".into(),
@@ -188,7 +191,10 @@ fn level_charts(here: &[&Level], n: u32) -> Vec<Chart> {
     };
     let mut out = chart(
         "usage",
-        format!("{n} clients over time: KV cache usage and hit rates (first run of each variant)"),
+        format!(
+            "{} over time: KV cache usage and hit rates (first run of each variant)",
+            clients(n)
+        ),
         "%",
         usage,
     )
@@ -196,11 +202,20 @@ fn level_charts(here: &[&Level], n: u32) -> Vec<Chart> {
     out.extend(
         chart(
             "requests",
-            format!("{n} clients over time: requests running and waiting"),
+            format!("{} over time: requests running and waiting", clients(n)),
             "requests",
             queue,
         )
         .split(),
     );
     out
+}
+
+/// `1 client`, `16 clients`.
+fn clients(n: u32) -> String {
+    if n == 1 {
+        "1 client".into()
+    } else {
+        format!("{n} clients")
+    }
 }
