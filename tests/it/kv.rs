@@ -282,6 +282,60 @@ fn runs_that_disagree_make_a_level_inconclusive() {
     assert!(iv["high"].as_f64().is_some_and(|h| h < 0.9), "{l1}");
 }
 
+/// Test 3's generation rates are judged by their 95% interval over the two runs of each
+/// variant, in percent difference: runs that agree and sit inside ±10% pass with the
+/// interval; a level whose LMCache runs disagree (one at par, one 14% faster) has medians
+/// inside 10% but an interval reaching past it: inconclusive, saying how many runs would
+/// settle it; both LMCache runs 25% faster: the whole interval is past +10%, fail.
+#[test]
+fn dram_generation_rates_are_judged_by_their_interval_over_the_runs() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    copy_dir(
+        &root().join("samples/kv-cache-published/results"),
+        &tmp.path().join("results"),
+    );
+    let faster = |run: &str, by: f64| {
+        let p = tmp.path().join(format!("results/{run}-L8.json"));
+        let mut r: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&p).expect("r")).expect("json");
+        for x in r.as_array_mut().expect("list") {
+            let t = x["tpot_ms"].as_f64().unwrap_or(0.0);
+            x["tpot_ms"] = (t / by).into();
+        }
+        fs::write(&p, r.to_string()).expect("w");
+    };
+    let (_, v) = analyze_json(tmp.path(), &[]);
+    let l8 = verdict(&v, "kv-dram.L8-gen");
+    assert_eq!(l8["status"], "pass", "{l8}");
+    let iv = &l8["interval"];
+    let (lo, hi) = (
+        iv["low"].as_f64().unwrap_or(f64::NAN),
+        iv["high"].as_f64().unwrap_or(f64::NAN),
+    );
+    assert!(-10.0 <= lo && lo < hi && hi <= 10.0, "{l8}");
+    assert_eq!(iv["runs"], serde_json::json!([2, 2]), "{l8}");
+    faster("lmcache-2", 1.14);
+    let (_, v) = analyze_json(tmp.path(), &["--max-spread", "0.5"]);
+    let l8 = verdict(&v, "kv-dram.L8-gen");
+    let diff = l8["measured_value"].as_f64().unwrap_or(f64::NAN);
+    assert!(diff.abs() <= 10.0, "the medians alone would pass: {l8}");
+    assert_eq!(l8["status"], "inconclusive", "{l8}");
+    let note = l8["note"].as_str().unwrap_or("");
+    assert!(
+        note.contains("straddles +10%") && note.contains("would settle it"),
+        "{note}"
+    );
+    faster("lmcache-1", 1.25);
+    faster("lmcache-2", 1.25 / 1.14);
+    let (_, v) = analyze_json(tmp.path(), &[]);
+    let l8 = verdict(&v, "kv-dram.L8-gen");
+    assert_eq!(l8["status"], "fail", "{l8}");
+    assert!(
+        l8["interval"]["low"].as_f64().is_some_and(|l| l > 10.0),
+        "{l8}"
+    );
+}
+
 /// Test 1's repeat rule ("if the first run after a fresh start is slower while kernels
 /// compile and tune, repeat it once and use the second measurement"): a slow first
 /// restore is excused only when the files hold its repeat. Without the repeat, a first

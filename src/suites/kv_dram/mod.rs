@@ -299,12 +299,79 @@ fn gen_verdict(agg: &Aggregate, n: u32, gap: f64, max_spread: f64) -> Verdict {
             Status::Inconclusive,
             format!("{}; {fed}", spread.join("; ")),
         )
+    } else if let Some(judged) = gen_interval(agg, n, gap) {
+        v.interval = Some(judged.interval);
+        (judged.status, format!("{fed}; {}", judged.note))
     } else if diff.abs() <= gap {
-        (Status::Pass, fed)
+        (Status::Pass, format!("{fed}; {GEN_ONE_RUN}"))
     } else {
-        (Status::Fail, fed)
+        (Status::Fail, format!("{fed}; {GEN_ONE_RUN}"))
     };
     v
+}
+
+/// Said of a level with one run of a variant: no interval over runs.
+const GEN_ONE_RUN: &str =
+    "no interval: one run of a variant at this level (the procedure runs each variant twice)";
+
+/// A generation-rate criterion judged by its interval over the runs.
+struct Judged {
+    interval: crate::model::verdict::Interval,
+    status: Status,
+    note: String,
+}
+
+/// LMCache's generation rate over the connector's at a level, as the 95% interval over
+/// the runs that feed the medians (Student t on the log ratio, variance pooled over both
+/// variants), in the criterion's unit (percent difference): pass when all of it lies
+/// within ±`gap`, fail when all of it lies outside, inconclusive when it straddles a
+/// bound (with how many runs of each would settle it at the spread seen). None with one
+/// run of a variant.
+fn gen_interval(agg: &Aggregate, n: u32, gap: f64) -> Option<Judged> {
+    use crate::stats::ratio::Settle;
+    let r =
+        crate::stats::ratio::ratio_pooled(&agg.values(ADP, n, GEN), &agg.values(LMCACHE, n, GEN))?;
+    let (low, high, _, method) = r.interval?;
+    let (lo_bound, hi_bound) = (1.0 - gap, 1.0 + gap);
+    let status = if low >= lo_bound && high <= hi_bound {
+        Status::Pass
+    } else if low > hi_bound || high < lo_bound {
+        Status::Fail
+    } else {
+        Status::Inconclusive
+    };
+    let mut note = format!(
+        "95% interval of lmcache over adp ({}): {:+.1}% to {:+.1}%",
+        method.name(),
+        (low - 1.0) * 100.0,
+        (high - 1.0) * 100.0
+    );
+    if status == Status::Inconclusive {
+        // The bound the estimate is nearer to is the one to settle.
+        let bound = if r.estimate >= 1.0 {
+            hi_bound
+        } else {
+            lo_bound
+        };
+        note.push_str(&match r.runs_to_settle(bound) {
+            Settle::Runs(k) => format!(
+                "; it straddles {:+.0}%: about {k} runs of each variant would settle it at the spread seen",
+                (bound - 1.0) * 100.0
+            ),
+            _ => format!("; it straddles {:+.0}%", (bound - 1.0) * 100.0),
+        });
+    }
+    Some(Judged {
+        interval: crate::model::verdict::Interval {
+            low: (low - 1.0) * 100.0,
+            high: (high - 1.0) * 100.0,
+            level: 0.95,
+            method: method.name().to_string(),
+            runs: vec![r.n_base, r.n_cand],
+        },
+        status,
+        note,
+    })
 }
 
 fn hits_verdict(all: &[(String, (String, Vec<Attempt>))], share: f64) -> Verdict {
