@@ -34,7 +34,8 @@ pub struct Analysis {
     pub conformance: Vec<crate::why::conformance::Conformance>,
     /// The setup as the files show it (what the conformance tables and comparisons read).
     pub setup: crate::why::setup::Setup,
-    /// When the run started, from a collector's manifest (what `--by-time` orders by).
+    /// When the run started (what `--by-time` orders by): from a collector's manifest,
+    /// else from the earliest fio run's own JSON; see [`started`].
     pub started: Option<String>,
 }
 
@@ -429,7 +430,9 @@ impl Analysis {
 
 /// When the run started: the earliest `started` of the collectors' manifests, as an
 /// instant (whatever offset each was written with), in UTC; one that is not an instant
-/// is not a start time.
+/// is not a start time. A folder made by hand has no manifest: then the earliest fio
+/// run's start, which its JSON gives (`timestamp`, when fio wrote the document, less the
+/// run's longest direction `runtime`), in UTC; else unknown.
 pub fn started(catalog: &Catalog) -> Option<String> {
     catalog
         .of(crate::ingest::Kind::Manifest)
@@ -437,6 +440,34 @@ pub fn started(catalog: &Catalog) -> Option<String> {
         .filter_map(|s| Some((crate::instant::instant(&s).ok()?, s)))
         .min()
         .and_then(|(_, s)| crate::instant::utc(&s))
+        .or_else(|| fio_started(catalog))
+}
+
+/// The earliest start of the fio runs in the folder, in UTC, from their own JSON.
+fn fio_started(catalog: &Catalog) -> Option<String> {
+    let micros = catalog
+        .of(crate::ingest::Kind::Fio)
+        .filter_map(|i| match &i.record {
+            Ok(crate::ingest::Record::Fio(out)) => {
+                let ended = out.output.timestamp.filter(|t| *t > 0)?;
+                let ran_ms = out
+                    .output
+                    .jobs
+                    .iter()
+                    .flat_map(|j| [&j.read, &j.write, &j.trim])
+                    .map(|d| d.runtime_ms)
+                    .max()
+                    .unwrap_or(0);
+                let ran_ms = i64::try_from(ran_ms).ok()?;
+                ended
+                    .checked_mul(1_000_000)?
+                    .checked_sub(ran_ms.checked_mul(1_000)?)
+            }
+            _ => None,
+        })
+        .min()?;
+    let t = chrono::DateTime::from_timestamp_micros(micros)?;
+    Some(t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true))
 }
 
 /// Scalar entries of a top-level `manifest.json` (what a collector recorded).

@@ -41,7 +41,7 @@ const STARTED_COLUMN: Column = c(
     "started",
     Type::Str,
     "",
-    "when the campaign started (as in campaigns.started); null when no manifest says",
+    "when the campaign started, in UTC (as in campaigns.started): from its manifest, else from its earliest fio run's own timestamp and runtime; null when neither says",
 );
 
 const VERSION_COLUMN: Column = c(

@@ -457,19 +457,36 @@ fn compare_and_trend_from_a_dataset_equal_those_from_the_folders() {
         assert!(folders["rows"].as_array().is_some_and(|r| r.len() > 10));
         assert_eq!(dataset, folders, "{a} vs {b}");
     }
-    // Selecting by time: no sample has a start time, so a bound selects none.
+    // Selecting by time: the samples made from published figures have no start time and
+    // the loopback sample's (real fio runs) is its first run's, in November 2026, so a
+    // bound before that selects none, and one after it that sample alone.
     let r = run(&[
         "analyze",
         "--trend",
-        &format!("{}:since=2026-01-01", s(&ds)),
+        &format!("{}:until=2026-01-01", s(&ds)),
     ]);
     assert_eq!(r.code, 2);
     assert!(
         r.stderr
-            .contains("holds no campaign that matches `since=2026-01-01`"),
+            .contains("holds no campaign that matches `until=2026-01-01`"),
         "{}",
         r.stderr
     );
+    let r = run(&[
+        "dataset",
+        "list",
+        &format!("{}:since=2026-01-01", s(&ds)),
+        "--format",
+        "json",
+    ]);
+    let v: Value = serde_json::from_str(&r.stdout).expect("JSON");
+    let names: Vec<&str> = v
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert_eq!(names, ["storage-loopback"], "{v}");
 }
 
 /// The Python that has DuckDB: $REPROBENCH_DUCKDB_PYTHON (CI installs it), else python3.
@@ -589,7 +606,10 @@ fn duckdb_answers_the_documented_queries_as_analyze_does() {
         .iter()
         .filter_map(|a| {
             let name = name_of(a);
-            let started = started_of(&name)?;
+            // The generated campaigns' manifests say when they started; the samples
+            // have none, and the one of real fio runs starts at its first run (its own
+            // start is tested in a_campaign_made_by_hand_starts_when_its_first_fio_run_did).
+            let started = started_of(&name).or_else(|| a["started"].as_str().map(String::from))?;
             (started.as_str() >= "2026-03-01").then_some(())?;
             let v = verdict_of(a, "storage.randwrite-8k-qd64")?;
             Some((
@@ -940,4 +960,62 @@ fn selector_times_are_instants_and_what_is_not_one_is_refused() {
         assert!(got.is_empty(), "{sel}");
         assert!(stderr.contains(why), "{sel}: {stderr}");
     }
+}
+
+/// A campaign made by hand has no manifest, but every fio JSON says when fio wrote it
+/// (`timestamp`) and how long the run took (`runtime`): its start is the earliest run's
+/// start, computed here from the files themselves, in UTC; a manifest's `started` still
+/// comes first; files with `timestamp` 0 (made from published figures) give no start.
+#[test]
+fn a_campaign_made_by_hand_starts_when_its_first_fio_run_did() {
+    let d = tempfile::tempdir().expect("tmp");
+    let dir = d.path().join("by-hand");
+    copy_dir(&root().join("samples/storage-loopback"), &dir);
+    let mut earliest: Option<i64> = None;
+    for array in ["raid10", "adp"] {
+        for e in std::fs::read_dir(dir.join("results").join(array)).expect("dir") {
+            let p = e.expect("entry").path();
+            if p.extension().is_none_or(|x| x != "json") {
+                continue;
+            }
+            let v: Value =
+                serde_json::from_str(&std::fs::read_to_string(&p).expect("read")).expect("json");
+            let ended_ms = v["timestamp"].as_i64().expect("timestamp") * 1000;
+            let ran_ms = v["jobs"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .flat_map(|j| {
+                    ["read", "write", "trim"].map(|k| j[k]["runtime"].as_i64().unwrap_or(0))
+                })
+                .max()
+                .unwrap_or(0);
+            let start = ended_ms - ran_ms;
+            earliest = Some(earliest.map_or(start, |e| e.min(start)));
+        }
+    }
+    let earliest = earliest.expect("fio files");
+    let want = chrono::DateTime::from_timestamp_millis(earliest)
+        .expect("instant")
+        .to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true);
+    let (_, v) = crate::common::analyze_json(&dir, &[]);
+    assert_eq!(v["started"], want.as_str(), "{}", v["started"]);
+    // The dataset keeps it, so `since=` finds the campaign.
+    let ds = d.path().join("ds");
+    let r = add(&ds, std::slice::from_ref(&dir), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run(&["dataset", "list", s(&ds), "--format", "json"]);
+    let listed: Value = serde_json::from_str(&r.stdout).expect("JSON");
+    assert_eq!(listed[0]["started"], want.as_str(), "{listed}");
+    // A manifest's start comes first.
+    std::fs::write(
+        dir.join("manifest.json"),
+        r#"{"tool": "reprobench", "started": "2026-07-18T13:00:00+02:00", "steps": []}"#,
+    )
+    .expect("manifest");
+    let (_, v) = crate::common::analyze_json(&dir, &[]);
+    assert_eq!(v["started"], "2026-07-18T11:00:00Z");
+    // Published figures carry timestamp 0: no start, not 1970.
+    let (_, v) = crate::common::analyze_json(&root().join("samples/storage-published"), &[]);
+    assert!(v["started"].is_null(), "{}", v["started"]);
 }
