@@ -203,10 +203,10 @@ fn parquet(df: &mut polars_core::prelude::DataFrame) -> anyhow::Result<Vec<u8>> 
             distinct_count: false,
             ..StatisticsOptions::default()
         })
-        .with_key_value_metadata(Some(KeyValueMetadata::from_static(vec![(
-            "reprobench.schema_version".into(),
-            schema::VERSION.into(),
-        )])))
+        .with_key_value_metadata(Some(KeyValueMetadata::from_static(vec![
+            crate::frames::arrow_schema_for_every_reader(df),
+            ("reprobench.schema_version".into(), schema::VERSION.into()),
+        ])))
         .finish(df)
         .context("cannot write Parquet")?;
     Ok(buf)

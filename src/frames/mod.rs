@@ -13,7 +13,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use polars_core::prelude::{Column, DataFrame, IntoColumn, NamedFrom, Series};
-use polars_io::prelude::{CsvWriter, ParquetWriter};
+use polars_io::prelude::{CsvWriter, KeyValueMetadata, ParquetWriter};
 use polars_io::SerWriter;
 
 /// A named frame, e.g. `fio_groups`.
@@ -141,6 +141,9 @@ pub fn export(frames: &mut [Frame], dir: &Path) -> anyhow::Result<Vec<String>> {
         let file = File::create(&parquet)
             .with_context(|| format!("failed to create `{}`", parquet.display()))?;
         ParquetWriter::new(file)
+            .with_key_value_metadata(Some(KeyValueMetadata::from_static(vec![
+                arrow_schema_for_every_reader(&frame.df),
+            ])))
             .finish(&mut frame.df)
             .with_context(|| format!("failed to write `{}`", parquet.display()))?;
         let csv = dir.join(format!("{}.csv", frame.name));
@@ -157,6 +160,18 @@ pub fn export(frames: &mut [Frame], dir: &Path) -> anyhow::Result<Vec<String>> {
         .with_context(|| format!("failed to write `{}`", md.display()))?;
     written.push(md.display().to_string());
     Ok(written)
+}
+
+/// The Arrow schema a Parquet file carries for Arrow readers (its `ARROW:schema` key),
+/// written with the types every Arrow reader knows: strings as `large_utf8`, not the
+/// `utf8_view` Polars holds them in, which pyarrow before 15 cannot read at all
+/// (`Unrecognized type: 24`: not one column of the file opens). The data pages are the
+/// same either way (Parquet's BYTE_ARRAY strings).
+pub fn arrow_schema_for_every_reader(df: &DataFrame) -> (String, String) {
+    use polars_core::prelude::{CompatLevel, SchemaExt};
+    let arrow = df.schema().to_arrow(CompatLevel::oldest());
+    let kv = polars_parquet::write::schema_to_metadata_key(&arrow);
+    (kv.key, kv.value.unwrap_or_default())
 }
 
 #[cfg(test)]

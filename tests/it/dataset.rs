@@ -1019,3 +1019,97 @@ fn a_campaign_made_by_hand_starts_when_its_first_fio_run_did() {
     let (_, v) = crate::common::analyze_json(&root().join("samples/storage-published"), &[]);
     assert!(v["started"].is_null(), "{}", v["started"]);
 }
+
+/// pyarrow 14 ($REPROBENCH_PYARROW14_PYTHON; CI installs it): the last pyarrow before the
+/// Arrow view types, still what many support machines have.
+fn pyarrow14_python() -> Option<PathBuf> {
+    let p = std::env::var_os("REPROBENCH_PYARROW14_PYTHON").map(PathBuf::from);
+    let ok = p.as_ref().is_some_and(|p| {
+        Command::new(p)
+            .args([
+                "-c",
+                "import pyarrow; assert pyarrow.__version__.startswith('14.')",
+            ])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI installs pyarrow 14 ($REPROBENCH_PYARROW14_PYTHON)"
+        );
+        skipped("needs pyarrow 14 ($REPROBENCH_PYARROW14_PYTHON)");
+        return None;
+    }
+    p
+}
+
+/// Every Parquet file the tool writes (a dataset's, an export's) opens in pyarrow 14,
+/// whole: Polars holds strings as Arrow's `utf8_view`, and the Arrow schema it embeds by
+/// default names that type, which pyarrow before 15 cannot read (`Unrecognized type:
+/// 24`, for every file). Strings come back as strings.
+#[test]
+fn pyarrow_14_reads_every_parquet_file_the_tool_writes() {
+    let Some(py) = pyarrow14_python() else {
+        return;
+    };
+    let d = tempfile::tempdir().expect("tmp");
+    let ds = d.path().join("ds");
+    assert_eq!(add(&ds, &samples(), &[]).code, 0);
+    let export = d.path().join("export");
+    let r = run(&[
+        "analyze",
+        s(&root().join("samples/kv-cache-published")),
+        "--export",
+        s(&export),
+    ]);
+    assert!(r.code == 0 || r.code == 1, "{}", r.stderr);
+    let script = r#"
+import glob, sys
+import pyarrow as pa, pyarrow.parquet as pq
+files = sorted(glob.glob(sys.argv[1] + "/**/*.parquet", recursive=True))
+strings = 0
+for f in files:
+    t = pq.read_table(f)
+    strings += sum(1 for ty in t.schema.types if pa.types.is_large_string(ty) or pa.types.is_string(ty))
+print(len(files), strings)
+"#;
+    let out = Command::new(&py)
+        .args(["-c", script, s(d.path())])
+        .output()
+        .expect("python runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let counts: Vec<usize> = text
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let written = walk_parquet(d.path());
+    assert_eq!(counts.first(), Some(&written), "{text}");
+    assert!(written > 20, "{written} files");
+    assert!(
+        counts.get(1).is_some_and(|n| *n > 50),
+        "string columns: {text}"
+    );
+}
+
+fn walk_parquet(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| {
+            let p = e.path();
+            if p.is_dir() {
+                walk_parquet(&p)
+            } else {
+                usize::from(p.extension().is_some_and(|x| x == "parquet"))
+            }
+        })
+        .sum()
+}
