@@ -1,6 +1,8 @@
 //! Test 3, the DRAM tier: the connector alone (`adp`) vs LMCache with host RAM in front
 //! of the same card (`lmcache`): warm restores, restores after a restart, and load.
 
+use std::collections::BTreeMap;
+
 use crate::ingest::walk::Skipped;
 use crate::ingest::{layout, Catalog, Kind as FileKind};
 use crate::model::chart::{Chart, Kind, Series};
@@ -107,15 +109,7 @@ impl Suite for KvDram {
                 .filter(|l| l.variant == LMCACHE)
                 .flat_map(|l| l.files.clone()),
         );
-        let get = |variant: &str, kind: &str| {
-            transcripts
-                .iter()
-                .find(|(stem, _)| {
-                    let s = stem.to_ascii_lowercase();
-                    s.contains(variant) && s.contains(kind)
-                })
-                .map(|(_, v)| v.clone())
-        };
+        let get = |variant: &str, kind: &str| transcript(&transcripts, variant, kind);
         let max_spread = opts.max_spread.unwrap_or(reference.ladder.max_spread);
         // The levels' rates are the ladder suite's measurements (it measures every level).
         let rates = kv_common::measurements::ladder(&levels, crate::suites::kv_ladder::NAME);
@@ -143,37 +137,14 @@ impl Suite for KvDram {
             .files_read
             .extend(kv_common::hit_source::snapshots_in(catalog, "dram"));
         report.verdicts.push(hits);
-        let mut devs =
-            kv_common::deviations::ladder(&levels, &[ADP, LMCACHE], &reference.ladder, |n| {
-                vec![format!("kv-dram.L{n}-gen")]
-            });
-        // The prompt of the restores against the published comparison's (GLM-5.3).
-        let logs = kv_common::server_logs(catalog, skipped);
-        let model = kv_common::model_name(catalog, &logs)
-            .and_then(|(m, _)| reference.model(&m).cloned())
-            .or_else(|| reference.model(&reference.restore.default_model).cloned());
-        let timed: Vec<(&str, &str, &[Attempt])> = all
-            .iter()
-            .map(|(n, (f, a))| (n.as_str(), f.as_str(), a.as_slice()))
-            .collect();
-        devs.extend(kv_common::deviations::prompt(
-            &timed,
-            model.as_ref(),
+        let devs = dram_deviations(
+            catalog,
+            skipped,
+            &levels,
+            &all,
             &reference,
-            &[],
-            &["kv-dram.restores-hit"],
-        ));
-        let comparing: Vec<String> = report
-            .verdicts
-            .iter()
-            .map(|v| v.id.clone())
-            .filter(|id| id.ends_with("-gen"))
-            .collect();
-        devs.extend(kv_common::deviations::kv_cache_sizes(
-            &logs,
-            [ADP, LMCACHE],
-            &comparing,
-        ));
+            &report.verdicts,
+        );
         crate::model::deviation::apply(&mut report.verdicts, &devs);
         let all_devs = devs.clone();
         // The connector's own levels are kv-ladder's to list; here, what LMCache ran and
@@ -186,62 +157,132 @@ impl Suite for KvDram {
                     .any(|s| s.starts_with(LMCACHE) || s.ends_with("requests"))
             })
             .collect();
-        let mut chart_values: Vec<[Option<f64>; 4]> = Vec::new();
-        for (kind, adp_pub, lm_pub, what) in [
-            (
-                "warm",
-                d.warm_adp_s,
-                d.warm_lmcache_s,
-                "Restore on a running engine after reset_prefix_cache",
-            ),
-            (
-                "restart",
-                d.restart_adp_s,
-                d.restart_lmcache_s,
-                "Restore after a vLLM restart",
-            ),
-        ] {
-            let m = |v: &str| get(v, kind).map(|(f, a)| measured(&f, &a, 1, TIMED_RUNS));
-            let (a, l) = (m(ADP), m(LMCACHE));
-            chart_values.push([
-                a.as_ref().and_then(|x| x.median),
-                l.as_ref().and_then(|x| x.median),
-                Some(adp_pub),
-                Some(lm_pub),
-            ]);
-            if a.is_none() && l.is_none() {
-                continue;
-            }
-            let f = |x: &Option<crate::suites::kv_common::restore::Measured>| {
-                x.as_ref()
-                    .and_then(|m| m.median)
-                    .map_or(Phrase::dash(), |s| phrase!("{}", qty(s, 2, Unit::Seconds)))
-            };
-            report.observations.push(Observation {
-                id: format!("kv-dram.{kind}"),
-                what: what.into(),
-                measured: phrase!("connector alone {} · LMCache {}", f(&a), f(&l)),
-                published: phrase!(
-                    "connector alone {} · LMCache {}",
-                    qty(adp_pub, 2, Unit::Seconds),
-                    qty(lm_pub, 2, Unit::Seconds)
-                ),
-                files: [&a, &l]
-                    .iter()
-                    .filter_map(|x| x.as_ref().map(|m| m.file.clone()))
-                    .collect(),
-                note: d.source.clone(),
-            });
-            for x in [a, l].into_iter().flatten() {
-                report.notes.extend(x.warmup_note);
-            }
-        }
+        let chart_values = restore_observations(&transcripts, d, &mut report);
         crate::model::deviation::annotate(&mut report.observations, &all_devs);
         report.observations.extend(lmcache_observation(catalog));
         report.charts.extend(chart(&chart_values));
         report.tables.push(attempts_table(&all));
         report
     }
+}
+
+/// How LMCache's levels and the restores' prompt deviate from the procedure, and whether
+/// the variants' GPU KV caches differ (every generation-rate verdict compares them).
+fn dram_deviations(
+    catalog: &Catalog,
+    skipped: &mut Vec<Skipped>,
+    levels: &[kv_common::ladder::Level],
+    all: &[(String, (String, Vec<Attempt>))],
+    reference: &KvReference,
+    verdicts: &[Verdict],
+) -> Vec<crate::model::deviation::Deviation> {
+    let mut devs = kv_common::deviations::ladder(levels, &[ADP, LMCACHE], &reference.ladder, |n| {
+        vec![format!("kv-dram.L{n}-gen")]
+    });
+    // The prompt of the restores against the published comparison's (GLM-5.3).
+    let logs = kv_common::server_logs(catalog, skipped);
+    let model = kv_common::model_name(catalog, &logs)
+        .and_then(|(m, _)| reference.model(&m).cloned())
+        .or_else(|| reference.model(&reference.restore.default_model).cloned());
+    let timed: Vec<(&str, &str, &[Attempt])> = all
+        .iter()
+        .map(|(n, (f, a))| (n.as_str(), f.as_str(), a.as_slice()))
+        .collect();
+    devs.extend(kv_common::deviations::prompt(
+        &timed,
+        model.as_ref(),
+        reference,
+        &[],
+        &["kv-dram.restores-hit"],
+    ));
+    let comparing: Vec<String> = verdicts
+        .iter()
+        .map(|v| v.id.clone())
+        .filter(|id| id.ends_with("-gen"))
+        .collect();
+    devs.extend(kv_common::deviations::kv_cache_sizes(
+        &logs,
+        [ADP, LMCACHE],
+        &comparing,
+    ));
+    devs
+}
+
+/// The transcript of `variant`'s `kind` restores (`warm`, `restart`), by its name.
+fn transcript(
+    transcripts: &BTreeMap<String, (String, Vec<Attempt>)>,
+    variant: &str,
+    kind: &str,
+) -> Option<(String, Vec<Attempt>)> {
+    transcripts
+        .iter()
+        .find(|(stem, _)| {
+            let s = stem.to_ascii_lowercase();
+            s.contains(variant) && s.contains(kind)
+        })
+        .map(|(_, v)| v.clone())
+}
+
+/// The warm and after-restart restores of both variants against the published times, as
+/// observations (and their warm-up notes) in `report`; the chart's values, one row per
+/// kind: connector alone, LMCache, and their published times.
+fn restore_observations(
+    transcripts: &BTreeMap<String, (String, Vec<Attempt>)>,
+    d: &crate::suites::kv_common::reference::DramRef,
+    report: &mut SuiteReport,
+) -> Vec<[Option<f64>; 4]> {
+    let get = |variant: &str, kind: &str| transcript(transcripts, variant, kind);
+    let mut chart_values: Vec<[Option<f64>; 4]> = Vec::new();
+    for (kind, adp_pub, lm_pub, what) in [
+        (
+            "warm",
+            d.warm_adp_s,
+            d.warm_lmcache_s,
+            "Restore on a running engine after reset_prefix_cache",
+        ),
+        (
+            "restart",
+            d.restart_adp_s,
+            d.restart_lmcache_s,
+            "Restore after a vLLM restart",
+        ),
+    ] {
+        let m = |v: &str| get(v, kind).map(|(f, a)| measured(&f, &a, 1, TIMED_RUNS));
+        let (a, l) = (m(ADP), m(LMCACHE));
+        chart_values.push([
+            a.as_ref().and_then(|x| x.median),
+            l.as_ref().and_then(|x| x.median),
+            Some(adp_pub),
+            Some(lm_pub),
+        ]);
+        if a.is_none() && l.is_none() {
+            continue;
+        }
+        let f = |x: &Option<crate::suites::kv_common::restore::Measured>| {
+            x.as_ref()
+                .and_then(|m| m.median)
+                .map_or(Phrase::dash(), |s| phrase!("{}", qty(s, 2, Unit::Seconds)))
+        };
+        report.observations.push(Observation {
+            id: format!("kv-dram.{kind}"),
+            what: what.into(),
+            measured: phrase!("connector alone {} · LMCache {}", f(&a), f(&l)),
+            published: phrase!(
+                "connector alone {} · LMCache {}",
+                qty(adp_pub, 2, Unit::Seconds),
+                qty(lm_pub, 2, Unit::Seconds)
+            ),
+            files: [&a, &l]
+                .iter()
+                .filter_map(|x| x.as_ref().map(|m| m.file.clone()))
+                .collect(),
+            note: d.source.clone(),
+        });
+        for x in [a, l].into_iter().flatten() {
+            report.notes.extend(x.warmup_note);
+        }
+    }
+    chart_values
 }
 
 fn gen_verdict(agg: &Aggregate, n: u32, gap: f64, max_spread: f64) -> Verdict {
