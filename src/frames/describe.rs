@@ -38,6 +38,44 @@ pub fn markdown(frames: &[Frame]) -> String {
     s
 }
 
+/// The export's `schema.json`: for every frame, its CSV and Parquet files and each
+/// column's type as SQL (`VARCHAR`, `DOUBLE`, `BIGINT`, `BOOLEAN`: DuckDB's `read_csv(...,
+/// columns = {...})`, Spark's `schema`) and as pandas names it (`string`, `float64`,
+/// `Int64`, `boolean`: `read_csv(..., dtype = {...})`), so a CSV reads back with the types
+/// of its Parquet instead of whatever a reader guesses from the cells (an all-empty column,
+/// a column of number-like names). The frames' own types, which the catalog checked.
+pub fn schema_json(frames: &[Frame]) -> serde_json::Value {
+    let frames: Vec<serde_json::Value> = frames
+        .iter()
+        .map(|f| {
+            let columns: Vec<serde_json::Value> =
+                f.df.columns()
+                    .iter()
+                    .map(|c| {
+                        let (sql, pandas) = match c.dtype() {
+                            DataType::Float64 | DataType::Float32 => ("DOUBLE", "float64"),
+                            DataType::Int64 | DataType::Int32 => ("BIGINT", "Int64"),
+                            DataType::Boolean => ("BOOLEAN", "boolean"),
+                            _ => ("VARCHAR", "string"),
+                        };
+                        serde_json::json!({"name": c.name().as_str(), "sql": sql, "pandas": pandas})
+                    })
+                    .collect();
+            serde_json::json!({
+                "name": f.name,
+                "csv": format!("{}.csv", f.name),
+                "parquet": format!("{}.parquet", f.name),
+                "rows": f.df.height(),
+                "columns": columns,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "about": "the types of every export frame's columns: read a CSV with them to get its Parquet's types (docs/compare-and-datasets.md)",
+        "frames": frames,
+    })
+}
+
 /// Whether a frame is what the schema says its table holds: the same columns in order,
 /// each of its type.
 pub fn conforms(t: &Table, df: &DataFrame) -> Result<(), String> {

@@ -123,8 +123,9 @@ pub fn join_inputs(inputs: &[(String, Vec<Frame>)]) -> anyhow::Result<Vec<Frame>
     Ok(by_name)
 }
 
-/// Writes `<dir>/<name>.parquet` and `<dir>/<name>.csv` for each frame, and `schema.md`
-/// describing their columns; returns the paths.
+/// Writes `<dir>/<name>.parquet` and `<dir>/<name>.csv` for each frame, `schema.md`
+/// describing their columns and `schema.json` giving their types to CSV readers; returns
+/// the paths.
 pub fn export(frames: &mut [Frame], dir: &Path) -> anyhow::Result<Vec<String>> {
     std::fs::create_dir_all(dir)
         .with_context(|| format!("failed to create export folder `{}`", dir.display()))?;
@@ -159,6 +160,12 @@ pub fn export(frames: &mut [Frame], dir: &Path) -> anyhow::Result<Vec<String>> {
     std::fs::write(&md, describe::markdown(frames))
         .with_context(|| format!("failed to write `{}`", md.display()))?;
     written.push(md.display().to_string());
+    let json = dir.join("schema.json");
+    let text = serde_json::to_string_pretty(&describe::schema_json(frames))
+        .context("cannot write the export's schema")?;
+    std::fs::write(&json, text + "\n")
+        .with_context(|| format!("failed to write `{}`", json.display()))?;
+    written.push(json.display().to_string());
     Ok(written)
 }
 

@@ -1113,3 +1113,76 @@ fn walk_parquet(dir: &Path) -> usize {
         })
         .sum()
 }
+
+/// An export's CSV files read back with the Parquet's types through the `schema.json`
+/// beside them (DuckDB's `read_csv(..., columns = ...)`, as the docs show): guessed from
+/// the cells, some columns come back as another type (an all-empty column, number-like
+/// names); with the schema, every column has its Parquet type and every value its
+/// Parquet value (an empty text and a missing one are both an empty cell in CSV: read
+/// back as missing).
+#[test]
+fn export_csv_reads_back_with_the_parquet_types_through_schema_json() {
+    let Some(py) = duckdb_python() else {
+        return;
+    };
+    let d = tempfile::tempdir().expect("tmp");
+    let export = d.path().join("export");
+    let inputs: Vec<PathBuf> = [
+        "kv-cache-published",
+        "storage-published",
+        "spdk-raid-published",
+    ]
+    .iter()
+    .map(|n| root().join("samples").join(n))
+    .collect();
+    let mut args = vec!["analyze"];
+    args.extend(inputs.iter().map(|p| s(p)));
+    args.extend(["--export", s(&export)]);
+    let r = run(&args);
+    assert!(r.code == 0 || r.code == 1, "{}", r.stderr);
+    let script = r#"
+import duckdb, json, sys
+d = sys.argv[1]
+schema = json.load(open(d + "/schema.json"))
+con = duckdb.connect()
+columns = guessed_wrong = typed_wrong = rows_differ = 0
+for f in schema["frames"]:
+    p, c = d + "/" + f["parquet"], d + "/" + f["csv"]
+    types = {x["name"]: x["sql"] for x in f["columns"]}
+    want = [r[1] for r in con.execute(f"DESCRIBE SELECT * FROM read_parquet('{p}')").fetchall()]
+    guessed = [r[1] for r in con.execute(f"DESCRIBE SELECT * FROM read_csv('{c}', header = true)").fetchall()]
+    typed = [r[1] for r in con.execute(f"DESCRIBE SELECT * FROM read_csv('{c}', header = true, columns = $t)", {"t": types}).fetchall()]
+    columns += len(want)
+    guessed_wrong += sum(a != b for a, b in zip(want, guessed))
+    typed_wrong += sum(a != b for a, b in zip(want, typed)) + abs(len(want) - len(typed))
+    sel = ", ".join(f"nullif(\"{n}\", '') AS \"{n}\"" if t == "VARCHAR" else f"\"{n}\"" for n, t in types.items())
+    a = f"SELECT {sel} FROM read_parquet('{p}')"
+    b = f"SELECT * FROM read_csv('{c}', header = true, columns = $t)"
+    rows_differ += con.execute(f"SELECT count(*) FROM ({a} EXCEPT ALL {b})", {"t": types}).fetchone()[0]
+    rows_differ += con.execute(f"SELECT count(*) FROM ({b} EXCEPT ALL {a})", {"t": types}).fetchone()[0]
+print(len(schema["frames"]), columns, guessed_wrong, typed_wrong, rows_differ)
+"#;
+    let out = Command::new(&py)
+        .args(["-c", script, s(&export)])
+        .output()
+        .expect("python runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let n: Vec<usize> = text
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let [frames, columns, guessed_wrong, typed_wrong, rows_differ] = n[..] else {
+        panic!("{text}");
+    };
+    assert!(frames >= 8 && columns > 150, "{text}");
+    assert!(
+        guessed_wrong > 0,
+        "guessing from the cells is wrong somewhere: {text}"
+    );
+    assert_eq!((typed_wrong, rows_differ), (0, 0), "{text}");
+}
