@@ -203,7 +203,16 @@ mod tests {
         assert_eq!(frames[0].df.height(), 2);
         let dir = tempfile::tempdir().expect("tempdir");
         let written = export(&mut frames, dir.path()).expect("export");
-        assert_eq!(written.len(), 3);
+        assert_eq!(written.len(), 4, "parquet, csv, schema.md, schema.json");
+        let schema: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.path().join("schema.json")).expect("schema.json"),
+        )
+        .expect("json");
+        let cols = &schema["frames"][0]["columns"];
+        assert_eq!(
+            cols[0],
+            serde_json::json!({"name": "input", "sql": "VARCHAR", "pandas": "string"})
+        );
         let csv = std::fs::read_to_string(dir.path().join("parameters.csv")).expect("csv");
         assert!(csv.starts_with("input,suite,subject,"), "{csv}");
         assert!(csv.contains(",1.5,"), "{csv}");
