@@ -19,7 +19,7 @@ quadratic in its runs shows there long before the total does). Ratios measured i
 run, never times: loose on purpose, they catch a parser or a suite gone quadratic, not
 noise.
 
-Usage: bench/run.py [--runs N] [--scale F] [--skip-large] [--skip-report] [--gate R]
+Usage: bench/run.py [--runs N] [--scale F] [--skip-large] [--skip-report] [--gate R [--suite-share S]]
 """
 
 import argparse
@@ -222,6 +222,8 @@ def main():
                                  stderr=subprocess.PIPE, text=True).stderr
             for m in re.finditer(r"timing: suite (\S+): ([0-9.]+) ms", err):
                 suite_ms[m[1]] = min(suite_ms.get(m[1], float("inf")), float(m[2]))
+        if a.gate and not suite_ms:
+            raise SystemExit("gate: no `timing: suite` line from REPROBENCH_TIMING=1 analyze on the large archive")
         for name, ms in sorted(suite_ms.items()):
             share = ms / 1000 / t_floor
             suite_shares.append((f"large: suite {name}", share))

@@ -443,13 +443,18 @@ pub fn started(catalog: &Catalog) -> Option<String> {
         .or_else(|| fio_started(catalog))
 }
 
+/// 2005-01-01T00:00:00Z: no fio run started before it.
+const FIO_EPOCH: i64 = 1_104_537_600;
+
 /// The earliest start of the fio runs in the folder, in UTC, from their own JSON.
 fn fio_started(catalog: &Catalog) -> Option<String> {
     let micros = catalog
         .of(crate::ingest::Kind::Fio)
         .filter_map(|i| match &i.record {
             Ok(crate::ingest::Record::Fio(out)) => {
-                let ended = out.output.timestamp.filter(|t| *t > 0)?;
+                // fio 3 writes Unix seconds; anything before 2005 (fio's first
+                // release) is no clock reading (0 in files made from published figures).
+                let ended = out.output.timestamp.filter(|t| *t >= FIO_EPOCH)?;
                 let ran_ms = out
                     .output
                     .jobs
@@ -459,9 +464,10 @@ fn fio_started(catalog: &Catalog) -> Option<String> {
                     .max()
                     .unwrap_or(0);
                 let ran_ms = i64::try_from(ran_ms).ok()?;
-                ended
+                let start = ended
                     .checked_mul(1_000_000)?
-                    .checked_sub(ran_ms.checked_mul(1_000)?)
+                    .checked_sub(ran_ms.checked_mul(1_000)?)?;
+                (start >= FIO_EPOCH * 1_000_000).then_some(start)
             }
             _ => None,
         })

@@ -66,7 +66,6 @@ impl std::iter::Sum for MBps {
     }
 }
 
-/// MiB/s (iostat's "MB/s") as decimal MB/s.
 /// A formatted number (`6934`, `-16851.25`, `+1250.0`) with its integer part grouped in
 /// thousands as the procedures print them (`6,934`, `-16,851.25`, `+1,250.0`): the one
 /// number format of what the tool writes in words. Anything that is not a plain decimal
@@ -96,6 +95,7 @@ pub fn grouped(formatted: &str) -> String {
     out
 }
 
+/// MiB/s (iostat's "MB/s") as decimal MB/s.
 pub fn mib_to_mb(mib_s: f64) -> f64 {
     mib_s * MIB / MB
 }

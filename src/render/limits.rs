@@ -32,8 +32,10 @@ pub struct Shared<'a> {
     /// The text as a line says it on its own ([`said`]).
     pub said: String,
     /// The subjects, shortened for a line (`a, b, c and 9 more`), or `all N` when the
-    /// text applies to every limit shown.
+    /// text applies to every limit shown: what the terminal says.
     pub applies_to: String,
+    /// Every subject, or `all N`: what the reports say.
+    pub applies_to_all: String,
 }
 
 /// A limit's text as a line says it on its own: a formula and a deviation say what they
@@ -74,10 +76,16 @@ pub fn said_once<'a>(limits: &[&'a Limit]) -> (Vec<Row<'a>>, Vec<Shared<'a>>) {
                     let owned: Vec<String> = subjects.iter().map(|s| s.to_string()).collect();
                     crate::model::phrase::few(&owned)
                 };
+                let applies_to_all = if subjects.len() == limits.len() {
+                    format!("all {}", subjects.len())
+                } else {
+                    subjects.join(", ")
+                };
                 shared.push(Shared {
                     what,
                     text,
                     said: said(what, text),
+                    applies_to_all,
                     subjects,
                     applies_to,
                 });

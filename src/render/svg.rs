@@ -65,18 +65,13 @@ fn label_lines(label: &str, width: f64, size: f64) -> Vec<String> {
     if label.chars().count() <= max {
         return vec![label.to_string()];
     }
-    // Pieces ending at a break: `randwrite-`, `8k-`, `qd64`.
+    // Pieces ending at a break: `randwrite-`, `8k-`, `qd64`; `adp `, `8 `, `clients`
+    // (a space stays with the piece before it, and is dropped where a line ends).
     let mut pieces: Vec<String> = Vec::new();
     let mut piece = String::new();
     for c in label.chars() {
-        if c == ' ' {
-            if !piece.is_empty() {
-                pieces.push(std::mem::take(&mut piece));
-            }
-            continue;
-        }
         piece.push(c);
-        if matches!(c, '-' | '_' | '/') {
+        if matches!(c, '-' | '_' | '/' | ' ') {
             pieces.push(std::mem::take(&mut piece));
         }
     }
@@ -86,14 +81,14 @@ fn label_lines(label: &str, width: f64, size: f64) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
     for p in pieces {
-        let joined = line.chars().count() + p.chars().count();
-        if !line.is_empty() && joined > max {
-            lines.push(std::mem::take(&mut line));
+        let joined = line.chars().count() + p.trim_end().chars().count();
+        if !line.trim_end().is_empty() && joined > max {
+            lines.push(std::mem::take(&mut line).trim_end().to_string());
         }
         line.push_str(&p);
     }
-    if !line.is_empty() {
-        lines.push(line);
+    if !line.trim_end().is_empty() {
+        lines.push(line.trim_end().to_string());
     }
     for l in lines.iter_mut() {
         if l.chars().count() > max {
@@ -684,6 +679,15 @@ mod tests {
                 .expect("number")
         };
         assert!(height(&svg) > height(&one_line), "{svg}");
+        // Words stay words: a space is kept inside a line and dropped where one ends.
+        let spaced = label_lines("lmcache · 16 clients", 60.0, TEXT_SIZE);
+        assert_eq!(spaced.join(" "), "lmcache · 16 clients", "{spaced:?}");
+        assert!(
+            spaced
+                .iter()
+                .all(|l| l.trim() == l && text_width(l, TEXT_SIZE) <= 60.0),
+            "{spaced:?}"
+        );
         // A label too long for three lines is cut, never drawn over its neighbours.
         let long = label_lines(&"x-".repeat(80), 60.0, TEXT_SIZE);
         assert_eq!(long.len(), 3);

@@ -312,11 +312,7 @@ fn server_facts(catalog: &Catalog, s: &mut Setup) {
         if let Some(n) = log.kv_cache_tokens {
             s.put(
                 "kv-cache-tokens",
-                Read::num(
-                    format!("{} tokens", crate::model::units::grouped(&n.to_string())),
-                    n as f64,
-                    rel,
-                ),
+                Read::num(format!("{n} tokens"), n as f64, rel),
             );
         }
         if let Some((line, gib)) = log.kv_cache_memory_gib.first() {

@@ -1007,6 +1007,24 @@ fn a_campaign_made_by_hand_starts_when_its_first_fio_run_did() {
     let r = run(&["dataset", "list", s(&ds), "--format", "json"]);
     let listed: Value = serde_json::from_str(&r.stdout).expect("JSON");
     assert_eq!(listed[0]["started"], want.as_str(), "{listed}");
+    // A clock reading no fio run can have (before 2005, or a runtime longer than the
+    // time since 1970) is no start: the campaign keeps its earliest real one.
+    let first = std::fs::read_dir(dir.join("results/raid10"))
+        .expect("dir")
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "json"))
+        .expect("a fio file");
+    let mut v: Value =
+        serde_json::from_str(&std::fs::read_to_string(&first).expect("read")).expect("json");
+    v["timestamp"] = 1.into();
+    std::fs::write(&first, v.to_string()).expect("write");
+    let (_, after) = crate::common::analyze_json(&dir, &[]);
+    let started = after["started"].as_str().unwrap_or("");
+    assert!(
+        started >= want.as_str() && started.starts_with("2026"),
+        "{started}"
+    );
     // A manifest's start comes first.
     std::fs::write(
         dir.join("manifest.json"),

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::deviation::Deviation;
 use crate::model::measurement::Unit;
-use crate::model::phrase::{count, name as named, Phrase};
+use crate::model::phrase::{count, name as named, printed, Phrase};
 use crate::phrase;
 use crate::suites::RanCommand;
 
@@ -83,9 +83,13 @@ pub fn ladder(
             for (name, want, source) in level_params(l.clients, r) {
                 match arg(l, name) {
                     Some(v) if !same(v, &want.to_string()) => out.push(with(
-                        Deviation::new(name, phrase!("{}", count(want)), Phrase::text(v))
-                            .effect(r.procedure.level_effect.clone(), true)
-                            .source(source),
+                        Deviation::new(
+                            name,
+                            phrase!("{}", printed(want as f64, 0)),
+                            Phrase::text(v),
+                        )
+                        .effect(r.procedure.level_effect.clone(), true)
+                        .source(source),
                     )),
                     Some(_) => {}
                     None => missing.push(name),
@@ -307,7 +311,7 @@ pub fn restore(
             out.push(with(
                 Deviation::new(
                     "tensor_parallel_size",
-                    phrase!("{}", count(m.tensor_parallel_size)),
+                    phrase!("{}", printed(m.tensor_parallel_size as f64, 0)),
                     Phrase::text(tp),
                 )
                     .effect(
@@ -325,7 +329,7 @@ pub fn restore(
             out.push(with(
                 Deviation::new(
                     "max_model_len",
-                    phrase!("{}", count(m.max_model_len)),
+                    phrase!("{}", printed(m.max_model_len as f64, 0)),
                     Phrase::text(len),
                 )
                 .unit(Unit::Tokens)

@@ -366,8 +366,8 @@ struct Judged {
 /// the runs that feed the medians (Student t on the log ratio, variance pooled over both
 /// variants), in the criterion's unit (percent difference): pass when all of it lies
 /// within ±`gap`, fail when all of it lies outside, inconclusive when it straddles a
-/// bound (with how many runs of each would settle it at the spread seen). None with one
-/// run of a variant.
+/// bound (with how many runs of each would settle it at the spread seen). None when no
+/// interval can be had: one run of each variant.
 fn gen_interval(agg: &Aggregate, n: u32, gap: f64) -> Option<Judged> {
     use crate::stats::ratio::Settle;
     let r =
@@ -388,11 +388,16 @@ fn gen_interval(agg: &Aggregate, n: u32, gap: f64) -> Option<Judged> {
         (high - 1.0) * 100.0
     );
     if status == Status::Inconclusive {
-        // The bound the estimate is nearer to is the one to settle.
-        let bound = if r.estimate >= 1.0 {
-            hi_bound
-        } else {
-            lo_bound
+        // The bound the interval crosses is the one to settle; crossing both, the one
+        // nearer the estimate on the log scale the interval is taken on.
+        let (over, under) = (high > hi_bound, low < lo_bound);
+        let bound = match (over, under) {
+            (true, false) => hi_bound,
+            (false, true) => lo_bound,
+            _ if (hi_bound / r.estimate).ln().abs() <= (r.estimate / lo_bound).ln().abs() => {
+                hi_bound
+            }
+            _ => lo_bound,
         };
         note.push_str(&match r.runs_to_settle(bound) {
             Settle::Runs(k) => format!(
@@ -503,7 +508,11 @@ fn attempts_table(all: &[(String, (String, Vec<Attempt>))]) -> Table {
                 Phrase::opt(a.seconds, 3),
                 a.prompt_tokens.map_or(Phrase::dash(), Phrase::count),
                 a.cached.map_or("null".into(), Phrase::count),
-                phrase!("{}:{}", phrase::name(file), count_of(a.line)),
+                phrase!(
+                    "{}:{}",
+                    phrase::name(file),
+                    phrase::name(a.line.to_string())
+                ),
             ]);
         }
     }

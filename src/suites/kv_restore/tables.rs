@@ -31,7 +31,7 @@ pub(super) fn attempts_table(
                     }
                     _ => Phrase::dash(),
                 },
-                phrase!("{}:{}", name(file), count(a.line)),
+                phrase!("{}:{}", name(file), name(a.line.to_string())),
             ]);
         }
     }

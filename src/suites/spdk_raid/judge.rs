@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::model::measurement::Unit;
 use crate::model::phrase;
-use crate::model::phrase::{count, fixed, qty, Phrase, UnitOf};
+use crate::model::phrase::{count, printed, qty, Phrase, UnitOf};
 use crate::model::verdict::{Observation, Status, Verdict};
 use crate::phrase;
 
@@ -264,7 +264,7 @@ fn share_verdict(
     v.set_measured(Some(share * 100.0));
     shares.insert((a.dir.clone(), op), theory);
     let unit = |x: f64| match op {
-        Op::RandomRead | Op::RandomWrite => phrase!("{}k IOPS", fixed(x / 1000.0, 0)),
+        Op::RandomRead | Op::RandomWrite => phrase!("{}k IOPS", printed(x / 1000.0, 0)),
         _ => phrase!("{}", qty(x, 1, Unit::GigabytesPerSecond)),
     };
     v.measured = phrase!(

@@ -123,7 +123,7 @@ pub fn results_table(groups: &[RunGroup]) -> Table {
     }
 }
 
-/// A p99 in ns as microseconds, as the script prints it (`-` for none or zero).
+/// A p99 in ns as microseconds, whole (`-` for none or zero).
 fn p99_us(ns: Option<f64>) -> Phrase {
     match ns {
         Some(v) if v != 0.0 => Phrase::num(v / 1000.0, 0),
