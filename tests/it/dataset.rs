@@ -1040,9 +1040,8 @@ fn a_campaign_made_by_hand_starts_when_its_first_fio_run_did() {
 
 /// pyarrow 14 ($REPROBENCH_PYARROW14_PYTHON; CI installs it): the last pyarrow before the
 /// Arrow view types, still what many support machines have.
-fn pyarrow14_python() -> Option<PathBuf> {
-    let p = std::env::var_os("REPROBENCH_PYARROW14_PYTHON").map(PathBuf::from);
-    let ok = p.as_ref().is_some_and(|p| {
+fn pyarrow14_python() -> Option<String> {
+    let p = crate::common::python_with("REPROBENCH_PYARROW14_PYTHON", "pyarrow").filter(|p| {
         Command::new(p)
             .args([
                 "-c",
@@ -1051,13 +1050,12 @@ fn pyarrow14_python() -> Option<PathBuf> {
             .output()
             .is_ok_and(|o| o.status.success())
     });
-    if !ok {
+    if p.is_none() {
         assert!(
             std::env::var_os("CI").is_none(),
             "CI installs pyarrow 14 ($REPROBENCH_PYARROW14_PYTHON)"
         );
         skipped("needs pyarrow 14 ($REPROBENCH_PYARROW14_PYTHON)");
-        return None;
     }
     p
 }
