@@ -100,6 +100,12 @@ pub struct Verdict {
     /// inconclusive when it straddles).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interval: Option<Interval>,
+    /// The 95% confidence interval of `threshold_value` where the threshold is itself
+    /// measured (test 1's limit is a fifth of the recomputes' median); the status follows
+    /// it (pass when the measurement meets all of it, fail when it meets none of it,
+    /// inconclusive in between).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threshold_interval: Option<Interval>,
     /// Whether the measurement reproduces the published number (see [`Reproduction`]),
     /// where both are numbers in the same unit.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -287,6 +293,7 @@ impl Verdict {
             check_next: Vec::new(),
             measurements: Vec::new(),
             interval: None,
+            threshold_interval: None,
             reproduction: None,
         }
     }
@@ -341,6 +348,7 @@ mod tests {
             check_next: Vec::new(),
             measurements: Vec::new(),
             interval: None,
+            threshold_interval: None,
             reproduction: None,
         }
     }

@@ -437,6 +437,67 @@ fn a_slow_first_restore_is_excused_only_when_the_files_hold_its_repeat() {
     assert!(t["measured"].as_str().unwrap_or("").contains("3.10"), "{t}");
 }
 
+/// Test 1's limit is a fifth of the recomputes' median, so it is as uncertain as they
+/// vary: a slowest restore inside the limit's 95% interval decides nothing, and the
+/// verdict says how many timed recomputes would settle it.
+#[test]
+fn a_restore_inside_the_limits_interval_is_inconclusive_and_says_what_would_settle_it() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let case = |name: &str, recomputes: &[f64], restores: &[f64]| {
+        let dir = tmp.path().join(name);
+        copy_dir(&root().join("samples/kv-cache-published"), &dir);
+        let line = |t: &f64, cached: u32| {
+            format!("time {t:.6} s  {{\"prompt_tokens\":196531,\"cached\":{cached}}}\n")
+        };
+        let text: String = recomputes.iter().map(|t| line(t, 0)).collect();
+        fs::write(dir.join("restore/gpu-only.txt"), text).expect("write");
+        let mut text = line(&47.93, 0);
+        text.extend(restores.iter().map(|t| line(t, 196480)));
+        fs::write(dir.join("restore/adp.txt"), text).expect("write");
+        let (code, v) = analyze_json(&dir, &[]);
+        (code, verdict(&v, "kv-restore.time").clone())
+    };
+    // Recomputes of 44, 48 and 52 s: the limit is 9.60 s, its interval about 7.8 to
+    // 11.8 s. The slowest restore, 9.00 s, is under the point limit and inside the band.
+    let (code, t) = case("spread", &[44.0, 48.0, 52.0], &[2.10, 9.00, 2.14]);
+    assert_eq!(t["status"], "inconclusive", "{t}");
+    assert_eq!(code, 1, "an inconclusive criterion is not a pass");
+    let i = &t["threshold_interval"];
+    let (low, high) = (
+        i["low"].as_f64().expect("low"),
+        i["high"].as_f64().expect("high"),
+    );
+    assert!(low < 9.0 && 9.0 < 9.6 && 9.6 < high, "{t}");
+    assert_eq!(i["runs"], serde_json::json!([3]), "{t}");
+    assert!(
+        i["method"]
+            .as_str()
+            .unwrap_or("")
+            .contains("t-interval on the logarithm"),
+        "{t}"
+    );
+    assert!(note(&t).contains("inside the limit's 95% interval"), "{t}");
+    let n: usize = note(&t)
+        .split("about ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|k| k.parse().ok())
+        .unwrap_or_else(|| panic!("how many recomputes: {t}"));
+    assert!(n > 3, "{t}");
+    // The same restores against recomputes that agree: the band is narrow and under
+    // 9.00 s nothing is in doubt.
+    let (_, t) = case("tight", &[47.70, 47.71, 47.72], &[2.10, 9.00, 2.14]);
+    assert_eq!(t["status"], "pass", "{t}");
+    // Over the whole band: a fail, whatever the recomputes' spread.
+    let (_, t) = case("over", &[44.0, 48.0, 52.0], &[2.10, 12.50, 2.14]);
+    assert_eq!(t["status"], "fail", "{t}");
+    // One timed recompute gives no interval: the point limit judges, and no band is
+    // claimed.
+    let (_, t) = case("one", &[48.0], &[2.10, 9.00, 2.14]);
+    assert_eq!(t["status"], "pass", "{t}");
+    assert!(t.get("threshold_interval").is_none(), "{t}");
+}
+
 /// The procedure's own layout (`~/bench/adp/`, `~/bench/gpu-only/`, `~/bench/load/`), with
 /// each server's log saved as `vllm.log` beside its compose file: every part of every
 /// suite finds the same log for the same variant, so the verdicts are the standard

@@ -410,3 +410,96 @@ fn a_degraded_folder_named_for_its_array_is_its_degraded_runs() {
         "no array of that name"
     );
 }
+
+/// Gives every fio run of the sample fio's bandwidth samples: `bw_dev` the fraction
+/// `spread` of `bw_mean`, over 60 samples (what a 60-second run with fio's default
+/// one-second sampling holds).
+fn with_bandwidth_samples(dir: &Path, spread: f64) {
+    let mut files = Vec::new();
+    walk_files(&dir.join("spdk"), &mut files);
+    for path in files {
+        let Ok(text) = fs::read_to_string(&path) else {
+            continue;
+        };
+        let Ok(mut v) = serde_json::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        let Some(jobs) = v.get_mut("jobs").and_then(|j| j.as_array_mut()) else {
+            continue;
+        };
+        for job in jobs {
+            for side in ["read", "write"] {
+                let Some(d) = job.get_mut(side).filter(|d| d.is_object()) else {
+                    continue;
+                };
+                let bw = d["bw_bytes"].as_f64().unwrap_or(0.0) / 1024.0;
+                if bw > 0.0 {
+                    d["bw_mean"] = bw.into();
+                    d["bw_dev"] = (bw * spread).into();
+                    d["bw_samples"] = 60.into();
+                }
+            }
+        }
+        fs::write(&path, serde_json::to_string_pretty(&v).expect("json")).expect("w");
+    }
+}
+
+fn walk_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in fs::read_dir(dir).expect("dir").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            walk_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "json") {
+            out.push(p);
+        }
+    }
+}
+
+/// The article runs each job once: a share's interval comes from within the runs, from
+/// fio's bandwidth samples, and its status follows the interval; without samples the
+/// point is judged and the suite says so once.
+#[test]
+fn a_share_from_one_run_a_side_is_judged_by_its_interval_from_fios_samples() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let d = copy_sample(tmp.path());
+    let (_, v) = analyze_json(&d, &[]);
+    let x = verdict(&v, "spdk-raid.xinnor-16.random-read");
+    assert_eq!(x["status"], "fail", "89.7% without samples: {x}");
+    assert!(x.get("interval").is_none(), "{x}");
+    assert!(
+        v.to_string()
+            .contains("measured shares are judged on their point, with no interval"),
+        "the suite says the points are judged"
+    );
+    // Samples spread by 20%: 89.7% with an interval of about ±7% straddles 90%.
+    with_bandwidth_samples(&d, 0.20);
+    let (code, v) = analyze_json(&d, &[]);
+    let x = verdict(&v, "spdk-raid.xinnor-16.random-read");
+    assert_eq!(x["status"], "inconclusive", "{x}");
+    assert_eq!(code, 1);
+    let i = &x["interval"];
+    let (low, high) = (
+        i["low"].as_f64().expect("low"),
+        i["high"].as_f64().expect("high"),
+    );
+    assert!(low < 89.7 && 90.0 < high && high - low > 10.0, "{x}");
+    assert_eq!(i["runs"], serde_json::json!([1, 1]), "{x}");
+    assert!(
+        i["method"]
+            .as_str()
+            .unwrap_or("")
+            .contains("within one run a side"),
+        "{x}"
+    );
+    assert!(note(&x).contains("straddles 90%"), "{x}");
+    // Samples spread by 0.1%: the interval is narrow and the statuses are the points'.
+    with_bandwidth_samples(&d, 0.001);
+    let (_, v) = analyze_json(&d, &[]);
+    let x = verdict(&v, "spdk-raid.xinnor-16.random-read");
+    assert_eq!(x["status"], "fail", "{x}");
+    assert!(x["interval"]["high"].as_f64().expect("high") < 90.0, "{x}");
+    let r = verdict(&v, "spdk-raid.raid5f-8.random-read");
+    assert_eq!(r["status"], "pass", "{r}");
+    assert!(r["interval"]["low"].as_f64().expect("low") >= 90.0, "{r}");
+    assert!(!v.to_string().contains("judged on their point"));
+}

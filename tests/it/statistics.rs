@@ -270,3 +270,42 @@ print(json.dumps(out))
         );
     }
 }
+
+/// Test 1's limit band (see `stats::band`) against scipy: the median of the recompute
+/// times times the exponentiated half-width of scipy's one-sample t interval of their
+/// logarithms (`stats.t.interval(0.95, n-1, scale=sem)`).
+#[test]
+fn the_limit_band_equals_scipy_s_t_interval_of_the_logarithms() {
+    let Some(py) = scipy("the limit band's reference test") else {
+        return;
+    };
+    let pools: Vec<Vec<f64>> = vec![
+        vec![47.70, 47.71, 47.72],
+        vec![44.0, 48.0, 52.0],
+        vec![1.26, 1.31],
+        vec![30.0, 90.0, 31.0, 33.5, 29.0],
+    ];
+    let script = r#"
+import json, sys, math
+import numpy as np
+from scipy import stats
+out = []
+for v in json.load(sys.stdin):
+    logs = np.log(v)
+    lo, hi = stats.t.interval(0.95, len(v) - 1, loc=0.0, scale=stats.sem(logs))
+    m = float(np.median(v))
+    out.append([m, m * math.exp(lo), m * math.exp(hi)])
+print(json.dumps(out))
+"#;
+    let v = ask_python(&py, script, &serde_json::json!(pools));
+    let want = v.as_array().expect("a list");
+    assert_eq!(want.len(), pools.len());
+    for (pool, w) in pools.iter().zip(want) {
+        let b = reprobench::stats::band::around_median(pool).expect("a band");
+        let w = floats(w);
+        assert!(
+            close(b.center, w[0]) && close(b.low, w[1]) && close(b.high, w[2]),
+            "{pool:?}: ours {b:?}, scipy {w:?}"
+        );
+    }
+}

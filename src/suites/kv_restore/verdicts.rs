@@ -150,6 +150,9 @@ pub(super) fn time_verdict(
     v.set_measured(Some(rs));
     v.threshold_value = Some(limit);
     let typical = restore.and_then(|m| m.median).unwrap_or(rs);
+    // The limit comes from the recomputes, so it is uncertain as they vary; the slowest
+    // restore is an observed maximum, judged against the limit's interval.
+    let band = recompute.and_then(|m| LimitBand::of(&m.used, rc, r));
     v.measured = phrase!(
         "slowest restore {} (median {}) vs recompute {} (limit {})",
         qty(rs, 2, Unit::Seconds),
@@ -157,6 +160,7 @@ pub(super) fn time_verdict(
         qty(rc, 2, Unit::Seconds),
         qty(limit, 2, Unit::Seconds)
     );
+    v.threshold_interval = band.as_ref().map(|b| b.interval.clone());
     // A slow first run the files do not repeat decides nothing alone: when the outcome
     // turns on it (a first restore over the limit, the others under; or a first
     // recompute that lifts the limit over the slowest restore), only its repeat can tell.
@@ -195,6 +199,18 @@ pub(super) fn time_verdict(
             );
         }
         v.note = why;
+        Status::Inconclusive
+    } else if let Some(b) = band.as_ref().filter(|b| rs > b.low && rs <= b.high) {
+        // Inside the limit's interval: the recomputes' spread cannot tell which side of
+        // the limit the slowest restore is on.
+        v.note = b.straddled(rs);
+        if !failed.is_empty() {
+            v.note = format!(
+                "{}; failed requests left out of the times: {}",
+                v.note,
+                failed.join("; ")
+            );
+        }
         Status::Inconclusive
     } else if rs > limit {
         Status::Fail
@@ -400,4 +416,69 @@ pub(super) fn connector_verdict(logs: &ServerLogs) -> Verdict {
         },
     }
     v
+}
+
+/// The 95% interval of test 1's limit: the recomputes' band (see [`crate::stats::band`])
+/// divided as the limit is, with its floor. Its relative half-width is applied to the
+/// recomputes' median the limit used. None with fewer than two timed recomputes.
+struct LimitBand {
+    low: f64,
+    high: f64,
+    /// The recomputes' band, for how many more would settle the verdict.
+    recomputes: crate::stats::band::Band,
+    ratio: f64,
+    floor: f64,
+    interval: crate::model::verdict::Interval,
+}
+
+impl LimitBand {
+    fn of(
+        used: &[f64],
+        median: f64,
+        r: &crate::suites::kv_common::reference::RestoreRef,
+    ) -> Option<LimitBand> {
+        let band = crate::stats::band::around_median(used)?;
+        let (ratio, floor) = (r.restore_vs_recompute, r.restore_floor_s);
+        let low = (median * band.low / band.center / ratio).max(floor);
+        let high = (median * band.high / band.center / ratio).max(floor);
+        Some(LimitBand {
+            low,
+            high,
+            recomputes: band,
+            ratio,
+            floor,
+            interval: crate::model::verdict::Interval {
+                low,
+                high,
+                level: 0.95,
+                method: format!(
+                    "{}, divided by {} (at least {} s); the slowest restore is an observed maximum",
+                    crate::stats::band::METHOD,
+                    ratio,
+                    floor
+                ),
+                runs: vec![band.n],
+            },
+        })
+    }
+
+    /// Why a slowest restore of `rs` seconds inside the interval decides nothing, and
+    /// about how many timed recomputes would.
+    fn straddled(&self, rs: f64) -> String {
+        let mut why = format!(
+            "the slowest restore ({rs:.2} s) lies inside the limit's 95% interval ({:.2} to {:.2} s, from {} timed recomputes)",
+            self.low, self.high, self.recomputes.n
+        );
+        // The recompute time at which the limit equals the slowest restore (over the
+        // floor: a restore under the floor never falls inside the interval).
+        let at = rs * self.ratio;
+        if rs > self.floor {
+            if let Some(n) = self.recomputes.runs_to_exclude(at) {
+                why.push_str(&format!(
+                    "; about {n} timed recomputes would settle it at the spread seen (the band narrows as t(0.975, n-1)/sqrt(n))"
+                ));
+            }
+        }
+        why
+    }
 }

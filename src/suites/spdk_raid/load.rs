@@ -18,6 +18,10 @@ pub struct Side {
     pub avg_us: Option<f64>,
     pub p999_us: Option<f64>,
     pub bytes_per_s: f64,
+    /// The throughput's standard error within the run, relative to it, where the file
+    /// gives one (fio's bandwidth samples: `bw_dev / sqrt(bw_samples)`, taken as
+    /// independent); None for bdevperf and for fio output without samples.
+    pub rel_se: Option<f64>,
 }
 
 #[derive(Debug, Clone)]
@@ -51,6 +55,20 @@ impl Run {
 
     pub fn gbps(&self) -> f64 {
         (self.read.bytes_per_s + self.write.bytes_per_s) / 1e9
+    }
+
+    /// The relative standard error of the run's throughput (both directions together,
+    /// as independent), or None when a direction that moved data has none.
+    pub fn rel_se(&self) -> Option<f64> {
+        let mut var = 0.0;
+        let mut total = 0.0;
+        for side in [&self.read, &self.write] {
+            if side.bytes_per_s > 0.0 {
+                var += (side.rel_se? * side.bytes_per_s).powi(2);
+                total += side.bytes_per_s;
+            }
+        }
+        (total > 0.0).then(|| var.sqrt() / total)
     }
 
     /// The run failed: an error, failed I/Os or nothing moved.
@@ -374,6 +392,7 @@ fn from_fio(rel: &str, degraded: bool, fio: &FioRecord) -> Result<Run, (Option<u
             .and_then(|s| s.clat.percentile(99.9).or_else(|| s.lat.percentile(99.9)))
             .map(|n| n / 1000.0),
         bytes_per_s: d.bw_bytes,
+        rel_se: d.bw_rel_se.filter(|x| x.is_finite() && *x >= 0.0),
     };
     let first = out.jobs.first();
     if let Some(t) = out.text_before.iter().find(|t| t.contains("error")) {
@@ -446,6 +465,7 @@ fn from_bdevperf(
         avg_us: avg,
         p999_us: None,
         bytes_per_s: bytes,
+        rel_se: None,
     };
     let writes_only = matches!(first.workload.as_str(), "write" | "randwrite");
     Ok(Run {
