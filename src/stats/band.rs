@@ -58,7 +58,15 @@ impl Band {
             let k = n as f64;
             student::quantile(0.975, k - 1.0) * self.sd_log / k.sqrt() < gap
         };
-        (self.n + 1..=1 << 20).find(|&n| enough(n))
+        // t(0.975, k) is above the normal's 1.96 at every k: no n under
+        // (1.96 · s / gap)² is enough, so the search starts there (a few steps on), and a
+        // value too near the center to settle within 2^20 runs gives None at once.
+        const MAX: usize = 1 << 20;
+        let start = (1.959963984540054 * self.sd_log / gap).powi(2).ceil();
+        if !(start <= MAX as f64) {
+            return None;
+        }
+        ((self.n + 1).max(start as usize)..=MAX).find(|&n| enough(n))
     }
 }
 
@@ -100,6 +108,10 @@ mod tests {
         };
         assert!(enough(near) && !enough(near - 1));
         assert_eq!(b.runs_to_exclude(48.0), None);
+        // A value too near the center for any number of runs is answered at once.
+        let t = std::time::Instant::now();
+        assert_eq!(b.runs_to_exclude(48.0 * (1.0 + 1e-7)), None);
+        assert!(t.elapsed() < std::time::Duration::from_secs(1));
         let flat = around_median(&[48.0, 48.0]).expect("band");
         assert_eq!(flat.runs_to_exclude(60.0), None);
     }

@@ -491,6 +491,14 @@ fn a_restore_inside_the_limits_interval_is_inconclusive_and_says_what_would_sett
     // Over the whole band: a fail, whatever the recomputes' spread.
     let (_, t) = case("over", &[44.0, 48.0, 52.0], &[2.10, 12.50, 2.14]);
     assert_eq!(t["status"], "fail", "{t}");
+    // Recomputes of 20, 25 and 30 s: the limit is the 5 s floor, its interval 5 s to
+    // about 8.3 s. A slowest restore under the floor passes whatever the spread; just
+    // over it, inside the interval, it is inconclusive.
+    let (_, t) = case("floor-under", &[20.0, 25.0, 30.0], &[2.10, 4.90, 2.14]);
+    assert_eq!(t["status"], "pass", "{t}");
+    assert_eq!(t["threshold_interval"]["low"].as_f64(), Some(5.0), "{t}");
+    let (_, t) = case("floor-over", &[20.0, 25.0, 30.0], &[2.10, 5.20, 2.14]);
+    assert_eq!(t["status"], "inconclusive", "{t}");
     // One timed recompute gives no interval: the point limit judges, and no band is
     // claimed.
     let (_, t) = case("one", &[48.0], &[2.10, 9.00, 2.14]);

@@ -492,6 +492,20 @@ fn a_share_from_one_run_a_side_is_judged_by_its_interval_from_fios_samples() {
         "{x}"
     );
     assert!(note(&x).contains("straddles 90%"), "{x}");
+    // Samples in the array's files only: the raw drives' give none, so no interval.
+    let (_, v) = analyze_json(&d, &[]);
+    let before = verdict(&v, "spdk-raid.xinnor-16.random-read");
+    assert!(before.get("interval").is_some(), "{before}");
+    let raw = copy_sample(&tmp.path().join("raw-only"));
+    with_bandwidth_samples(&d, 0.20);
+    for drives in ["raw-8", "raw-16"] {
+        fs::remove_dir_all(d.join("spdk").join(drives)).expect("rm");
+        copy_dir(&raw.join("spdk").join(drives), &d.join("spdk").join(drives));
+    }
+    let (_, v) = analyze_json(&d, &[]);
+    let x = verdict(&v, "spdk-raid.xinnor-16.random-read");
+    assert!(x.get("interval").is_none(), "{x}");
+    assert_eq!(x["status"], "fail", "the point: {x}");
     // Samples spread by 0.1%: the interval is narrow and the statuses are the points'.
     with_bandwidth_samples(&d, 0.001);
     let (_, v) = analyze_json(&d, &[]);

@@ -221,7 +221,7 @@ pub fn judge(arrays: &[ArrayDir], r: &SpdkReference) -> Judged {
         .count();
     if points > 0 {
         out.notes.push(format!(
-            "{points} of the {} measured shares are judged on their point, with no interval: each job ran once a side and its files hold no bandwidth samples (fio's bw_dev and bw_samples) to give one from within the run",
+            "{points} of the {} measured shares are judged on their point, with no interval: the array's and the raw drives' best runs do not both give fio's bandwidth samples (bw_dev and bw_samples, at least 2, with some spread) to give one from within the runs",
             shares.len()
         ));
     }
@@ -348,6 +348,14 @@ fn within_run(v: &mut Verdict, arrays: &[ArrayDir], share: f64, min: f64) -> Sta
     // errors add as independent.
     let z = 1.959963984540054;
     let (low, high) = (share * (-z * se).exp(), share * (z * se).exp());
+    if !(low.is_finite() && high.is_finite() && low > 0.0) {
+        // Samples so spread that the interval is unbounded: no interval to judge by.
+        return if share >= min {
+            Status::Pass
+        } else {
+            Status::Fail
+        };
+    }
     v.interval = Some(crate::model::verdict::Interval {
         low: low * 100.0,
         high: high * 100.0,
@@ -371,7 +379,7 @@ fn within_run(v: &mut Verdict, arrays: &[ArrayDir], share: f64, min: f64) -> Sta
 }
 
 /// How a share's interval from within one run a side is had.
-const WITHIN_RUN: &str = "within one run a side: each run's relative standard error from fio's bandwidth samples (bw_dev / sqrt(bw_samples), taken as independent), added in quadrature, normal interval on the log of the share (weaker than repeated runs)";
+const WITHIN_RUN: &str = "within one run a side: each run's relative standard error from fio's bandwidth samples (bw_dev / sqrt(bw_samples), taken as independent), added in quadrature, normal interval on the log of the share (weaker than repeated runs; the runs are each side's best of its sweep, a choice the interval does not account for)";
 
 fn degraded_verdict(a: &ArrayDir, name: &str, r: &SpdkReference) -> Verdict {
     let mut v = Verdict::new(

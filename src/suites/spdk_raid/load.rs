@@ -58,14 +58,21 @@ impl Run {
     }
 
     /// The relative standard error of the run's throughput (both directions together,
-    /// as independent), or None when a direction that moved data has none.
+    /// as independent, weighted by what each moved: bytes, or I/Os where a side reports
+    /// no bytes), or None when a direction that moved data has none.
     pub fn rel_se(&self) -> Option<f64> {
+        let by_bytes = self.read.bytes_per_s > 0.0 || self.write.bytes_per_s > 0.0;
         let mut var = 0.0;
         let mut total = 0.0;
         for side in [&self.read, &self.write] {
-            if side.bytes_per_s > 0.0 {
-                var += (side.rel_se? * side.bytes_per_s).powi(2);
-                total += side.bytes_per_s;
+            if side.bytes_per_s > 0.0 || side.iops > 0.0 {
+                let weight = if by_bytes {
+                    side.bytes_per_s
+                } else {
+                    side.iops
+                };
+                var += (side.rel_se? * weight).powi(2);
+                total += weight;
             }
         }
         (total > 0.0).then(|| var.sqrt() / total)
