@@ -63,7 +63,7 @@ impl Band {
         // value too near the center to settle within 2^20 runs gives None at once.
         const MAX: usize = 1 << 20;
         let start = (1.959963984540054 * self.sd_log / gap).powi(2).ceil();
-        if !(start <= MAX as f64) {
+        if start.is_nan() || start > MAX as f64 {
             return None;
         }
         ((self.n + 1).max(start as usize)..=MAX).find(|&n| enough(n))
