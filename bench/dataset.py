@@ -3,13 +3,16 @@
 (bench/generate.py's reference archive, varied by bench/campaigns.py) added to a dataset
 one `dataset add` at a time, each beside an `analyze` of the same campaign (interleaved,
 the order alternating, so both see the same machine); then the queries of
-docs/compare-and-datasets.md in DuckDB over the 1,000 campaigns. Prints the time per
+docs/compare-and-datasets.md over the 1,000 campaigns in DuckDB, and in Spark and Polars
+where their Pythons are given. Prints the time per
 campaign of both and their ratio, the dataset's size, and each query's time (median of
 --repeat runs, each on a fresh connection). Also one `dataset add` of all campaigns at
 once.
 
 Usage: python3 bench/dataset.py [--campaigns N] [--repeat R] [--python PY]
-  PY: a Python with the duckdb package (default: $REPROBENCH_DUCKDB_PYTHON or python3).
+                                [--spark-python PY] [--polars-python PY]
+  PY: a Python with the duckdb package (default: $REPROBENCH_DUCKDB_PYTHON or python3);
+  with pyspark ($REPROBENCH_SPARK_PYTHON), with polars ($REPROBENCH_POLARS_PYTHON).
 """
 
 import argparse
@@ -49,6 +52,10 @@ def main():
     ap.add_argument("--campaigns", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--python", default=os.environ.get("REPROBENCH_DUCKDB_PYTHON", "python3"))
+    ap.add_argument("--spark-python", default=os.environ.get("REPROBENCH_SPARK_PYTHON"),
+                    help="a Python with pyspark: the queries in Spark SQL too")
+    ap.add_argument("--polars-python", default=os.environ.get("REPROBENCH_POLARS_PYTHON"),
+                    help="a Python with polars: the queries in Polars too")
     a = ap.parse_args()
 
     tgt = os.environ.get("CARGO_TARGET_DIR", os.path.expanduser("~/.cache/reprobench/target"))
@@ -96,12 +103,19 @@ def main():
     print(f"all at once (one process): dataset add {tb:.2f} s ({tb / len(campaigns) * 1000:.1f} ms per campaign), "
           f"analyze {ta:.2f} s ({ta / len(campaigns) * 1000:.1f} ms per campaign): {tb / ta:.2f}x")
 
-    out = subprocess.run([a.python, os.path.join(HERE, "queries.py"), os.path.join(ROOT, "docs", "compare-and-datasets.md"), ds,
-                          "--repeat", str(a.repeat)], check=True, capture_output=True, text=True)
-    q = json.loads(out.stdout)
-    print(f"Documented queries in DuckDB over {len(campaigns)} campaigns (median of {a.repeat}, fresh connection each):")
-    for name, r in q.items():
-        print(f"  {name}: {statistics.median(r['seconds']) * 1000:.0f} ms ({len(r['rows'])} rows)")
+    engines = [("duckdb", a.python, "fresh connection each")]
+    if a.spark_python:
+        engines.append(("spark", a.spark_python, "one local[2] session, views registered anew each"))
+    if a.polars_python:
+        engines.append(("polars", a.polars_python, "scans made anew each"))
+    for engine, py, how in engines:
+        out = subprocess.run([py, os.path.join(HERE, "queries.py"), os.path.join(ROOT, "docs", "compare-and-datasets.md"), ds,
+                              "--engine", engine, "--repeat", str(a.repeat)], check=True, capture_output=True, text=True)
+        q = json.loads(out.stdout)
+        print(f"Documented queries in {engine} over {len(campaigns)} campaigns (median of {a.repeat}; first run {how}):")
+        for name, r in q.items():
+            print(f"  {name}: {statistics.median(r['seconds']) * 1000:.0f} ms, first {r['seconds'][0] * 1000:.0f} ms "
+                  f"({len(r['rows'])} rows)")
     shutil.rmtree(work, ignore_errors=True)
 
 

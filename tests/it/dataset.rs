@@ -14,7 +14,7 @@ use polars_io::prelude::ParquetReader;
 use polars_io::SerReader;
 use serde_json::Value;
 
-use crate::common::{bin, copy_dir, root, run, skipped};
+use crate::common::{bin, copy_dir, everything_installed, python_with, root, run, skipped};
 
 fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
@@ -526,6 +526,69 @@ fn duckdb_answers_the_documented_queries_as_analyze_does() {
     let Some(py) = duckdb_python() else {
         return;
     };
+    documented_queries_answer_as_analyze_does(&py, "duckdb");
+}
+
+/// The Python that has pyspark with a Java runtime to run it: $REPROBENCH_SPARK_PYTHON
+/// (CI installs Spark 4.3 and OpenJDK 17), else python3; or the test skipped, visibly.
+fn spark_python() -> Option<PathBuf> {
+    let py = python_with("REPROBENCH_SPARK_PYTHON", "pyspark");
+    let java = Command::new("java")
+        .arg("-version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    match py {
+        Some(py) if java => Some(PathBuf::from(py)),
+        _ => {
+            assert!(
+                !everything_installed(),
+                "CI installs pyspark ($REPROBENCH_SPARK_PYTHON) and a Java runtime"
+            );
+            skipped("needs Spark: Python's pyspark ($REPROBENCH_SPARK_PYTHON) and java");
+            None
+        }
+    }
+}
+
+/// The Python that has Polars: $REPROBENCH_POLARS_PYTHON (CI installs Polars 2.1), else
+/// python3; or the test skipped, visibly.
+fn polars_python() -> Option<PathBuf> {
+    let py = python_with("REPROBENCH_POLARS_PYTHON", "polars");
+    if py.is_none() {
+        assert!(
+            !everything_installed(),
+            "CI installs Python's polars ($REPROBENCH_POLARS_PYTHON)"
+        );
+        skipped("needs Python's polars package ($REPROBENCH_POLARS_PYTHON)");
+    }
+    py.map(PathBuf::from)
+}
+
+/// Polars' SQL, over the tables as the docs read them (each campaign's file scanned and
+/// the scans concatenated by column name), answers the documented queries as `analyze`
+/// does.
+#[test]
+fn polars_answers_the_documented_queries_as_analyze_does() {
+    let Some(py) = polars_python() else {
+        return;
+    };
+    documented_queries_answer_as_analyze_does(&py, "polars");
+}
+
+/// Spark SQL (`local[2]`), with the views the docs register (schemas merged, partition
+/// types not inferred), answers the documented queries as `analyze` does, as DuckDB must.
+#[test]
+fn spark_answers_the_documented_queries_as_analyze_does() {
+    let Some(py) = spark_python() else {
+        return;
+    };
+    documented_queries_answer_as_analyze_does(&py, "spark");
+}
+
+/// The five queries of docs/compare-and-datasets.md, in `engine`'s dialect, run by
+/// `bench/queries.py` over a dataset of the samples and 200 generated campaigns: every
+/// answer equals what `analyze --format json` of each campaign says.
+fn documented_queries_answer_as_analyze_does(py: &Path, engine: &str) {
     let d = tempfile::tempdir().expect("tempdir");
     let Some(gen) = generated(&d.path().join("gen"), 200) else {
         return;
@@ -555,10 +618,11 @@ fn duckdb_answers_the_documented_queries_as_analyze_does() {
             .find(|g| g.1["name"] == name)
             .map(|g| g.1["started"].as_str().unwrap_or("").to_string())
     };
-    let out = Command::new(&py)
+    let out = Command::new(py)
         .arg(root().join("bench/queries.py"))
         .arg(root().join("docs/compare-and-datasets.md"))
         .arg(&ds)
+        .args(["--engine", engine])
         .output()
         .expect("python runs");
     assert!(
@@ -570,7 +634,7 @@ fn duckdb_answers_the_documented_queries_as_analyze_does() {
     assert_eq!(
         q.as_object().map(|m| m.len()),
         Some(5),
-        "the five queries of docs/compare-and-datasets.md ran"
+        "the five {engine} queries of docs/compare-and-datasets.md ran"
     );
 
     // counts per suite: campaigns, verdicts, passes.
@@ -1201,4 +1265,184 @@ print(len(schema["frames"]), columns, guessed_wrong, typed_wrong, rows_differ)
         "guessing from the cells is wrong somewhere: {text}"
     );
     assert_eq!((typed_wrong, rows_differ), (0, 0), "{text}");
+}
+
+/// A dataset grows across minor versions: campaigns added under `1.0` have no
+/// `standard_error` in `measurements` (1.1 added it). Read with the documented recipes
+/// (DuckDB's `union_by_name`, Spark's `mergeSchema`, Polars' concatenation by name), every
+/// engine gives the answers it gives on the same dataset written wholly under 1.1, the
+/// older campaigns' new column null; and `compare` reads the older campaigns from the
+/// dataset itself.
+#[test]
+fn a_dataset_of_campaigns_written_under_1_0_and_1_1_reads_the_same_in_every_engine() {
+    let Some(duckdb) = duckdb_python() else {
+        return;
+    };
+    let d = tempfile::tempdir().expect("tempdir");
+    let ds = d.path().join("ds");
+    let r = add(&ds, &samples(), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc = d.path().join("queries.md");
+    let mut text = std::fs::read_to_string(root().join("docs/compare-and-datasets.md"))
+        .expect("the dataset docs");
+    // The docs' own way to read a table in DuckDB (its options are the recipe), pointed
+    // at `measurements`; Spark reads the view queries.py registers as the docs do.
+    let duckdb_read = text
+        .split("FROM read_parquet('DATASET/verdicts/")
+        .nth(1)
+        .and_then(|rest| rest.split('\n').next())
+        .map(|rest| format!("read_parquet('DATASET/measurements/{rest}"))
+        .expect("a documented read of a table");
+    assert!(duckdb_read.starts_with("read_parquet("), "{duckdb_read}");
+    let reads = |engine: &str| -> String {
+        if engine == "duckdb" {
+            duckdb_read.clone()
+        } else {
+            "measurements".to_string()
+        }
+    };
+    for (marker, engine) in [
+        ("query", "duckdb"),
+        ("spark-query", "spark"),
+        ("polars-query", "polars"),
+    ] {
+        text.push_str(&format!(
+            "\n```sql\n-- {marker}: standard-errors-by-campaign\nSELECT campaign_name AS name, schema_version, count(*) AS n, count(standard_error) AS with_error\nFROM {}\nGROUP BY campaign_name, schema_version ORDER BY name;\n```\n",
+            reads(engine)
+        ));
+    }
+    std::fs::write(&doc, text).expect("write the queries");
+    let mut engines = vec![("duckdb", duckdb.clone())];
+    if let Some(spark) = spark_python() {
+        engines.push(("spark", spark));
+    }
+    if let Some(polars) = polars_python() {
+        engines.push(("polars", polars));
+    }
+    let answers = |engine: &str, py: &Path| -> BTreeMap<String, Value> {
+        let out = Command::new(py)
+            .arg(root().join("bench/queries.py"))
+            .arg(&doc)
+            .arg(&ds)
+            .args(["--engine", engine])
+            .output()
+            .expect("python runs");
+        assert!(
+            out.status.success(),
+            "{engine}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+        v.as_object()
+            .expect("answers")
+            .iter()
+            .map(|(k, a)| (k.clone(), a["rows"].clone()))
+            .collect()
+    };
+    let before: Vec<_> = engines.iter().map(|(e, py)| answers(e, py)).collect();
+    // The storage samples' measurements as a 1.0 dataset wrote them: no standard_error,
+    // schema_version 1.0.
+    let mut older = 0;
+    for e in std::fs::read_dir(ds.join("measurements/suite=storage")).expect("storage") {
+        let part = e.expect("entry").path().join("part-0.parquet");
+        let script = "import duckdb, sys\nf = sys.argv[1]\nduckdb.sql(f\"COPY (SELECT * EXCLUDE (standard_error) REPLACE ('1.0' AS schema_version) FROM read_parquet('{f}')) TO '{f}.old' (FORMAT parquet)\")\n";
+        let out = Command::new(&duckdb)
+            .args(["-c", script])
+            .arg(&part)
+            .output()
+            .expect("python runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::rename(part.with_extension("parquet.old"), &part).expect("rename");
+        older += 1;
+    }
+    assert_eq!(older, 2, "the two storage samples");
+    // As `dataset add` of 1.0 would have indexed them: the digest of each campaign's
+    // files as written (`rel NUL sha256 LF`, in path order).
+    let reindex = r#"
+import glob, hashlib, json, os, sys
+ds = sys.argv[1]
+index = json.load(open(os.path.join(ds, "_index.json")))
+for cid, e in index["campaigns"].items():
+    lines = []
+    for suite in e["suites"]:
+        for path in glob.glob(os.path.join(ds, "*", "suite=" + suite, "campaign=" + cid, "part-0.parquet")):
+            rel = os.path.relpath(path, ds)
+            lines.append(rel + "\0" + hashlib.sha256(open(path, "rb").read()).hexdigest() + "\n")
+    e["files"] = hashlib.sha256("".join(sorted(lines)).encode()).hexdigest()
+json.dump(index, open(os.path.join(ds, "_index.json"), "w"), indent=1)
+"#;
+    let out = Command::new("python3")
+        .args(["-c", reindex])
+        .arg(&ds)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for ((engine, py), before) in engines.iter().zip(&before) {
+        let after = answers(engine, py);
+        for (name, rows) in before {
+            if name != "standard-errors-by-campaign" {
+                assert_eq!(&after[name], rows, "{engine}: {name}");
+            }
+        }
+        // The older campaigns' storage rows count with no standard error; the newer ones'
+        // count as before.
+        let by_name = |rows: &Value| -> BTreeMap<(String, String), (u64, u64)> {
+            rows.as_array()
+                .into_iter()
+                .flatten()
+                .map(|r| {
+                    (
+                        (
+                            r[0].as_str().unwrap_or("").to_string(),
+                            r[1].as_str().unwrap_or("").to_string(),
+                        ),
+                        (r[2].as_u64().unwrap_or(0), r[3].as_u64().unwrap_or(0)),
+                    )
+                })
+                .collect()
+        };
+        let (was, now) = (
+            by_name(&before["standard-errors-by-campaign"]),
+            by_name(&after["standard-errors-by-campaign"]),
+        );
+        for ((name, version), (n, with)) in &now {
+            if version == "1.0" {
+                assert_eq!(*with, 0, "{engine}: {name} has no standard_error column");
+                let newer = now
+                    .get(&(name.clone(), "1.1".to_string()))
+                    .map_or(0, |x| x.0);
+                let was_n = was
+                    .get(&(name.clone(), "1.1".to_string()))
+                    .map_or(0, |x| x.0);
+                assert_eq!(n + newer, was_n, "{engine}: {name} keeps every row");
+            } else {
+                assert!(
+                    was.contains_key(&(name.clone(), version.clone())),
+                    "{engine}: {name}"
+                );
+            }
+        }
+        assert!(now.keys().any(|k| k.1 == "1.0"), "{engine}: {now:?}");
+        assert!(
+            was.values().map(|x| x.1).sum::<u64>() > now.values().map(|x| x.1).sum::<u64>(),
+            "{engine}: the storage samples had standard errors before"
+        );
+    }
+    // The tool's own reader takes the older campaigns too.
+    let r = run(&[
+        "compare",
+        &format!("{}:storage-published", s(&ds)),
+        &format!("{}:storage-loopback", s(&ds)),
+        "--format",
+        "json",
+    ]);
+    assert!(r.code == 0 || r.code == 1, "{}{}", r.stdout, r.stderr);
 }
