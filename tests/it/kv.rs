@@ -504,6 +504,14 @@ fn a_restore_inside_the_limits_interval_is_inconclusive_and_says_what_would_sett
     let (_, t) = case("one", &[48.0], &[2.10, 9.00, 2.14]);
     assert_eq!(t["status"], "pass", "{t}");
     assert!(t.get("threshold_interval").is_none(), "{t}");
+    // A recompute logged as taking no time gives no band either, and the verdict says
+    // why.
+    let (_, t) = case("zero", &[0.0, 47.0, 48.0], &[2.10, 2.12, 2.14]);
+    assert!(t.get("threshold_interval").is_none(), "{t}");
+    assert!(
+        note(&t).contains("no interval: a timed recompute of 0.00 s"),
+        "{t}"
+    );
 }
 
 /// The procedure's own layout (`~/bench/adp/`, `~/bench/gpu-only/`, `~/bench/load/`), with

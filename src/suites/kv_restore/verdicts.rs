@@ -224,6 +224,21 @@ pub(super) fn time_verdict(
     } else {
         Status::Pass
     };
+    // Judged on the point limit though there were recomputes to give it an interval:
+    // say why there is none.
+    let unbanded = recompute.filter(|m| band.is_none() && m.used.len() >= 2);
+    if let (Some(m), Status::Pass | Status::Fail) = (unbanded, v.status) {
+        if let Some(t) = m.used.iter().find(|t| !t.is_finite() || **t <= 0.0) {
+            let why = format!(
+                "the limit has no interval: a timed recompute of {t:.2} s is not a time to scale by; the point limit judges"
+            );
+            v.note = if v.note.is_empty() {
+                why
+            } else {
+                format!("{}; {why}", v.note)
+            };
+        }
+    }
     v
 }
 
