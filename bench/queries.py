@@ -67,6 +67,7 @@ def run_spark(doc, dataset, repeat):
         SparkSession.builder.master("local[2]")
         .appName("reprobench-queries")
         .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
         .config("spark.sql.shuffle.partitions", "2")
         .getOrCreate()
     )

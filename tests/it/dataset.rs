@@ -1294,6 +1294,15 @@ fn a_dataset_of_campaigns_written_under_1_0_and_1_1_reads_the_same_in_every_engi
         .map(|rest| format!("read_parquet('DATASET/measurements/{rest}"))
         .expect("a documented read of a table");
     assert!(duckdb_read.starts_with("read_parquet("), "{duckdb_read}");
+    // Every documented DuckDB read carries the recipe's option, not only the first.
+    let reads_in_docs = text.matches("read_parquet('DATASET/").count();
+    assert!(reads_in_docs >= 6, "{reads_in_docs}");
+    assert_eq!(
+        text.matches("hive_partitioning = true, union_by_name = true)")
+            .count(),
+        reads_in_docs,
+        "every documented read_parquet reads by name"
+    );
     let reads = |engine: &str| -> String {
         if engine == "duckdb" {
             duckdb_read.clone()
@@ -1340,12 +1349,21 @@ fn a_dataset_of_campaigns_written_under_1_0_and_1_1_reads_the_same_in_every_engi
             .collect()
     };
     let before: Vec<_> = engines.iter().map(|(e, py)| answers(e, py)).collect();
+    for ((engine, _), answered) in engines.iter().zip(&before) {
+        assert_eq!(
+            answered.len(),
+            6,
+            "{engine}: the five documented queries and ours"
+        );
+    }
     // The storage samples' measurements as a 1.0 dataset wrote them: no standard_error,
     // schema_version 1.0.
     let mut older = 0;
     for e in std::fs::read_dir(ds.join("measurements/suite=storage")).expect("storage") {
         let part = e.expect("entry").path().join("part-0.parquet");
-        let script = "import duckdb, sys\nf = sys.argv[1]\nduckdb.sql(f\"COPY (SELECT * EXCLUDE (standard_error) REPLACE ('1.0' AS schema_version) FROM read_parquet('{f}')) TO '{f}.old' (FORMAT parquet)\")\n";
+        // The file alone (no partition columns from its path), as 1.0 wrote it: without
+        // the column, its rows and its key-value metadata saying 1.0.
+        let script = "import duckdb, sys\nf = sys.argv[1]\nduckdb.sql(f\"COPY (SELECT * EXCLUDE (standard_error) REPLACE ('1.0' AS schema_version) FROM read_parquet('{f}', hive_partitioning = false)) TO '{f}.old' (FORMAT parquet, KV_METADATA {{'reprobench.schema_version': '1.0'}})\")\n";
         let out = Command::new(&duckdb)
             .args(["-c", script])
             .arg(&part)
