@@ -120,6 +120,19 @@ pub fn run(args: &[&str]) -> Run {
     run
 }
 
+/// Runs `cmd` (a Python script, usually) to its end and returns its standard output; a
+/// failure fails the test with its standard error.
+pub fn output_of(cmd: &mut Command) -> Vec<u8> {
+    let out = cmd.output().expect("the program runs");
+    assert!(
+        out.status.success(),
+        "{:?}: {}",
+        cmd.get_program(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 /// A Python that can import `module`: the one `env` names (what `.ci/run` sets up,
 /// pinned), else `python3` if it can.
 pub fn python_with(env: &str, module: &str) -> Option<String> {

@@ -14,7 +14,9 @@ use polars_io::prelude::ParquetReader;
 use polars_io::SerReader;
 use serde_json::Value;
 
-use crate::common::{bin, copy_dir, everything_installed, python_with, root, run, skipped};
+use crate::common::{
+    bin, copy_dir, everything_installed, output_of, python_with, root, run, skipped,
+};
 
 fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
@@ -585,6 +587,19 @@ fn spark_answers_the_documented_queries_as_analyze_does() {
     documented_queries_answer_as_analyze_does(&py, "spark");
 }
 
+/// The answers `bench/queries.py` gives to the queries of `doc` in `engine`'s dialect over
+/// the dataset `ds`.
+fn queries(py: &Path, doc: &Path, ds: &Path, engine: &str) -> Value {
+    let out = output_of(
+        Command::new(py)
+            .arg(root().join("bench/queries.py"))
+            .arg(doc)
+            .arg(ds)
+            .args(["--engine", engine]),
+    );
+    serde_json::from_slice(&out).expect("json")
+}
+
 /// The five queries of docs/compare-and-datasets.md, in `engine`'s dialect, run by
 /// `bench/queries.py` over a dataset of the samples and 200 generated campaigns: every
 /// answer equals what `analyze --format json` of each campaign says.
@@ -618,19 +633,12 @@ fn documented_queries_answer_as_analyze_does(py: &Path, engine: &str) {
             .find(|g| g.1["name"] == name)
             .map(|g| g.1["started"].as_str().unwrap_or("").to_string())
     };
-    let out = Command::new(py)
-        .arg(root().join("bench/queries.py"))
-        .arg(root().join("docs/compare-and-datasets.md"))
-        .arg(&ds)
-        .args(["--engine", engine])
-        .output()
-        .expect("python runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let q = queries(
+        py,
+        &root().join("docs/compare-and-datasets.md"),
+        &ds,
+        engine,
     );
-    let q: Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(
         q.as_object().map(|m| m.len()),
         Some(5),
@@ -1329,19 +1337,7 @@ fn a_dataset_of_campaigns_written_under_1_0_and_1_1_reads_the_same_in_every_engi
         engines.push(("polars", polars));
     }
     let answers = |engine: &str, py: &Path| -> BTreeMap<String, Value> {
-        let out = Command::new(py)
-            .arg(root().join("bench/queries.py"))
-            .arg(&doc)
-            .arg(&ds)
-            .args(["--engine", engine])
-            .output()
-            .expect("python runs");
-        assert!(
-            out.status.success(),
-            "{engine}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+        let v = queries(py, &doc, &ds, engine);
         v.as_object()
             .expect("answers")
             .iter()
@@ -1364,16 +1360,7 @@ fn a_dataset_of_campaigns_written_under_1_0_and_1_1_reads_the_same_in_every_engi
         // The file alone (no partition columns from its path), as 1.0 wrote it: without
         // the column, its rows and its key-value metadata saying 1.0.
         let script = "import duckdb, sys\nf = sys.argv[1]\nduckdb.sql(f\"COPY (SELECT * EXCLUDE (standard_error) REPLACE ('1.0' AS schema_version) FROM read_parquet('{f}', hive_partitioning = false)) TO '{f}.old' (FORMAT parquet, KV_METADATA {{'reprobench.schema_version': '1.0'}})\")\n";
-        let out = Command::new(&duckdb)
-            .args(["-c", script])
-            .arg(&part)
-            .output()
-            .expect("python runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        output_of(Command::new(&duckdb).args(["-c", script]).arg(&part));
         std::fs::rename(part.with_extension("parquet.old"), &part).expect("rename");
         older += 1;
     }
@@ -1393,16 +1380,7 @@ for cid, e in index["campaigns"].items():
     e["files"] = hashlib.sha256("".join(sorted(lines)).encode()).hexdigest()
 json.dump(index, open(os.path.join(ds, "_index.json"), "w"), indent=1)
 "#;
-    let out = Command::new("python3")
-        .args(["-c", reindex])
-        .arg(&ds)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    output_of(Command::new("python3").args(["-c", reindex]).arg(&ds));
     for ((engine, py), before) in engines.iter().zip(&before) {
         let after = answers(engine, py);
         for (name, rows) in before {

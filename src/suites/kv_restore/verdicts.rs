@@ -200,7 +200,10 @@ pub(super) fn time_verdict(
         }
         v.note = why;
         Status::Inconclusive
-    } else if let Some(b) = band.as_ref().filter(|b| rs > b.low && rs <= b.high) {
+    } else if let Some(b) = band
+        .as_ref()
+        .filter(|b| rs > b.interval.low && rs <= b.interval.high)
+    {
         // Inside the limit's interval: the recomputes' spread cannot tell which side of
         // the limit the slowest restore is on.
         v.note = b.straddled(rs);
@@ -437,8 +440,6 @@ pub(super) fn connector_verdict(logs: &ServerLogs) -> Verdict {
 /// divided as the limit is, with its floor. Its relative half-width is applied to the
 /// recomputes' median the limit used. None with fewer than two timed recomputes.
 struct LimitBand {
-    low: f64,
-    high: f64,
     /// The recomputes' band, for how many more would settle the verdict.
     recomputes: crate::stats::band::Band,
     ratio: f64,
@@ -457,8 +458,6 @@ impl LimitBand {
         let low = (median * band.low / band.center / ratio).max(floor);
         let high = (median * band.high / band.center / ratio).max(floor);
         Some(LimitBand {
-            low,
-            high,
             recomputes: band,
             ratio,
             floor,
@@ -482,7 +481,7 @@ impl LimitBand {
     fn straddled(&self, rs: f64) -> String {
         let mut why = format!(
             "the slowest restore ({rs:.2} s) lies inside the limit's 95% interval ({:.2} to {:.2} s, from {} timed recomputes)",
-            self.low, self.high, self.recomputes.n
+            self.interval.low, self.interval.high, self.recomputes.n
         );
         // The recompute time at which the limit equals the slowest restore (over the
         // floor: a restore under the floor never falls inside the interval).

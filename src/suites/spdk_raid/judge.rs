@@ -336,13 +336,14 @@ fn within_run(v: &mut Verdict, arrays: &[ArrayDir], share: f64, min: f64) -> Sta
             format!("{}; {words}", v.note)
         };
     };
+    // Without an interval the point judges (the suite says so once, for every such share).
+    let point = if share >= min {
+        Status::Pass
+    } else {
+        Status::Fail
+    };
     let Some(se) = se.filter(|se| *se > 0.0) else {
-        // No interval: the point judges (the suite says so once, for every such share).
-        return if share >= min {
-            Status::Pass
-        } else {
-            Status::Fail
-        };
+        return point;
     };
     // A normal interval on the logarithm of the share: the two runs' relative standard
     // errors add as independent.
@@ -350,11 +351,7 @@ fn within_run(v: &mut Verdict, arrays: &[ArrayDir], share: f64, min: f64) -> Sta
     let (low, high) = (share * (-z * se).exp(), share * (z * se).exp());
     if !(low.is_finite() && high.is_finite() && low > 0.0) {
         // Samples so spread that the interval is unbounded: no interval to judge by.
-        return if share >= min {
-            Status::Pass
-        } else {
-            Status::Fail
-        };
+        return point;
     }
     v.interval = Some(crate::model::verdict::Interval {
         low: low * 100.0,
