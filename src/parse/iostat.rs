@@ -719,11 +719,12 @@ md126          100.00     10.00      0.00  200.00     20.00      0.00   0.00
 
     #[test]
     fn the_plain_row_reading_agrees_with_the_general_one() {
-        let header: Vec<&str> = "r/s rMB/s r_await w/s wMB/s w_await aqu-sz %util"
+        // Kept columns between columns nothing keeps, as sysstat 12 orders them.
+        let header: Vec<&str> = "r/s rMB/s rrqm/s r_await w/s wMB/s wrqm/s w_await aqu-sz %util"
             .split(' ')
             .collect();
         let cols = Columns::from_header(&header, 1).expect("header");
-        let alphabet: Vec<char> = "     0123456789..,-\t\rxe".chars().collect();
+        let alphabet: Vec<char> = "     0123456789..,-\t\rxeé".chars().collect();
         let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
         let mut plain = 0;
         for round in 0..50_000 {
@@ -746,9 +747,23 @@ md126          100.00     10.00      0.00  200.00     20.00      0.00   0.00
                     }
                 }
             }
+            // What the plain reading promises to take, said the slow way: space-separated
+            // fields after a name, as many as the header, each of 1 to 15 digits and at
+            // most one dot.
+            let parts: Vec<&str> = line.split(' ').filter(|f| !f.is_empty()).collect();
+            let is_plain = parts.len() == cols.width + 1
+                && !parts[0].bytes().any(|b| b <= b' ')
+                && parts[1..].iter().all(|f| {
+                    let digits = f.bytes().filter(u8::is_ascii_digit).count();
+                    (1..=15).contains(&digits)
+                        && f.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+                        && f.len() - digits <= 1
+                });
             let Some((name, out)) = plain_row(line.as_bytes(), &cols) else {
+                assert!(!is_plain, "a plain row read the slow way: {line:?}");
                 continue;
             };
+            assert!(is_plain, "{line:?}");
             plain += 1;
             let mut fields = Vec::new();
             let numeric = tokens(&line, &mut fields);
@@ -760,7 +775,7 @@ md126          100.00     10.00      0.00  200.00     20.00      0.00   0.00
                 assert_eq!(out[k], general, "{line:?} slot {k}");
             }
         }
-        assert!(plain > 10_000, "only {plain} rows took the plain reading");
+        assert!(plain > 5_000, "only {plain} rows took the plain reading");
     }
 
     #[test]
