@@ -44,13 +44,23 @@ pub fn batch_means(window: &[f64], batches: usize) -> Option<BatchMeans> {
         .chunks(size)
         .map(|c| c.iter().sum::<f64>() / size as f64)
         .collect();
-    let b = means.len() as f64;
-    let mean = means.iter().sum::<f64>() / b;
-    let var = means.iter().map(|m| (m - mean) * (m - mean)).sum::<f64>() / (b - 1.0);
+    from_batches(&means)
+}
+
+/// The mean of a run's batch values (one statistic per consecutive batch, computed by
+/// the caller) and its standard error from their spread. None with fewer than two
+/// batches, a value that is not finite, or a mean that is not positive.
+pub fn from_batches(values: &[f64]) -> Option<BatchMeans> {
+    if values.len() < 2 || values.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
+    let b = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / b;
+    let var = values.iter().map(|m| (m - mean) * (m - mean)).sum::<f64>() / (b - 1.0);
     (mean > 0.0).then(|| BatchMeans {
         mean,
         se: (var / b).sqrt(),
-        batches: means.len(),
+        batches: values.len(),
     })
 }
 
@@ -60,6 +70,16 @@ pub fn batch_means(window: &[f64], batches: usize) -> Option<BatchMeans> {
 /// t with Welch-Satterthwaite degrees of freedom. None when a number is not positive or
 /// neither run shows any spread.
 pub fn within_run_ratio(base: (f64, &BatchMeans), cand: (f64, &BatchMeans)) -> Option<Ratio> {
+    within_run_ratio_by(base, cand, Method::WithinRun)
+}
+
+/// [`within_run_ratio`], its interval named by `method` (which batches the runs were cut
+/// into).
+pub fn within_run_ratio_by(
+    base: (f64, &BatchMeans),
+    cand: (f64, &BatchMeans),
+    method: Method,
+) -> Option<Ratio> {
     let ok = |x: f64| x.is_finite() && x > 0.0;
     if !ok(base.0) || !ok(cand.0) {
         return None;
@@ -83,12 +103,7 @@ pub fn within_run_ratio(base: (f64, &BatchMeans), cand: (f64, &BatchMeans)) -> O
         estimate: d.exp(),
         n_base: 1,
         n_cand: 1,
-        interval: Some((
-            (d - t * se).exp(),
-            (d + t * se).exp(),
-            df,
-            Method::WithinRun,
-        )),
+        interval: Some(((d - t * se).exp(), (d + t * se).exp(), df, method)),
         sd_log: None,
     })
 }

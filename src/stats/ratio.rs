@@ -26,6 +26,10 @@ pub enum Method {
     /// One run a side: each run's batch means over its steady window (see
     /// [`super::batch`]); weaker evidence than repeats.
     WithinRun,
+    /// One run a side of the KV ladder: each run cut into consecutive batches of time
+    /// (output tok/s) or of requests (gen tok/s, TTFT) (see
+    /// `suites::kv_common::within`); weaker evidence than repeats.
+    WithinRunRequests,
 }
 
 impl Method {
@@ -38,6 +42,9 @@ impl Method {
             }
             Method::WithinRun => {
                 "within one run a side: batch means of each run's per-second throughput over its steady window, t-interval on the log ratio (weaker than repeated runs)"
+            }
+            Method::WithinRunRequests => {
+                "within one run a side: each run cut into 5 consecutive batches (time windows for output tok/s, requests in start order for gen tok/s and TTFT), the batches' spread as the standard error, t-interval on the log ratio (weaker than repeated runs)"
             }
         }
     }

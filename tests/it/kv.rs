@@ -720,3 +720,100 @@ fn metric_names_are_read_by_release_and_a_newer_or_mislabelled_engine_says_so() 
         notes(&v)
     );
 }
+
+/// Test 2 and 3 with one run of each variant at a level (the procedure asks for two):
+/// the level is judged by a 95% interval from within the two runs (each cut into five
+/// batches), named as weaker than repeats, with runs [1, 1]. Runs that agree pass; an ADP
+/// run 10% slower straddles the 0.90 mark (inconclusive, and how many runs would settle it
+/// cannot be told from one run a side); 40% slower fails on the whole interval. A level of
+/// 17 requests (1 client) is too short for batches and says so.
+#[test]
+fn a_level_run_once_per_variant_is_judged_by_its_interval_from_within_the_runs() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let results = tmp.path().join("results");
+    copy_dir(&root().join("samples/kv-cache-published/results"), &results);
+    for run in [
+        "adp-2-L1",
+        "gpu-only-2-L1",
+        "adp-2-L2",
+        "gpu-only-2-L2",
+        "lmcache-2-L8",
+        "adp-2-L8",
+    ] {
+        for ext in ["json", "log", "pre.prom", "post.prom", "series.prom"] {
+            fs::remove_file(results.join(format!("{run}.{ext}"))).expect("rm");
+        }
+    }
+    let slower = |by: f64| {
+        let p = results.join("adp-1-L2.json");
+        let mut r: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&p).expect("r")).expect("json");
+        for x in r.as_array_mut().expect("list") {
+            let t = x["tpot_ms"].as_f64().unwrap_or(0.0);
+            x["tpot_ms"] = (t * by).into();
+        }
+        fs::write(&p, r.to_string()).expect("w");
+    };
+    let (_, v) = analyze_json(tmp.path(), &[]);
+    let l2 = verdict(&v, "kv-ladder.L2-parity");
+    assert_eq!(l2["status"], "pass", "{l2}");
+    let iv = &l2["interval"];
+    assert_eq!(iv["runs"], serde_json::json!([1, 1]), "{l2}");
+    let method = iv["method"].as_str().unwrap_or("");
+    assert!(
+        method.contains("within one run a side") && method.contains("weaker"),
+        "{l2}"
+    );
+    assert!(iv["low"].as_f64().is_some_and(|l| l >= 0.9), "{l2}");
+    let l1 = verdict(&v, "kv-ladder.L1-parity");
+    assert!(l1["interval"].is_null(), "{l1}");
+    assert!(
+        l1["note"]
+            .as_str()
+            .unwrap_or("")
+            .contains("needs 25 requests a run"),
+        "{l1}"
+    );
+    let l8 = verdict(&v, "kv-dram.L8-gen");
+    assert_eq!(l8["interval"]["runs"], serde_json::json!([1, 1]), "{l8}");
+    assert_eq!(l8["status"], "pass", "{l8}");
+
+    // Gen tok/s 10% lower on ADP: the ratio sits on the mark, its interval around it.
+    let gen = l2["measured"].as_str().unwrap_or("").to_string();
+    slower(1.0 / 0.9 * l2_gen_ratio(l2));
+    let (_, v) = analyze_json(tmp.path(), &[]);
+    let l2 = verdict(&v, "kv-ladder.L2-parity");
+    assert_eq!(l2["status"], "inconclusive", "{l2} (before: {gen})");
+    let note = l2["note"].as_str().unwrap_or("");
+    assert!(
+        note.contains("cannot be told from one run of each variant"),
+        "{note}"
+    );
+    let iv = &l2["interval"];
+    assert!(
+        iv["low"].as_f64().is_some_and(|l| l < 0.9) && iv["high"].as_f64().is_some_and(|h| h > 0.9),
+        "{l2}"
+    );
+
+    // 40% slower: the whole interval is short of 0.90.
+    slower(1.4);
+    let (_, v) = analyze_json(tmp.path(), &[]);
+    let l2 = verdict(&v, "kv-ladder.L2-parity");
+    assert_eq!(l2["status"], "fail", "{l2}");
+    assert!(
+        l2["interval"]["high"].as_f64().is_some_and(|h| h < 0.9),
+        "{l2}"
+    );
+}
+
+/// The gen ratio (ADP over plain) a parity verdict measured, read from its `measured`
+/// text (two decimals): what the test scales by to put the ratio on the mark.
+fn l2_gen_ratio(l2: &serde_json::Value) -> f64 {
+    let m = l2["measured"].as_str().unwrap_or("");
+    // "output 1.00x (… vs …), gen 1.01x (… vs …)"
+    m.split("gen ")
+        .nth(1)
+        .and_then(|g| g.split('x').next())
+        .and_then(|x| x.trim().parse::<f64>().ok())
+        .unwrap_or(1.0)
+}

@@ -143,6 +143,52 @@ impl<'a> Aggregate<'a> {
             .collect()
     }
 
+    /// With one run of `variant` feeding the level: its value of `metric` and the batch
+    /// means from within it (see [`super::within`]), where the run has enough requests.
+    pub fn within(
+        &self,
+        variant: &str,
+        clients: u32,
+        metric: &str,
+    ) -> Option<(f64, crate::stats::batch::BatchMeans)> {
+        let fed: Vec<&&Level> = self
+            .runs(variant, clients)
+            .iter()
+            .filter(|l| left_out(l).is_none())
+            .collect();
+        let [l] = fed.as_slice() else {
+            return None;
+        };
+        let w = l.within?;
+        let batches = match metric {
+            OUTPUT => w.output,
+            GEN => w.gen,
+            TTFT => w.ttft,
+            _ => None,
+        }?;
+        Some((value(l, metric)?, batches))
+    }
+
+    /// The ratio `cand / base` of a metric at a level where each variant ran once, with
+    /// its 95% interval from within the two runs (see [`super::within`]); None otherwise.
+    pub fn within_ratio(
+        &self,
+        base: &str,
+        cand: &str,
+        clients: u32,
+        metric: &str,
+    ) -> Option<crate::stats::ratio::Ratio> {
+        let (b, c) = (
+            self.within(base, clients, metric)?,
+            self.within(cand, clients, metric)?,
+        );
+        crate::stats::batch::within_run_ratio_by(
+            (b.0, &b.1),
+            (c.0, &c.1),
+            crate::stats::ratio::Method::WithinRunRequests,
+        )
+    }
+
     pub fn runs_per_variant(&self) -> BTreeMap<String, usize> {
         let mut out: BTreeMap<String, usize> = BTreeMap::new();
         for ((variant, _), runs) in &self.by {

@@ -101,6 +101,9 @@ pub struct Level {
     pub files: Vec<String>,
     /// The line the procedure's script prints for this level, or why it cannot.
     pub script_line: Result<String, String>,
+    /// The run cut into batches, for an interval from within it (see [`super::within`]).
+    #[serde(skip)]
+    pub within: Option<super::within::WithinRun>,
 }
 
 impl Level {
@@ -223,6 +226,7 @@ fn read_level(
         problems: Vec::new(),
         files: files.iter().flatten().map(|e| e.rel.clone()).collect(),
         script_line: Err(String::new()),
+        within: None,
     };
     read_log(&mut level, log, skipped);
     if let Some(e) = gpus {
@@ -339,6 +343,7 @@ fn read_records(
     let mut script_error = None;
     level.requests = Some(r.len());
     level.history = super::regime::active_history(r);
+    level.within = super::within::of_records(r);
     let t0 = r
         .iter()
         .map(|x| x.start_time_ms)

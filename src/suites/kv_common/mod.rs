@@ -15,6 +15,7 @@ pub mod restore;
 pub mod server_ttft;
 pub use crate::stats;
 pub mod timeline;
+pub mod within;
 
 use std::collections::BTreeMap;
 

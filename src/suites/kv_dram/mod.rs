@@ -344,16 +344,18 @@ fn gen_verdict(agg: &Aggregate, n: u32, gap: f64, max_spread: f64) -> Verdict {
         v.interval = Some(judged.interval);
         (judged.status, format!("{fed}; {}", judged.note))
     } else if diff.abs() <= gap {
-        (Status::Pass, format!("{fed}; {GEN_ONE_RUN}"))
+        (
+            Status::Pass,
+            format!("{fed}; {}", crate::suites::kv_common::within::ONE_RUN),
+        )
     } else {
-        (Status::Fail, format!("{fed}; {GEN_ONE_RUN}"))
+        (
+            Status::Fail,
+            format!("{fed}; {}", crate::suites::kv_common::within::ONE_RUN),
+        )
     };
     v
 }
-
-/// Said of a level with one run of a variant: no interval over runs.
-const GEN_ONE_RUN: &str =
-    "no interval: one run of a variant at this level (the procedure runs each variant twice)";
 
 /// A generation-rate criterion judged by its interval over the runs.
 struct Judged {
@@ -366,12 +368,16 @@ struct Judged {
 /// the runs that feed the medians (Student t on the log ratio, variance pooled over both
 /// variants), in the criterion's unit (percent difference): pass when all of it lies
 /// within ±`gap`, fail when all of it lies outside, inconclusive when it straddles a
-/// bound (with how many runs of each would settle it at the spread seen). None when no
-/// interval can be had: one run of each variant.
+/// bound (with how many runs of each would settle it at the spread seen). With one run
+/// of each variant, the interval from within the two runs
+/// ([`crate::suites::kv_common::within`]). None when no interval can be had.
 fn gen_interval(agg: &Aggregate, n: u32, gap: f64) -> Option<Judged> {
     use crate::stats::ratio::Settle;
+    // Over the runs; with one run of each variant, from within the two runs.
     let r =
-        crate::stats::ratio::ratio_pooled(&agg.values(ADP, n, GEN), &agg.values(LMCACHE, n, GEN))?;
+        crate::stats::ratio::ratio_pooled(&agg.values(ADP, n, GEN), &agg.values(LMCACHE, n, GEN))
+            .filter(|r| r.interval.is_some())
+            .or_else(|| agg.within_ratio(ADP, LMCACHE, n, GEN))?;
     let (low, high, _, method) = r.interval?;
     let (lo_bound, hi_bound) = (1.0 - gap, 1.0 + gap);
     let status = if low >= lo_bound && high <= hi_bound {
@@ -402,6 +408,10 @@ fn gen_interval(agg: &Aggregate, n: u32, gap: f64) -> Option<Judged> {
         note.push_str(&match r.runs_to_settle(bound) {
             Settle::Runs(k) => format!(
                 "; it straddles {:+.0}%: about {k} runs of each variant would settle it at the spread seen",
+                (bound - 1.0) * 100.0
+            ),
+            _ if r.n_base == 1 && r.n_cand == 1 => format!(
+                "; it straddles {:+.0}%: how many runs would settle it cannot be told from one run of each variant (the procedure runs each twice)",
                 (bound - 1.0) * 100.0
             ),
             _ => format!("; it straddles {:+.0}%", (bound - 1.0) * 100.0),

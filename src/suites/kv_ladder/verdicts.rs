@@ -46,7 +46,8 @@ pub(super) fn parity_verdict(agg: &Aggregate, n: u32, min_ratio: f64, max_spread
     let fed = format!("medians of {}", fed_by(agg, &[ADP, PLAIN], n));
     let failing = failing_runs(agg, &[ADP, PLAIN], n);
     let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread, RATES);
-    let runs = runs_interval(agg, n, &[("output", OUTPUT, ro), ("gen", GEN, rg)]);
+    let metrics = [("output", OUTPUT, ro), ("gen", GEN, rg)];
+    let runs = runs_interval(agg, n, &metrics).or_else(|| within_interval(agg, n, &metrics));
     (v.status, v.note) = if !failing.is_empty() {
         (
             Status::Fail,
@@ -63,19 +64,21 @@ pub(super) fn parity_verdict(agg: &Aggregate, n: u32, min_ratio: f64, max_spread
         let note = format!("{fed}; {}", runs.said(min_ratio, status));
         (status, note)
     } else if ro >= min_ratio && rg >= min_ratio {
-        (Status::Pass, format!("{fed}; {}", ONE_RUN))
+        (
+            Status::Pass,
+            format!("{fed}; {}", crate::suites::kv_common::within::ONE_RUN),
+        )
     } else {
-        (Status::Fail, format!("{fed}; {}", ONE_RUN))
+        (
+            Status::Fail,
+            format!("{fed}; {}", crate::suites::kv_common::within::ONE_RUN),
+        )
     };
     v
 }
 
 /// How the advantage's three comparisons are judged.
-const ADVANTAGE_BY: &str = "each comparison judged by its 95% interval over the runs (Student t on the log ratio, variance pooled over both variants) where both variants have two runs, else by the medians";
-
-/// Said of a level with one run of a variant: test 2 asks for two.
-const ONE_RUN: &str =
-    "no interval: one run of a variant at this level (the procedure runs each variant twice)";
+const ADVANTAGE_BY: &str = "each comparison judged by its 95% interval over the runs (Student t on the log ratio, variance pooled over both variants) where both variants have two runs, else, with one run of each, by its 95% interval from within the two runs (batches of each run; weaker than repeats), else by the medians";
 
 /// The 95% intervals of ADP over plain vLLM at a level, one per metric the criterion
 /// needs, from the runs that feed the medians (the procedure's two runs per variant are
@@ -131,6 +134,9 @@ impl RunsInterval {
                 Some(k) => format!(
                     "an interval straddles {threshold:.2}: about {k} runs of each variant would settle it at the spread seen"
                 ),
+                None if self.interval.runs == [1, 1] => format!(
+                    "an interval straddles {threshold:.2}: how many runs would settle it cannot be told from one run of each variant (the procedure runs each twice)"
+                ),
                 None => format!("an interval straddles {threshold:.2}"),
             });
         }
@@ -143,10 +149,29 @@ fn runs_interval(
     n: u32,
     metrics: &[(&'static str, &str, f64)],
 ) -> Option<RunsInterval> {
+    intervals(metrics, |m| {
+        let (adp, plain) = (agg.values(ADP, n, m), agg.values(PLAIN, n, m));
+        crate::stats::ratio::ratio_pooled(&plain, &adp)
+    })
+}
+
+/// As [`runs_interval`] for a level where each variant ran once: the intervals from
+/// within the two runs.
+fn within_interval(
+    agg: &Aggregate,
+    n: u32,
+    metrics: &[(&'static str, &str, f64)],
+) -> Option<RunsInterval> {
+    intervals(metrics, |m| agg.within_ratio(PLAIN, ADP, n, m))
+}
+
+fn intervals(
+    metrics: &[(&'static str, &str, f64)],
+    ratio: impl Fn(&str) -> Option<crate::stats::ratio::Ratio>,
+) -> Option<RunsInterval> {
     let mut each = Vec::new();
     for (name, m, _) in metrics {
-        let (adp, plain) = (agg.values(ADP, n, m), agg.values(PLAIN, n, m));
-        let r = crate::stats::ratio::ratio_pooled(&plain, &adp)?;
+        let r = ratio(m)?;
         r.interval?;
         each.push((*name, r));
     }
@@ -230,24 +255,32 @@ pub(super) fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Ver
     // Each of the three comparisons by its 95% interval over the runs where every
     // variant has two or more (ADP over plain for the rates, plain over ADP for TTFT:
     // above 1 is met), else by the medians.
-    let met = |adp_first: bool, m: &str, medians_met: bool| -> Option<bool> {
+    // Each comparison: (met, or None when its interval straddles 1; the interval's
+    // method, where one judged it).
+    let met = |adp_first: bool, m: &str, medians_met: bool| {
         let (adp, plain) = (agg.values(ADP, n, m), agg.values(PLAIN, n, m));
-        let r = if adp_first {
-            crate::stats::ratio::ratio_pooled(&plain, &adp)
+        let (base, cand) = if adp_first {
+            ((PLAIN, &plain), (ADP, &adp))
         } else {
-            crate::stats::ratio::ratio_pooled(&adp, &plain)
+            ((ADP, &adp), (PLAIN, &plain))
         };
-        match r.filter(|r| r.n_base >= 2 && r.n_cand >= 2) {
-            Some(r) => match r.against(1.0, true) {
-                Some(crate::stats::ratio::Against::Above) => Some(true),
-                Some(crate::stats::ratio::Against::Below) => Some(false),
-                _ => None,
-            },
-            None => Some(medians_met),
-        }
+        let r = crate::stats::ratio::ratio_pooled(base.1, cand.1)
+            .filter(|r| r.n_base >= 2 && r.n_cand >= 2)
+            .or_else(|| agg.within_ratio(base.0, cand.0, n, m));
+        let Some(r) = r else {
+            return (Some(medians_met), None);
+        };
+        let method = r.interval.map(|i| i.3.name());
+        let met = match r.against(1.0, true) {
+            Some(crate::stats::ratio::Against::Above) => Some(true),
+            Some(crate::stats::ratio::Against::Below) => Some(false),
+            _ => None,
+        };
+        (met, method)
     };
     let mut missed = Vec::new();
     let mut unsure = Vec::new();
+    let mut methods: Vec<&str> = Vec::new();
     for (what, adp_first, m, medians_met, not) in [
         (
             "output tok/s",
@@ -259,7 +292,11 @@ pub(super) fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Ver
         ("gen tok/s", true, GEN, ag > pg, "gen tok/s not higher"),
         ("TTFT p50", false, TTFT, at < pt, "TTFT p50 not lower"),
     ] {
-        match met(adp_first, m, medians_met) {
+        let (met, method) = met(adp_first, m, medians_met);
+        if let Some(method) = method.filter(|x| !methods.contains(x)) {
+            methods.push(method);
+        }
+        match met {
             Some(true) => {}
             Some(false) => missed.push(not),
             None => unsure.push(what),
@@ -290,7 +327,8 @@ pub(super) fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Ver
         (
             Status::Inconclusive,
             format!(
-                "the 95% interval (Student t on the log ratio, variance pooled over both variants) of {} includes no difference; {fed}",
+                "the 95% interval ({}) of {} includes no difference; {fed}",
+                methods.join("; "),
                 unsure.join(", ")
             ),
         )
