@@ -169,6 +169,27 @@ impl<'a> Aggregate<'a> {
         Some((value(l, metric)?, batches))
     }
 
+    /// Why a level where each of `variants` ran once has no interval from within the
+    /// runs (see [`super::within::why_none`]).
+    pub fn within_missing(&self, variants: &[&str], clients: u32) -> String {
+        let fed = |v: &&str| {
+            self.runs(v, clients)
+                .iter()
+                .filter(|l| left_out(l).is_none())
+                .count()
+        };
+        if !variants.iter().all(|v| fed(v) == 1) {
+            return "no interval over the runs: a run's number is missing or not positive (an interval is taken on logarithms)".into();
+        }
+        let requests: Vec<(String, Option<usize>)> = variants
+            .iter()
+            .flat_map(|v| self.runs(v, clients).iter())
+            .filter(|l| left_out(l).is_none())
+            .map(|l| (l.name(), l.requests))
+            .collect();
+        super::within::why_none(&requests)
+    }
+
     /// The ratio `cand / base` of a metric at a level where each variant ran once, with
     /// its 95% interval from within the two runs (see [`super::within`]); None otherwise.
     pub fn within_ratio(

@@ -344,14 +344,7 @@ fn read_records(
     level.requests = Some(r.len());
     level.history = super::regime::active_history(r);
     level.within = super::within::of_records(r);
-    let t0 = r
-        .iter()
-        .map(|x| x.start_time_ms)
-        .fold(f64::INFINITY, f64::min);
-    let t1 = r
-        .iter()
-        .map(|x| x.start_time_ms + x.latency_ms)
-        .fold(f64::NEG_INFINITY, f64::max);
+    let (t0, t1) = super::within::span_ms(r);
     let tokens: u64 = r.iter().map(|x| x.output_num_tokens).sum();
     let span = (t1 - t0) / 1000.0;
     if span > 0.0 {

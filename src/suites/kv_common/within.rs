@@ -6,7 +6,8 @@
 //!   tokens spread evenly over its decoding (first token to last), each window's tokens
 //!   over its length. The windows' mean is the run's own output tok/s exactly.
 //! - gen tok/s and TTFT p50: the requests in start order cut into equal batches, each
-//!   batch's `1000 / median(tpot_ms)` and median TTFT.
+//!   batch's `1000 / median(tpot_ms)` and median TTFT. The standard error is that of the
+//!   mean of these batch values, applied to the run's own (whole-run median) number.
 //!
 //! Requests of one run share the server and follow one another in conversations, so
 //! batches are closer to independent than single requests, not independent: the interval
@@ -16,8 +17,31 @@ use crate::parse::mt_records::Record;
 use crate::stats::batch::{from_batches, BatchMeans, BATCHES, MIN_BATCH};
 use crate::stats::median;
 
-/// Said of a level with one run of a variant and no interval from within the runs either.
-pub const ONE_RUN: &str = "no interval: one run of a variant at this level (the procedure runs each variant twice), and none from within the runs (that needs 25 requests a run and some spread among their batches)";
+/// Said where an interval straddles its mark and each variant ran once.
+pub const UNSETTLED: &str = "how many runs would settle it cannot be told from one run of each variant (the procedure runs each twice)";
+
+/// Why a level whose variants ran once each has no interval from within the runs either:
+/// `requests`, each fed run's name and request count.
+pub fn why_none(requests: &[(String, Option<usize>)]) -> String {
+    let short: Vec<String> = requests
+        .iter()
+        .filter(|(_, n)| n.is_none_or(|n| n < BATCHES * MIN_BATCH))
+        .map(|(name, n)| match n {
+            Some(n) => format!("{name} holds {n} requests"),
+            None => format!("{name} has no request records"),
+        })
+        .collect();
+    let reason = if short.is_empty() {
+        "its runs' batches give none (no spread among them, or a batch without a rate)".to_string()
+    } else {
+        format!(
+            "{}, fewer than the {} that {BATCHES} batches of {MIN_BATCH} need",
+            short.join(", "),
+            BATCHES * MIN_BATCH
+        )
+    };
+    format!("no interval: one run of each variant at this level (the procedure runs each twice), and none from within the runs: {reason}")
+}
 
 /// The batch means of one run's three rates, where it has enough requests.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -28,7 +52,7 @@ pub struct WithinRun {
 }
 
 /// The batches of a run's requests, or None with fewer than [`BATCHES`] x [`MIN_BATCH`]
-/// requests (a level of one client runs a few dozen).
+/// requests.
 pub fn of_records(records: &[Record]) -> Option<WithinRun> {
     if records.len() < BATCHES * MIN_BATCH
         || records.iter().any(|r| {
@@ -66,14 +90,7 @@ pub fn of_records(records: &[Record]) -> Option<WithinRun> {
 /// spread evenly over its decoding (`start + ttft` to `start + latency`; a request with
 /// no decoding time puts them at its end).
 fn output_windows(records: &[Record]) -> Option<BatchMeans> {
-    let t0 = records
-        .iter()
-        .map(|r| r.start_time_ms)
-        .fold(f64::INFINITY, f64::min);
-    let t1 = records
-        .iter()
-        .map(|r| r.start_time_ms + r.latency_ms)
-        .fold(f64::NEG_INFINITY, f64::max);
+    let (t0, t1) = span_ms(records);
     let width = (t1 - t0) / BATCHES as f64;
     if !(width > 0.0 && width.is_finite()) {
         return None;
@@ -98,6 +115,20 @@ fn output_windows(records: &[Record]) -> Option<BatchMeans> {
     }
     let rates: Vec<f64> = tokens.iter().map(|t| t / (width / 1000.0)).collect();
     from_batches(&rates)
+}
+
+/// The run's span in ms: its first request's start and its last request's end. The run's
+/// output tok/s is its tokens over this span, and the windows cut it.
+pub fn span_ms(records: &[Record]) -> (f64, f64) {
+    let t0 = records
+        .iter()
+        .map(|r| r.start_time_ms)
+        .fold(f64::INFINITY, f64::min);
+    let t1 = records
+        .iter()
+        .map(|r| r.start_time_ms + r.latency_ms)
+        .fold(f64::NEG_INFINITY, f64::max);
+    (t0, t1)
 }
 
 #[cfg(test)]

@@ -63,22 +63,22 @@ pub(super) fn parity_verdict(agg: &Aggregate, n: u32, min_ratio: f64, max_spread
         let status = runs.status(min_ratio, false);
         let note = format!("{fed}; {}", runs.said(min_ratio, status));
         (status, note)
-    } else if ro >= min_ratio && rg >= min_ratio {
-        (
-            Status::Pass,
-            format!("{fed}; {}", crate::suites::kv_common::within::ONE_RUN),
-        )
     } else {
+        let status = if ro >= min_ratio && rg >= min_ratio {
+            Status::Pass
+        } else {
+            Status::Fail
+        };
         (
-            Status::Fail,
-            format!("{fed}; {}", crate::suites::kv_common::within::ONE_RUN),
+            status,
+            format!("{fed}; {}", agg.within_missing(&[ADP, PLAIN], n)),
         )
     };
     v
 }
 
 /// How the advantage's three comparisons are judged.
-const ADVANTAGE_BY: &str = "each comparison judged by its 95% interval over the runs (Student t on the log ratio, variance pooled over both variants) where both variants have two runs, else, with one run of each, by its 95% interval from within the two runs (batches of each run; weaker than repeats), else by the medians";
+const ADVANTAGE_BY: &str = "each comparison judged by its 95% interval over the runs (Student t on the log ratio, variance pooled over both variants) where both variants have two runs or more, else, with one run of each, by its 95% interval from within the two runs (batches of each run; weaker than repeats), else by the medians";
 
 /// The 95% intervals of ADP over plain vLLM at a level, one per metric the criterion
 /// needs, from the runs that feed the medians (the procedure's two runs per variant are
@@ -135,7 +135,8 @@ impl RunsInterval {
                     "an interval straddles {threshold:.2}: about {k} runs of each variant would settle it at the spread seen"
                 ),
                 None if self.interval.runs == [1, 1] => format!(
-                    "an interval straddles {threshold:.2}: how many runs would settle it cannot be told from one run of each variant (the procedure runs each twice)"
+                    "an interval straddles {threshold:.2}: {}",
+                    crate::suites::kv_common::within::UNSETTLED
                 ),
                 None => format!("an interval straddles {threshold:.2}"),
             });
