@@ -277,13 +277,6 @@ fn check(text: &str) -> Vec<String> {
 
 /// Chooses, reads, redacts and checks every file; writes nothing.
 pub fn plan(folder: &Folder, analysis: &Analysis, opts: &BundleOptions) -> anyhow::Result<Plan> {
-    let globs = |list: &[String], flag: &str| {
-        list.iter()
-            .map(|g| glob::Pattern::new(g).with_context(|| format!("{flag} `{g}` is not a glob")))
-            .collect::<anyhow::Result<Vec<_>>>()
-    };
-    let includes = globs(&opts.includes, "--include")?;
-    let excludes = globs(&opts.excludes, "--exclude")?;
     let mut left_out: Vec<LeftOut> = folder
         .problems
         .iter()
@@ -293,6 +286,85 @@ pub fn plan(folder: &Folder, analysis: &Analysis, opts: &BundleOptions) -> anyho
         })
         .collect();
     // 1. Chosen files, read as text (or as archives to open).
+    let mut pending = choose(folder, analysis, opts, &mut left_out)?;
+    // 2. Redaction, then pseudonyms found across every file, then the check.
+    if opts.redact {
+        for p in &mut pending {
+            p.redactions = redact_content(&p.rel, &mut p.content);
+        }
+    }
+    let redactions = pending.iter().map(|p| p.redactions).sum();
+    let mut pseudonyms = opts.pseudonymize.then(|| {
+        let mut hosts = opts.hosts.clone();
+        for p in &pending {
+            for (_, t) in texts_of(&p.rel, &p.content) {
+                hosts.extend(pseudonym::find_hosts(&t));
+            }
+        }
+        Pseudonyms::with_hosts(hosts)
+    });
+    // Names leave too: every path (in and out) is redacted and pseudonymized.
+    let name = |rel: &str, pseudonyms: &mut Option<Pseudonyms>| {
+        let n = if opts.redact {
+            clean_name(rel)
+        } else {
+            rel.to_string()
+        };
+        match pseudonyms.as_mut() {
+            Some(p) => p.apply(&n),
+            None => n,
+        }
+    };
+    for l in &mut left_out {
+        l.path = name(&l.path, &mut pseudonyms);
+        if opts.redact {
+            withhold_if_secret(l);
+        }
+    }
+    let mut unredacted = Vec::new();
+    let mut chosen = Vec::new();
+    for mut p in pending {
+        let path = name(&p.rel, &mut pseudonyms);
+        if let Some(ps) = pseudonyms.as_mut() {
+            pseudonymize(ps, &mut p.content);
+        }
+        if opts.redact && !opts.allow_unredacted.contains(&p.rel) {
+            unredacted.extend(still_secret(&p, &path));
+        }
+        let (bytes, label) = encoded(p.content, &p.rel)?;
+        chosen.push(Chosen {
+            path,
+            why: p.why,
+            encoding: label,
+            redactions: p.redactions,
+            bytes,
+        });
+    }
+    left_out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(Plan {
+        chosen,
+        left_out,
+        pseudonyms,
+        redactions,
+        unredacted,
+    })
+}
+
+/// The folder's files that go into the bundle, read (as text, or as archives to open);
+/// every other file goes to `left_out` with its reason.
+fn choose(
+    folder: &Folder,
+    analysis: &Analysis,
+    opts: &BundleOptions,
+    left_out: &mut Vec<LeftOut>,
+) -> anyhow::Result<Vec<Pending>> {
+    let globs = |list: &[String], flag: &str| {
+        list.iter()
+            .map(|g| glob::Pattern::new(g).with_context(|| format!("{flag} `{g}` is not a glob")))
+            .collect::<anyhow::Result<Vec<_>>>()
+    };
+    let includes = globs(&opts.includes, "--include")?;
+    let excludes = globs(&opts.excludes, "--exclude")?;
     let mut pending: Vec<Pending> = Vec::new();
     for e in &folder.files {
         if let Some(g) = excludes.iter().find(|g| g.matches(&e.rel)) {
@@ -322,115 +394,70 @@ pub fn plan(folder: &Folder, analysis: &Analysis, opts: &BundleOptions) -> anyho
             }),
         }
     }
-    // 2. Redaction, then pseudonyms found across every file, then the check.
-    if opts.redact {
-        for p in &mut pending {
-            p.redactions = redact_content(&p.rel, &mut p.content);
-        }
+    Ok(pending)
+}
+
+/// A left-out file's name and reason leave in the manifest: redacted like any text, and
+/// withheld when the check still finds a secret in them (the file stays behind either
+/// way, so nothing the user could do would make the name safer).
+fn withhold_if_secret(l: &mut LeftOut) {
+    l.reason = scan::redact_found(&redact::redact(&l.reason).0).0;
+    if !check(&l.path).is_empty() {
+        l.path = withheld_name(&l.path);
     }
-    let redactions = pending.iter().map(|p| p.redactions).sum();
-    let mut pseudonyms = opts.pseudonymize.then(|| {
-        let mut hosts = opts.hosts.clone();
-        for p in &pending {
-            for (_, t) in texts_of(&p.rel, &p.content) {
-                hosts.extend(pseudonym::find_hosts(&t));
-            }
-        }
-        Pseudonyms::with_hosts(hosts)
-    });
-    // Names leave too: every path (in and out) is redacted and pseudonymized.
-    let name = |rel: &str, pseudonyms: &mut Option<Pseudonyms>| {
-        let n = if opts.redact {
-            clean_name(rel)
+    if !check(&l.reason).is_empty() {
+        l.reason = "(the reason is withheld: it still looks like a secret after redaction)".into();
+    }
+}
+
+/// What the check still finds in a chosen file after redaction (in its name, as it
+/// leaves, or in its text), with the flags that would let the bundle be written; None
+/// when it finds nothing.
+fn still_secret(p: &Pending, path: &str) -> Option<Unredacted> {
+    let mut hits: Vec<String> = check(path)
+        .into_iter()
+        .map(|h| format!("in its name: {h}"))
+        .collect();
+    for (at, t) in texts_of(path, &p.content) {
+        let prefix = if at == path {
+            String::new()
         } else {
-            rel.to_string()
+            format!("in `{at}`: ")
         };
-        match pseudonyms.as_mut() {
-            Some(p) => p.apply(&n),
-            None => n,
-        }
-    };
-    // A left-out file's name and reason leave in the manifest: redacted like any text,
-    // and withheld when the check still finds a secret in them (the file stays behind
-    // either way, so nothing the user could do would make the name safer).
-    for l in &mut left_out {
-        l.path = name(&l.path, &mut pseudonyms);
-        if opts.redact {
-            l.reason = scan::redact_found(&redact::redact(&l.reason).0).0;
-            if !check(&l.path).is_empty() {
-                l.path = withheld_name(&l.path);
-            }
-            if !check(&l.reason).is_empty() {
-                l.reason =
-                    "(the reason is withheld: it still looks like a secret after redaction)".into();
-            }
-        }
+        hits.extend(check(&t).into_iter().map(|h| format!("{prefix}{h}")));
     }
-    let mut unredacted = Vec::new();
-    let mut chosen = Vec::new();
-    for mut p in pending {
-        let path = name(&p.rel, &mut pseudonyms);
-        if let Some(ps) = pseudonyms.as_mut() {
-            pseudonymize(ps, &mut p.content);
-        }
-        if opts.redact && !opts.allow_unredacted.contains(&p.rel) {
-            let mut hits: Vec<String> = check(&path)
-                .into_iter()
-                .map(|h| format!("in its name: {h}"))
-                .collect();
-            for (at, t) in texts_of(&path, &p.content) {
-                let prefix = if at == path {
-                    String::new()
-                } else {
-                    format!("in `{at}`: ")
-                };
-                hits.extend(check(&t).into_iter().map(|h| format!("{prefix}{h}")));
-            }
-            if !hits.is_empty() {
-                let name_hit = hits.iter().any(|h| h.starts_with("in its name:"));
-                let mut flags = vec![format!("--exclude '{}'", exclude_glob(&p.rel))];
-                if !name_hit {
-                    flags.push(format!("--allow-unredacted '{}'", p.rel));
-                }
-                unredacted.push(Unredacted {
-                    path: path.clone(),
-                    hits,
-                    flags,
-                });
-            }
-        }
-        let (bytes, label) = match p.content {
-            Content::Text(t) => (encoding::encode(&t), t.label()),
-            Content::Tar { gzip, members } => {
-                let packed =
-                    container::pack(&members).map_err(|e| anyhow::anyhow!("`{}`: {e}", p.rel))?;
-                let n = members.len();
-                if gzip {
-                    (
-                        encoding::gzip(&packed),
-                        format!("tar.gz of {n} members, each read as text"),
-                    )
-                } else {
-                    (packed, format!("tar of {n} members, each read as text"))
-                }
-            }
-            Content::Raw(raw) => (raw, "as it is (redaction off)".to_string()),
-        };
-        chosen.push(Chosen {
-            path,
-            why: p.why,
-            encoding: label,
-            redactions: p.redactions,
-            bytes,
-        });
+    if hits.is_empty() {
+        return None;
     }
-    left_out.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(Plan {
-        chosen,
-        left_out,
-        pseudonyms,
-        redactions,
-        unredacted,
+    let name_hit = hits.iter().any(|h| h.starts_with("in its name:"));
+    let mut flags = vec![format!("--exclude '{}'", exclude_glob(&p.rel))];
+    if !name_hit {
+        flags.push(format!("--allow-unredacted '{}'", p.rel));
+    }
+    Some(Unredacted {
+        path: path.to_string(),
+        hits,
+        flags,
+    })
+}
+
+/// A chosen file's bytes as they go into the bundle, and how they were written.
+fn encoded(content: Content, rel: &str) -> anyhow::Result<(Vec<u8>, String)> {
+    Ok(match content {
+        Content::Text(t) => (encoding::encode(&t), t.label()),
+        Content::Tar { gzip, members } => {
+            let packed = container::pack(&members).map_err(|e| anyhow::anyhow!("`{rel}`: {e}"))?;
+            let n = members.len();
+            if gzip {
+                (
+                    encoding::gzip(&packed),
+                    format!("tar.gz of {n} members, each read as text"),
+                )
+            } else {
+                (packed, format!("tar of {n} members, each read as text"))
+            }
+        }
+        Content::Raw(raw) => (raw, "as it is (redaction off)".to_string()),
     })
 }
 

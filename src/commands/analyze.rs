@@ -71,13 +71,6 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     }
     let mut opts = options(&args.judging);
     opts.frames = args.export.is_some();
-    let mut worst = 0;
-    let mut results: Vec<Analysis> = Vec::new();
-    // Every input's place in the JSON output: an analysis (an index into `results`), a
-    // dataset's campaigns, or an error.
-    let mut listed: Vec<InputResult> = Vec::new();
-    // The catalogs and frames beside the models, kept only to export them.
-    let mut runs: Vec<crate::analysis::Run> = Vec::new();
     let inputs = if args.campaigns {
         match campaigns(&args.inputs) {
             Ok(i) => i,
@@ -89,145 +82,189 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<i32> {
     } else {
         args.inputs.clone()
     };
-    // With --trend, campaigns of a dataset are inputs too, in the order given.
-    let mut campaigns: Vec<crate::compare::Campaign> = Vec::new();
+    let mut g = Gathered::default();
     for input in &inputs {
         if let Some((root, sel)) = crate::dataset::read::parse(input) {
-            if !args.trend {
-                let why = format!(
-                    "`{}` is a dataset: it holds campaigns' results, not files to judge; read it with --trend, compare, or SQL (docs/compare-and-datasets.md, Datasets)",
-                    input.display()
-                );
-                crate::errln!("error: {why}");
-                listed.push(InputResult::failed(input, why));
-                worst = UNUSABLE;
-                continue;
-            }
-            match crate::dataset::read::campaigns(&root, &sel) {
-                Ok(mut c) => {
-                    worst = worst.max(c.iter().map(|c| c.exit_code()).max().unwrap_or(0));
-                    listed.push(InputResult {
-                        input: input.display().to_string(),
-                        analysis: None,
-                        error: None,
-                        campaigns: c.iter().map(|c| c.input.clone()).collect(),
-                    });
-                    campaigns.append(&mut c);
-                }
-                Err(e) => {
-                    crate::errln!("error: {e:#}");
-                    listed.push(InputResult::failed(input, format!("{e:#}")));
-                    worst = UNUSABLE;
-                }
-            }
-            continue;
-        }
-        match crate::analysis::run_input(input, &opts) {
-            Ok(r) => {
-                // The model is copied only when its run is kept for the export.
-                let a = if args.export.is_some() {
-                    let a = r.analysis.clone();
-                    runs.push(r);
-                    a
-                } else {
-                    // As for the results below: the OS takes the parsed records back
-                    // faster than freeing them one by one would.
-                    let crate::analysis::Run {
-                        analysis, catalog, ..
-                    } = r;
-                    std::mem::forget(catalog);
-                    analysis
-                };
-                if let Some(why) = a.nothing_judged() {
-                    crate::errln!("error: {why}");
-                }
-                worst = worst.max(a.exit_code());
-                if args.trend {
-                    campaigns.push(crate::compare::Campaign::from(&a));
-                }
-                listed.push(InputResult {
-                    input: input.display().to_string(),
-                    analysis: None,
-                    error: None,
-                    campaigns: Vec::new(),
-                });
-                results.push(a);
-            }
-            Err(e) => {
-                crate::errln!("error: {e:#}");
-                listed.push(InputResult::failed(input, format!("{e:#}")));
-                worst = UNUSABLE;
-            }
+            g.dataset(input, &root, &sel, args.trend);
+        } else {
+            g.folder(input, &opts, args);
         }
     }
     let trend = if args.trend {
-        if campaigns.len() < 2 {
+        if g.campaigns.len() < 2 {
             crate::errln!("note: a trend needs two inputs or more; none shown");
             None
         } else {
-            Some(crate::compare::trend::trend(&campaigns, args.by_time))
+            Some(crate::compare::trend::trend(&g.campaigns, args.by_time))
         }
     } else {
         None
     };
     if let Some(dir) = &args.export {
-        for r in &mut runs {
+        for r in &mut g.runs {
             r.with_record_frames();
         }
-        export(&runs, trend.as_ref(), dir)?;
+        export(&g.runs, trend.as_ref(), dir)?;
     }
     if let Some(file) = &args.html {
-        match &trend {
-            Some(t) => {
-                let page = crate::compare::render::trend_html(t)?;
-                std::fs::write(file, page)
-                    .with_context(|| format!("failed to write `{}`", file.display()))?;
-                crate::errln!("wrote {}", file.display());
-            }
-            None => crate::errln!("warning: no trend, so `{}` is not written", file.display()),
-        }
+        write_trend_html(trend.as_ref(), file)?;
     }
+    let worst = g.worst;
     match args.format {
-        Format::Json => {
-            // The analyses go back into their inputs' places, in the order given.
-            let mut analyses = std::mem::take(&mut results).into_iter();
-            for l in &mut listed {
-                if l.error.is_none() && l.campaigns.is_empty() {
-                    l.analysis = analyses.next();
-                }
-            }
-            let output = Output {
-                schema_version: crate::analysis::SCHEMA_VERSION,
-                inputs: std::mem::take(&mut listed),
-                trend,
-            };
-            let value = serde_json::to_string_pretty(&output)
-                .context("failed to write the analysis as JSON")?;
-            crate::outln!("{value}");
-            std::mem::forget(output);
-            std::mem::forget(runs);
-            return Ok(worst);
-        }
+        Format::Json => print_json(g, trend)?,
         Format::Text => {
             let t = crate::analysis::Timer::start();
             let view = terminal::View {
                 detail: args.detail,
                 width: crate::output::width(),
             };
-            for a in &results {
+            for a in &g.results {
                 crate::output::write_styled(&terminal::render_view(a, view));
             }
             if let Some(t) = &trend {
                 crate::out!("{}", trend_text(t));
             }
             t.lap("render");
+            // The process ends here: the OS takes the memory back faster than freeing
+            // every parsed record one by one would.
+            std::mem::forget(g);
         }
     }
-    // The process ends here: the OS takes the memory back faster than freeing every
-    // parsed record one by one would.
-    std::mem::forget(results);
-    std::mem::forget(runs);
     Ok(worst)
+}
+
+/// What the inputs gave, in the order given.
+#[derive(Default)]
+struct Gathered {
+    /// The worst exit code so far.
+    worst: i32,
+    results: Vec<Analysis>,
+    /// Every input's place in the JSON output: an analysis (an index into `results`), a
+    /// dataset's campaigns, or an error.
+    listed: Vec<InputResult>,
+    /// The catalogs and frames beside the models, kept only to export them.
+    runs: Vec<crate::analysis::Run>,
+    /// With --trend, campaigns of a dataset are inputs too, in the order given.
+    campaigns: Vec<crate::compare::Campaign>,
+}
+
+impl Gathered {
+    fn failed(&mut self, input: &std::path::Path, why: String) {
+        crate::errln!("error: {why}");
+        self.listed.push(InputResult::failed(input, why));
+        self.worst = UNUSABLE;
+    }
+
+    /// A dataset given as an input: its campaigns with --trend, else an error.
+    fn dataset(
+        &mut self,
+        input: &std::path::Path,
+        root: &std::path::Path,
+        sel: &crate::dataset::read::Selector,
+        trend: bool,
+    ) {
+        if !trend {
+            let why = format!(
+                "`{}` is a dataset: it holds campaigns' results, not files to judge; read it with --trend, compare, or SQL (docs/compare-and-datasets.md, Datasets)",
+                input.display()
+            );
+            return self.failed(input, why);
+        }
+        match crate::dataset::read::campaigns(root, sel) {
+            Ok(mut c) => {
+                self.worst = self
+                    .worst
+                    .max(c.iter().map(|c| c.exit_code()).max().unwrap_or(0));
+                self.listed.push(InputResult {
+                    input: input.display().to_string(),
+                    analysis: None,
+                    error: None,
+                    campaigns: c.iter().map(|c| c.input.clone()).collect(),
+                });
+                self.campaigns.append(&mut c);
+            }
+            Err(e) => self.failed(input, format!("{e:#}")),
+        }
+    }
+
+    /// A results folder or archive, analyzed.
+    fn folder(
+        &mut self,
+        input: &std::path::Path,
+        opts: &crate::suites::Options,
+        args: &AnalyzeArgs,
+    ) {
+        let r = match crate::analysis::run_input(input, opts) {
+            Ok(r) => r,
+            Err(e) => return self.failed(input, format!("{e:#}")),
+        };
+        // The model is copied only when its run is kept for the export.
+        let a = if args.export.is_some() {
+            let a = r.analysis.clone();
+            self.runs.push(r);
+            a
+        } else {
+            // As for the results: the OS takes the parsed records back faster than
+            // freeing them one by one would.
+            let crate::analysis::Run {
+                analysis, catalog, ..
+            } = r;
+            std::mem::forget(catalog);
+            analysis
+        };
+        if let Some(why) = a.nothing_judged() {
+            crate::errln!("error: {why}");
+        }
+        self.worst = self.worst.max(a.exit_code());
+        if args.trend {
+            self.campaigns.push(crate::compare::Campaign::from(&a));
+        }
+        self.listed.push(InputResult {
+            input: input.display().to_string(),
+            analysis: None,
+            error: None,
+            campaigns: Vec::new(),
+        });
+        self.results.push(a);
+    }
+}
+
+/// `--html` with `--trend`: the trend's page, or a warning that there is none.
+fn write_trend_html(
+    trend: Option<&crate::compare::trend::Trend>,
+    file: &std::path::Path,
+) -> anyhow::Result<()> {
+    match trend {
+        Some(t) => {
+            let page = crate::compare::render::trend_html(t)?;
+            std::fs::write(file, page)
+                .with_context(|| format!("failed to write `{}`", file.display()))?;
+            crate::errln!("wrote {}", file.display());
+        }
+        None => crate::errln!("warning: no trend, so `{}` is not written", file.display()),
+    }
+    Ok(())
+}
+
+/// `--format json`: the analyses back in their inputs' places, in the order given.
+fn print_json(mut g: Gathered, trend: Option<crate::compare::trend::Trend>) -> anyhow::Result<()> {
+    let mut analyses = std::mem::take(&mut g.results).into_iter();
+    for l in &mut g.listed {
+        if l.error.is_none() && l.campaigns.is_empty() {
+            l.analysis = analyses.next();
+        }
+    }
+    let output = Output {
+        schema_version: crate::analysis::SCHEMA_VERSION,
+        inputs: std::mem::take(&mut g.listed),
+        trend,
+    };
+    let value =
+        serde_json::to_string_pretty(&output).context("failed to write the analysis as JSON")?;
+    crate::outln!("{value}");
+    std::mem::forget(output);
+    std::mem::forget(g);
+    Ok(())
 }
 
 /// `--campaigns`: each input folder's subfolders, in name order, are the inputs.

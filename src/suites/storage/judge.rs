@@ -433,52 +433,7 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
     let compared = |array: &str| {
         array.eq_ignore_ascii_case(&sides.baseline) || array.eq_ignore_ascii_case(&sides.candidate)
     };
-    let mut problems: Vec<String> = Vec::new();
-    let mut files: Vec<String> = Vec::new();
-    for g in groups.iter().filter(|g| compared(&g.run.array)) {
-        if g.group.error != 0 {
-            problems.push(format!(
-                "`{}`: job `{}` error {}",
-                g.run.file, g.group.jobname, g.group.error
-            ));
-            files.push(g.run.file.clone());
-        } else if g.group.read.total_ios + g.group.write.total_ios == 0
-            && g.run.output.documents > 0
-        {
-            let said = g
-                .run
-                .output
-                .text_before
-                .first()
-                .map(|t| format!(" (fio: `{t}`)"))
-                .unwrap_or_default();
-            problems.push(format!(
-                "`{}`: job `{}` moved no data{said}; fio exits non-zero for that",
-                g.run.file, g.group.jobname
-            ));
-            files.push(g.run.file.clone());
-        }
-    }
-    for run in loaded.runs.iter().filter(|r| compared(&r.array)) {
-        let fio_errors: Vec<&String> = run
-            .output
-            .text_before
-            .iter()
-            .filter(|l| l.starts_with("fio: ") && l.contains("error"))
-            .collect();
-        if let Some(line) = crate::fio::params::interrupted(run.output) {
-            problems.push(format!(
-                "`{}`: fio logged `{line}`: the run was cut short",
-                run.file
-            ));
-            files.push(run.file.clone());
-        } else if let Some(first) = fio_errors.first() {
-            if run.groups.iter().all(|g| g.error == 0) {
-                problems.push(format!("`{}`: fio logged `{first}`", run.file));
-                files.push(run.file.clone());
-            }
-        }
-    }
+    let (mut problems, mut files) = exit_problems(loaded, groups, &compared);
     let no_result: Vec<_> = loaded
         .no_result
         .iter()
@@ -511,20 +466,7 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
     files.sort();
     files.dedup();
     // The criterion is about both arrays: with one missing it is not measured.
-    let missing: Vec<&str> = [&sides.baseline, &sides.candidate]
-        .into_iter()
-        .filter(|side| {
-            !loaded
-                .runs
-                .iter()
-                .any(|r| r.array.eq_ignore_ascii_case(side))
-                && !loaded
-                    .no_result
-                    .iter()
-                    .any(|n| n.array.eq_ignore_ascii_case(side))
-        })
-        .map(String::as_str)
-        .collect();
+    let missing = missing_sides(loaded, sides);
     if !missing.is_empty() && total > 0 {
         problems.push(format!("no results of {}", missing.join(" and ")));
     }
@@ -580,6 +522,80 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
         None,
         UnitOf::count("result files"),
     )
+}
+
+/// What the compared arrays' runs say of fio's exit: a job with an error, a job that
+/// moved no data, a run cut short or an error fio logged; and the files that say it.
+fn exit_problems(
+    loaded: &Loaded,
+    groups: &[RunGroup],
+    compared: &dyn Fn(&str) -> bool,
+) -> (Vec<String>, Vec<String>) {
+    let mut problems: Vec<String> = Vec::new();
+    let mut files: Vec<String> = Vec::new();
+    for g in groups.iter().filter(|g| compared(&g.run.array)) {
+        if g.group.error != 0 {
+            problems.push(format!(
+                "`{}`: job `{}` error {}",
+                g.run.file, g.group.jobname, g.group.error
+            ));
+            files.push(g.run.file.clone());
+        } else if g.group.read.total_ios + g.group.write.total_ios == 0
+            && g.run.output.documents > 0
+        {
+            let said = g
+                .run
+                .output
+                .text_before
+                .first()
+                .map(|t| format!(" (fio: `{t}`)"))
+                .unwrap_or_default();
+            problems.push(format!(
+                "`{}`: job `{}` moved no data{said}; fio exits non-zero for that",
+                g.run.file, g.group.jobname
+            ));
+            files.push(g.run.file.clone());
+        }
+    }
+    for run in loaded.runs.iter().filter(|r| compared(&r.array)) {
+        let fio_errors: Vec<&String> = run
+            .output
+            .text_before
+            .iter()
+            .filter(|l| l.starts_with("fio: ") && l.contains("error"))
+            .collect();
+        if let Some(line) = crate::fio::params::interrupted(run.output) {
+            problems.push(format!(
+                "`{}`: fio logged `{line}`: the run was cut short",
+                run.file
+            ));
+            files.push(run.file.clone());
+        } else if let Some(first) = fio_errors.first() {
+            if run.groups.iter().all(|g| g.error == 0) {
+                problems.push(format!("`{}`: fio logged `{first}`", run.file));
+                files.push(run.file.clone());
+            }
+        }
+    }
+    (problems, files)
+}
+
+/// The compared arrays with no result file at all.
+fn missing_sides<'a>(loaded: &Loaded, sides: &'a Sides) -> Vec<&'a str> {
+    [&sides.baseline, &sides.candidate]
+        .into_iter()
+        .filter(|side| {
+            !loaded
+                .runs
+                .iter()
+                .any(|r| r.array.eq_ignore_ascii_case(side))
+                && !loaded
+                    .no_result
+                    .iter()
+                    .any(|n| n.array.eq_ignore_ascii_case(side))
+        })
+        .map(String::as_str)
+        .collect()
 }
 
 /// The sides to compare: the user's names, else the procedure's (`raid10`, `adp`).
