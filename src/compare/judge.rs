@@ -167,24 +167,7 @@ pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Jud
         (a, b) => Some(100.0 * a.unwrap_or(0.0).max(b.unwrap_or(0.0))),
     };
     if base.value == 0.0 {
-        let (change, why) = if new.value == 0.0 {
-            (Change::NoChange, "both 0".to_string())
-        } else {
-            (
-                direction(delta > 0.0, better),
-                "from 0: any change counts".into(),
-            )
-        };
-        return Judged {
-            delta,
-            delta_pct: (new.value == 0.0).then_some(0.0),
-            noise_pct,
-            interval_pct: None,
-            method: "no interval: the base is 0".into(),
-            change,
-            why,
-            rank: None,
-        };
+        return from_zero(better, new.value, noise_pct);
     }
     let pct = 100.0 * delta / base.value.abs();
     let (iv, method, runs) = interval(base, new);
@@ -235,40 +218,87 @@ pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Jud
         )
     } else {
         let more = runs
-            .and_then(|r| {
-                let t = threshold / 100.0;
-                let estimate = r.estimate;
-                // The bound the estimate must clear: the one beyond it, else the nearer.
-                let bound = if estimate >= 1.0 + t {
-                    1.0 + t
-                } else if estimate <= 1.0 - t {
-                    1.0 - t
-                } else if (estimate.ln() - (1.0 + t).ln()).abs()
-                    < (estimate.ln() - (1.0 - t).ln()).abs()
-                {
-                    1.0 + t
-                } else {
-                    1.0 - t
-                };
-                match r.runs_to_settle(bound) {
-                    Settle::Runs(n) => Some(format!(
-                        "; about {n} runs of each side would settle it at the spread seen"
-                    )),
-                    Settle::MoreThan(n) => Some(format!("; more than {n} runs of each side")),
-                    Settle::OnThreshold => Some("; the estimate sits on the threshold".into()),
-                    Settle::NoSpread => None,
-                }
-            })
+            .and_then(|r| runs_to_settle_words(&r, threshold))
             .unwrap_or_default();
         (
             Change::Inconclusive,
             format!("{pct:+.1}% ({ci}): the interval straddles the {threshold}% threshold{more}"),
         )
     };
+    let (change, why) =
+        overruled_by_ranks(rank.as_ref(), (change, why), delta, pct, &ci, threshold);
+    Judged {
+        delta,
+        delta_pct: Some(pct),
+        noise_pct,
+        interval_pct: Some([lo_pct, hi_pct]),
+        method,
+        change,
+        why,
+        rank,
+    }
+}
+
+/// A change from a base of 0: no interval; any change counts.
+fn from_zero(better: Better, new: f64, noise_pct: Option<f64>) -> Judged {
+    let (change, why) = if new == 0.0 {
+        (Change::NoChange, "both 0".to_string())
+    } else {
+        (
+            direction(new > 0.0, better),
+            "from 0: any change counts".into(),
+        )
+    };
+    Judged {
+        delta: new,
+        delta_pct: (new == 0.0).then_some(0.0),
+        noise_pct,
+        interval_pct: None,
+        method: "no interval: the base is 0".into(),
+        change,
+        why,
+        rank: None,
+    }
+}
+
+/// "About N runs of each side would settle it" for an interval that straddles the
+/// threshold, where the runs give a spread.
+fn runs_to_settle_words(r: &crate::stats::ratio::Ratio, threshold: f64) -> Option<String> {
+    let t = threshold / 100.0;
+    let estimate = r.estimate;
+    // The bound the estimate must clear: the one beyond it, else the nearer.
+    let bound = if estimate >= 1.0 + t {
+        1.0 + t
+    } else if estimate <= 1.0 - t {
+        1.0 - t
+    } else if (estimate.ln() - (1.0 + t).ln()).abs() < (estimate.ln() - (1.0 - t).ln()).abs() {
+        1.0 + t
+    } else {
+        1.0 - t
+    };
+    match r.runs_to_settle(bound) {
+        Settle::Runs(n) => Some(format!(
+            "; about {n} runs of each side would settle it at the spread seen"
+        )),
+        Settle::MoreThan(n) => Some(format!("; more than {n} runs of each side")),
+        Settle::OnThreshold => Some("; the estimate sits on the threshold".into()),
+        Settle::NoSpread => None,
+    }
+}
+
+/// A confident call as the rank test leaves it.
+fn overruled_by_ranks(
+    rank: Option<&RankTest>,
+    (change, why): (Change, String),
+    delta: f64,
+    pct: f64,
+    ci: &str,
+    threshold: f64,
+) -> (Change, String) {
     // The rank test overrules a confident call only where it could have agreed: it must
     // separate the sides, and in the interval's direction (the base runs ranking below
     // the new ones for a rise).
-    let (change, why) = match &rank {
+    match rank {
         Some(r)
             if matches!(change, Change::Better | Change::Worse)
                 && r.can_decide()
@@ -288,16 +318,6 @@ pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Jud
             )
         }
         _ => (change, why),
-    };
-    Judged {
-        delta,
-        delta_pct: Some(pct),
-        noise_pct,
-        interval_pct: Some([lo_pct, hi_pct]),
-        method,
-        change,
-        why,
-        rank,
     }
 }
 

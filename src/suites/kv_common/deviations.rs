@@ -304,78 +304,37 @@ pub fn restore(
                 .or_default()
                 .push((variant.clone(), v.to_string(), file.clone()));
         }
-        let Some(m) = model else {
-            continue;
-        };
-        if tp != m.tensor_parallel_size.to_string() {
-            out.push(with(
-                Deviation::new(
-                    "tensor_parallel_size",
-                    phrase!("{}", printed(m.tensor_parallel_size as f64, 0)),
-                    Phrase::text(tp),
-                )
-                    .effect(
-                        format!(
-                            "another tensor parallelism: prefill and restore spread over other GPUs and links, so the times are not comparable to the published {}'s",
-                            m.title
-                        ),
-                        true,
-                    )
-                    .source(r.tp_source.clone())
-                    .verdict(time),
-            ));
-        }
-        if len != m.max_model_len.to_string() {
-            out.push(with(
-                Deviation::new(
-                    "max_model_len",
-                    phrase!("{}", printed(m.max_model_len as f64, 0)),
-                    Phrase::text(len),
-                )
-                .unit(Unit::Tokens)
-                .effect(
-                    "another context limit: prompts longer than it fail; the times do not change",
-                    false,
-                )
-                .source(m.source.clone()),
-            ));
-        }
-        if variant == "adp" {
-            let logged = arg("kv_transfer_config").and_then(chunk_size);
-            let want = m
-                .chunk_size
-                .map(|c| phrase!("{}", count(c)))
-                .or(m
-                    .chunk_multiple
-                    .map(|c| phrase!("a multiple of {}", count(c))))
-                .unwrap_or_else(|| "the connector's default".into());
-            let ok = match (logged, m.chunk_size, m.chunk_multiple) {
-                (Some(c), Some(w), _) => c == w,
-                (Some(c), None, Some(k)) => c % k == 0,
-                (None, None, _) => true,
-                (Some(_), None, None) => false,
-                (None, Some(_), _) => false,
-            };
-            if !ok {
-                out.push(with(
-                    Deviation::new(
-                        "chunk_size",
-                        want,
-                        logged.map_or("not in the logged kv-transfer-config".into(), |c| {
-                            phrase!("{}", count(c))
-                        }),
-                    )
-                    .unit(Unit::Tokens)
-                    .effect(
-                        "hits are rounded down to whole chunks: another size changes how many prompt tokens can be cached",
-                        false,
-                    )
-                    .source(m.source.clone()),
-                ));
-            }
+        if let Some(m) = model {
+            out.extend(
+                model_deviations(variant, &arg, m, r, time)
+                    .into_iter()
+                    .map(with),
+            );
         }
     }
-    for (k, values) in &seen {
+    out.extend(variants_differ(&seen, time));
+    // The procedure's prompt is LINES=14580, about 196,500 tokens on its main model: an
+    // unpublished model's prompt is set against that one (the other rows compare a
+    // model's own published setup, so they need its row).
+    let prompt_model = model.or_else(|| reference.model(&r.default_model));
+    out.extend(prompt(
+        transcripts,
+        prompt_model,
+        reference,
+        &[time],
+        &[cached],
+    ));
+    out
+}
+
+/// A server argument that differs between the variants (test 1 compares servers that
+/// differ only in the connector).
+fn variants_differ(
+    seen: &BTreeMap<&str, Vec<(String, String, String)>>,
+    time: &str,
+) -> Vec<Deviation> {
+    let mut out = Vec::new();
+    for (k, values) in seen {
         let distinct: BTreeSet<&str> = values.iter().map(|(_, v, _)| v.as_str()).collect();
         if distinct.len() > 1 {
             let mut d = Deviation::new(
@@ -400,17 +359,88 @@ pub fn restore(
             out.push(d);
         }
     }
-    // The procedure's prompt is LINES=14580, about 196,500 tokens on its main model: an
-    // unpublished model's prompt is set against that one (the other rows compare a
-    // model's own published setup, so they need its row).
-    let prompt_model = model.or_else(|| reference.model(&r.default_model));
-    out.extend(prompt(
-        transcripts,
-        prompt_model,
-        reference,
-        &[time],
-        &[cached],
-    ));
+    out
+}
+
+/// The server arguments of one variant's log against the published model's setup:
+/// tensor parallelism, context limit and (ADP) the connector's chunk size.
+fn model_deviations<'a>(
+    variant: &str,
+    arg: &dyn Fn(&str) -> Option<&'a str>,
+    m: &ModelRef,
+    r: &super::reference::RestoreRef,
+    time: &str,
+) -> Vec<Deviation> {
+    let tp = arg("tensor_parallel_size").unwrap_or("1");
+    let len = arg("max_model_len").unwrap_or("the model's default");
+    let mut out = Vec::new();
+    if tp != m.tensor_parallel_size.to_string() {
+        out.push(
+            Deviation::new(
+                "tensor_parallel_size",
+                phrase!("{}", printed(m.tensor_parallel_size as f64, 0)),
+                Phrase::text(tp),
+            )
+                .effect(
+                    format!(
+                        "another tensor parallelism: prefill and restore spread over other GPUs and links, so the times are not comparable to the published {}'s",
+                        m.title
+                    ),
+                    true,
+                )
+                .source(r.tp_source.clone())
+                .verdict(time)
+        );
+    }
+    if len != m.max_model_len.to_string() {
+        out.push(
+            Deviation::new(
+                "max_model_len",
+                phrase!("{}", printed(m.max_model_len as f64, 0)),
+                Phrase::text(len),
+            )
+            .unit(Unit::Tokens)
+            .effect(
+                "another context limit: prompts longer than it fail; the times do not change",
+                false,
+            )
+            .source(m.source.clone()),
+        );
+    }
+    if variant == "adp" {
+        let logged = arg("kv_transfer_config").and_then(chunk_size);
+        let want = m
+            .chunk_size
+            .map(|c| phrase!("{}", count(c)))
+            .or(m
+                .chunk_multiple
+                .map(|c| phrase!("a multiple of {}", count(c))))
+            .unwrap_or_else(|| "the connector's default".into());
+        let ok = match (logged, m.chunk_size, m.chunk_multiple) {
+            (Some(c), Some(w), _) => c == w,
+            (Some(c), None, Some(k)) => c % k == 0,
+            (None, None, _) => true,
+            (Some(_), None, None) => false,
+            (None, Some(_), _) => false,
+        };
+        if !ok {
+            out.push(
+                Deviation::new(
+                    "chunk_size",
+                    want,
+                    logged.map_or("not in the logged kv-transfer-config".into(), |c| {
+                        phrase!("{}", count(c))
+                    }),
+                )
+                .unit(Unit::Tokens)
+                .effect(
+                    "hits are rounded down to whole chunks: another size changes how many prompt tokens can be cached",
+                    false,
+                )
+                .source(m.source.clone())
+            );
+        }
+    }
     out
 }
 

@@ -253,6 +253,89 @@ pub(super) fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Ver
             phrase!("{}", qty(median(&card).unwrap_or(0.0), 0, Unit::Tokens))
         }
     );
+    let Comparisons {
+        mut missed,
+        unsure,
+        methods,
+    } = comparisons(agg, n, [ao > po, ag > pg, at < pt]);
+    if card.is_empty() {
+        missed.push("card hits not measured (no .prom snapshots)");
+    } else if card.iter().any(|&c| c <= 0.0) {
+        missed.push("no card hits in a run");
+    }
+    if !card.is_empty() {
+        v.set_measured(Some(4.0 - (missed.len() + unsure.len()) as f64));
+    }
+    (v.status, v.note) = advantage_status(
+        agg,
+        n,
+        max_spread,
+        &Comparisons {
+            missed,
+            unsure,
+            methods,
+        },
+        card.is_empty(),
+    );
+    v
+}
+
+/// The advantage's status and note: a failed run or runs that disagree first, then the
+/// comparisons (`card_unmeasured`: no snapshots gave card hits).
+fn advantage_status(
+    agg: &Aggregate,
+    n: u32,
+    max_spread: f64,
+    c: &Comparisons,
+    card_unmeasured: bool,
+) -> (Status, String) {
+    let fed = format!("medians of {}", fed_by(agg, &[ADP, PLAIN], n));
+    let failing = failing_runs(agg, &[ADP, PLAIN], n);
+    let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread, RATES_AND_TTFT);
+    let (missed, unsure, methods) = (&c.missed, &c.unsure, &c.methods);
+    if !failing.is_empty() {
+        (
+            Status::Fail,
+            format!("a run of this level failed: {}; {fed}", failing.join("; ")),
+        )
+    } else if !spread.is_empty() {
+        (
+            Status::Inconclusive,
+            format!("{}; {fed}", spread.join("; ")),
+        )
+    } else if !unsure.is_empty() && missed.iter().all(|m| m.starts_with("card hits")) {
+        (
+            Status::Inconclusive,
+            format!(
+                "the 95% interval ({}) of {} includes no difference; {fed}",
+                methods.join("; "),
+                unsure.join(", ")
+            ),
+        )
+    } else if missed.is_empty() {
+        (Status::Pass, format!("{fed}; {}", ADVANTAGE_BY))
+    } else if card_unmeasured && missed.len() == 1 {
+        (Status::NotMeasured, format!("{}; {fed}", missed.join("; ")))
+    } else {
+        (Status::Fail, format!("{}; {fed}", missed.join("; ")))
+    }
+}
+
+/// The advantage's three comparisons (output and gen tok/s higher with ADP, TTFT p50
+/// lower), each by its 95% interval over the runs where every variant has two or more
+/// (ADP over plain for the rates, plain over ADP for TTFT: above 1 is met), else, with
+/// one run of each, from within the runs, else by the medians (`medians_met`, in that
+/// order).
+struct Comparisons {
+    /// What was not met, said.
+    missed: Vec<&'static str>,
+    /// What an interval left open.
+    unsure: Vec<&'static str>,
+    /// The methods of the intervals that judged, each once.
+    methods: Vec<&'static str>,
+}
+
+fn comparisons(agg: &Aggregate, n: u32, medians_met: [bool; 3]) -> Comparisons {
     // Each of the three comparisons by its 95% interval over the runs where every
     // variant has two or more (ADP over plain for the rates, plain over ADP for TTFT:
     // above 1 is met), else by the medians.
@@ -282,17 +365,14 @@ pub(super) fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Ver
     let mut missed = Vec::new();
     let mut unsure = Vec::new();
     let mut methods: Vec<&str> = Vec::new();
-    for (what, adp_first, m, medians_met, not) in [
-        (
-            "output tok/s",
-            true,
-            OUTPUT,
-            ao > po,
-            "output tok/s not higher",
-        ),
-        ("gen tok/s", true, GEN, ag > pg, "gen tok/s not higher"),
-        ("TTFT p50", false, TTFT, at < pt, "TTFT p50 not lower"),
-    ] {
+    for ((what, adp_first, m, not), medians_met) in [
+        ("output tok/s", true, OUTPUT, "output tok/s not higher"),
+        ("gen tok/s", true, GEN, "gen tok/s not higher"),
+        ("TTFT p50", false, TTFT, "TTFT p50 not lower"),
+    ]
+    .into_iter()
+    .zip(medians_met)
+    {
         let (met, method) = met(adp_first, m, medians_met);
         if let Some(method) = method.filter(|x| !methods.contains(x)) {
             methods.push(method);
@@ -303,44 +383,11 @@ pub(super) fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Ver
             None => unsure.push(what),
         }
     }
-    if card.is_empty() {
-        missed.push("card hits not measured (no .prom snapshots)");
-    } else if card.iter().any(|&c| c <= 0.0) {
-        missed.push("no card hits in a run");
+    Comparisons {
+        missed,
+        unsure,
+        methods,
     }
-    if !card.is_empty() {
-        v.set_measured(Some(4.0 - (missed.len() + unsure.len()) as f64));
-    }
-    let fed = format!("medians of {}", fed_by(agg, &[ADP, PLAIN], n));
-    let failing = failing_runs(agg, &[ADP, PLAIN], n);
-    let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread, RATES_AND_TTFT);
-    (v.status, v.note) = if !failing.is_empty() {
-        (
-            Status::Fail,
-            format!("a run of this level failed: {}; {fed}", failing.join("; ")),
-        )
-    } else if !spread.is_empty() {
-        (
-            Status::Inconclusive,
-            format!("{}; {fed}", spread.join("; ")),
-        )
-    } else if !unsure.is_empty() && missed.iter().all(|m| m.starts_with("card hits")) {
-        (
-            Status::Inconclusive,
-            format!(
-                "the 95% interval ({}) of {} includes no difference; {fed}",
-                methods.join("; "),
-                unsure.join(", ")
-            ),
-        )
-    } else if missed.is_empty() {
-        (Status::Pass, format!("{fed}; {}", ADVANTAGE_BY))
-    } else if card.is_empty() && missed.len() == 1 {
-        (Status::NotMeasured, format!("{}; {fed}", missed.join("; ")))
-    } else {
-        (Status::Fail, format!("{}; {fed}", missed.join("; ")))
-    };
-    v
 }
 
 pub(super) fn failures_verdict(levels: &[Level]) -> Verdict {

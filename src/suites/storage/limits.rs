@@ -103,80 +103,98 @@ pub fn limits(loaded: &Loaded, groups: &[RunGroup]) -> Vec<Limit> {
             out.push(limit);
             continue;
         }
-        let total = MBps::from(drives.iter().map(|d| d.mib_s).sum::<MiBps>());
-        let utils: Vec<f64> = drives.iter().filter_map(|d| d.util).collect();
-        let util = (!utils.is_empty()).then(|| utils.iter().sum::<f64>() / utils.len() as f64);
-        let missing: Vec<&str> = members
-            .drives
-            .iter()
-            .filter(|m| !drives.iter().any(|d| d.device == **m))
-            .map(String::as_str)
-            .collect();
-        limit.source = format!("member drives: {}", members.source);
-        limit.bound = phrase!(
-            "{} member drive(s) moved {}{}{}",
-            count(drives.len()),
-            bandwidth(total),
-            util.map_or(Phrase::default(), |u| phrase!(
-                ", mean %util {}",
-                fixed(u, 0)
-            )),
-            if missing.is_empty() {
-                Phrase::default()
-            } else {
-                phrase!("; not in the iostat log: {}", name(missing.join(", ")))
-            }
-        );
-        limit.bound_value = Some(total.0);
-        limit.reading = match util {
-            Some(u) if u >= BUSY => format!("the drives were the ceiling: {}", busy(u)),
-            Some(u) if u < HEADROOM => format!(
-                "the drives had headroom ({}): the ceiling was above them, in the array layer (md or the card) or the host",
-                busy(u)
-            ),
-            Some(u) => format!("the drives were near their ceiling ({}, under the {BUSY:.0}% that counts as the ceiling)", busy(u)),
-            None => "the iostat log has no %util column: whether the drives were the ceiling is unknown".into(),
-        };
+        bound_by_drives(&mut limit, &drives, &members);
         out.push(limit);
     }
-    for (array, why, jobs) in unknown {
-        let labels: Vec<String> = jobs.iter().map(|(l, _)| l.clone()).collect();
-        out.push(Limit {
-            suite: "storage".into(),
-            subject: if jobs.len() == 1 {
-                labels[0].clone()
-            } else {
-                format!("{array}: {} jobs", jobs.len())
-            },
-            measured: Phrase::text(crate::model::phrase::few(&labels)),
-            measured_value: None,
-            bound: phrase!("unknown: {}", name(why)),
-            bound_value: None,
-            unit: UnitOf::of(Unit::MegabytesPerSecond),
-            formula: String::new(),
-            source: String::new(),
-            deviates: String::new(),
-            reading: String::new(),
-            files: jobs.into_iter().map(|(_, f)| f).collect(),
-        });
-    }
+    out.extend(unknown.into_iter().map(unknown_limit));
     if !without.is_empty() {
-        out.push(Limit {
-            suite: "storage".into(),
-            subject: format!("{} job(s) without an iostat log", without.len()),
-            measured: Phrase::text(crate::model::phrase::few(&without)),
-            measured_value: None,
-            bound: "unknown: needs <array>/iostat/<job>.iostat taken during each job (the procedure's helper records it)".into(),
-            bound_value: None,
-            unit: UnitOf::of(Unit::MegabytesPerSecond),
-            formula: String::new(),
-            source: String::new(),
-            deviates: String::new(),
-            reading: String::new(),
-            files: Vec::new(),
-        });
+        out.push(without_iostat(&without));
     }
     out
+}
+
+/// The job's bound from its member drives as iostat saw them: what they moved, how busy
+/// they were, and what that says of the ceiling.
+fn bound_by_drives(
+    limit: &mut Limit,
+    drives: &[super::drives::DriveMean],
+    members: &super::members::Members,
+) {
+    let total = MBps::from(drives.iter().map(|d| d.mib_s).sum::<MiBps>());
+    let utils: Vec<f64> = drives.iter().filter_map(|d| d.util).collect();
+    let util = (!utils.is_empty()).then(|| utils.iter().sum::<f64>() / utils.len() as f64);
+    let missing: Vec<&str> = members
+        .drives
+        .iter()
+        .filter(|m| !drives.iter().any(|d| d.device == **m))
+        .map(String::as_str)
+        .collect();
+    limit.source = format!("member drives: {}", members.source);
+    limit.bound = phrase!(
+        "{} member drive(s) moved {}{}{}",
+        count(drives.len()),
+        bandwidth(total),
+        util.map_or(Phrase::default(), |u| phrase!(
+            ", mean %util {}",
+            fixed(u, 0)
+        )),
+        if missing.is_empty() {
+            Phrase::default()
+        } else {
+            phrase!("; not in the iostat log: {}", name(missing.join(", ")))
+        }
+    );
+    limit.bound_value = Some(total.0);
+    limit.reading = match util {
+        Some(u) if u >= BUSY => format!("the drives were the ceiling: {}", busy(u)),
+        Some(u) if u < HEADROOM => format!(
+            "the drives had headroom ({}): the ceiling was above them, in the array layer (md or the card) or the host",
+            busy(u)
+        ),
+        Some(u) => format!("the drives were near their ceiling ({}, under the {BUSY:.0}% that counts as the ceiling)", busy(u)),
+        None => "the iostat log has no %util column: whether the drives were the ceiling is unknown".into(),
+    };
+}
+
+/// One line per array and reason whose member drives are unknown, not one per job.
+fn unknown_limit((array, why, jobs): Unknown) -> Limit {
+    let labels: Vec<String> = jobs.iter().map(|(l, _)| l.clone()).collect();
+    Limit {
+        suite: "storage".into(),
+        subject: if jobs.len() == 1 {
+            labels[0].clone()
+        } else {
+            format!("{array}: {} jobs", jobs.len())
+        },
+        measured: Phrase::text(crate::model::phrase::few(&labels)),
+        measured_value: None,
+        bound: phrase!("unknown: {}", name(why)),
+        bound_value: None,
+        unit: UnitOf::of(Unit::MegabytesPerSecond),
+        formula: String::new(),
+        source: String::new(),
+        deviates: String::new(),
+        reading: String::new(),
+        files: jobs.into_iter().map(|(_, f)| f).collect(),
+    }
+}
+
+/// The jobs without an iostat log, in one line.
+fn without_iostat(without: &[String]) -> Limit {
+    Limit {
+        suite: "storage".into(),
+        subject: format!("{} job(s) without an iostat log", without.len()),
+        measured: Phrase::text(crate::model::phrase::few(without)),
+        measured_value: None,
+        bound: "unknown: needs <array>/iostat/<job>.iostat taken during each job (the procedure's helper records it)".into(),
+        bound_value: None,
+        unit: UnitOf::of(Unit::MegabytesPerSecond),
+        formula: String::new(),
+        source: String::new(),
+        deviates: String::new(),
+        reading: String::new(),
+        files: Vec::new(),
+    }
 }
 
 #[cfg(test)]
