@@ -159,59 +159,8 @@ fn host_facts(catalog: &Catalog, s: &mut Setup) {
                     Read::num(l.gpus.len().to_string(), l.gpus.len() as f64, rel),
                 );
             }
-            HostFile::GpuQuery(q) => {
-                if let Some(d) = &q.driver {
-                    let major = d.split('.').next().and_then(|m| m.parse::<f64>().ok());
-                    s.put(
-                        "driver",
-                        Read {
-                            value: d.clone(),
-                            number: major,
-                            source: rel.into(),
-                        },
-                    );
-                }
-                if let Some(p) = &q.product {
-                    s.put("gpu-model", Read::text(p.clone(), rel));
-                }
-                if let Some(n) = q.attached {
-                    s.put("gpu-count", Read::num(n.to_string(), n as f64, rel));
-                }
-            }
-            HostFile::GpuTopo(t) if t.gpus > 0 => {
-                let v = if t.nvlink_domains.iter().all(|&d| d == 1) {
-                    format!("no NVLink between the {} GPUs", t.gpus)
-                } else {
-                    format!(
-                        "{} NVLink domain(s) of {} GPUs",
-                        t.nvlink_domains.len(),
-                        t.nvlink_domains
-                            .iter()
-                            .map(usize::to_string)
-                            .collect::<Vec<_>>()
-                            .join(" + ")
-                    )
-                };
-                s.put(
-                    "nvlink",
-                    Read {
-                        value: v,
-                        number: Some(t.nvlink_domains.len() as f64),
-                        source: rel.into(),
-                    },
-                );
-                s.facts.insert(
-                    "nvlink-sizes".into(),
-                    Read::text(
-                        t.nvlink_domains
-                            .iter()
-                            .map(usize::to_string)
-                            .collect::<Vec<_>>()
-                            .join(","),
-                        rel,
-                    ),
-                );
-            }
+            HostFile::GpuQuery(q) => gpu_query_facts(q, rel, s),
+            HostFile::GpuTopo(t) if t.gpus > 0 => gpu_topo_facts(t, rel, s),
             HostFile::IbBw(b) => s.put("link-gbit", link_read(b, rel)),
             HostFile::NvmeSubsys(n) => {
                 let mut transports: Vec<&str> = n.paths.iter().map(|(_, t)| t.as_str()).collect();
@@ -221,44 +170,7 @@ fn host_facts(catalog: &Catalog, s: &mut Setup) {
                     s.put("transport", Read::text(transports.join(", "), rel));
                 }
             }
-            HostFile::NvmeList(l) if !l.devices.is_empty() => {
-                s.facts.insert(
-                    "nvme-devices".into(),
-                    Read::text(
-                        l.devices
-                            .iter()
-                            .map(|d| {
-                                format!(
-                                    "{}={}={}",
-                                    d.node,
-                                    d.model,
-                                    d.size.as_deref().unwrap_or("")
-                                )
-                            })
-                            .collect::<Vec<_>>()
-                            .join(";"),
-                        rel,
-                    ),
-                );
-                let mut models: BTreeMap<String, usize> = BTreeMap::new();
-                for d in &l.devices {
-                    let key = match &d.size {
-                        Some(sz) => format!(
-                            "{} ({})",
-                            d.model,
-                            sz.split_whitespace().collect::<Vec<_>>().join(" ")
-                        ),
-                        None => d.model.clone(),
-                    };
-                    *models.entry(key).or_default() += 1;
-                }
-                let v = models
-                    .iter()
-                    .map(|(m, n)| format!("{n} × {m}"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                s.put("drives", Read::num(v, l.devices.len() as f64, rel));
-            }
+            HostFile::NvmeList(l) if !l.devices.is_empty() => nvme_list_facts(l, rel, s),
             HostFile::Uname(u) => s.put("kernel", Read::text(u.kernel.clone(), rel)),
             HostFile::Lscpu(c) => {
                 if let Some(m) = &c.model {
@@ -285,6 +197,96 @@ fn host_facts(catalog: &Catalog, s: &mut Setup) {
             _ => {}
         }
     }
+}
+
+/// `nvidia-smi -q`: the driver (its major version as the number), the GPU model and count.
+fn gpu_query_facts(q: &crate::parse::host::nvidia_smi::GpuQuery, rel: &str, s: &mut Setup) {
+    if let Some(d) = &q.driver {
+        let major = d.split('.').next().and_then(|m| m.parse::<f64>().ok());
+        s.put(
+            "driver",
+            Read {
+                value: d.clone(),
+                number: major,
+                source: rel.into(),
+            },
+        );
+    }
+    if let Some(p) = &q.product {
+        s.put("gpu-model", Read::text(p.clone(), rel));
+    }
+    if let Some(n) = q.attached {
+        s.put("gpu-count", Read::num(n.to_string(), n as f64, rel));
+    }
+}
+
+/// `nvidia-smi topo -m`: the NVLink domains.
+fn gpu_topo_facts(t: &crate::parse::host::nvidia_smi::GpuTopo, rel: &str, s: &mut Setup) {
+    let v = if t.nvlink_domains.iter().all(|&d| d == 1) {
+        format!("no NVLink between the {} GPUs", t.gpus)
+    } else {
+        format!(
+            "{} NVLink domain(s) of {} GPUs",
+            t.nvlink_domains.len(),
+            t.nvlink_domains
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(" + ")
+        )
+    };
+    s.put(
+        "nvlink",
+        Read {
+            value: v,
+            number: Some(t.nvlink_domains.len() as f64),
+            source: rel.into(),
+        },
+    );
+    s.facts.insert(
+        "nvlink-sizes".into(),
+        Read::text(
+            t.nvlink_domains
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(","),
+            rel,
+        ),
+    );
+}
+
+/// `nvme list`: every device, and the drives by model and size.
+fn nvme_list_facts(l: &crate::parse::host::nvme::NvmeList, rel: &str, s: &mut Setup) {
+    s.facts.insert(
+        "nvme-devices".into(),
+        Read::text(
+            l.devices
+                .iter()
+                .map(|d| format!("{}={}={}", d.node, d.model, d.size.as_deref().unwrap_or("")))
+                .collect::<Vec<_>>()
+                .join(";"),
+            rel,
+        ),
+    );
+    let mut models: BTreeMap<String, usize> = BTreeMap::new();
+    for d in &l.devices {
+        let key = match &d.size {
+            Some(sz) => format!(
+                "{} ({})",
+                d.model,
+                sz.split_whitespace().collect::<Vec<_>>().join(" ")
+            ),
+            None => d.model.clone(),
+        };
+        *models.entry(key).or_default() += 1;
+    }
+    let v = models
+        .iter()
+        .map(|(m, n)| format!("{n} × {m}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    s.put("drives", Read::num(v, l.devices.len() as f64, rel));
 }
 
 /// The ADP variant's log first (the procedure's facts are the same in both variants).

@@ -161,33 +161,24 @@ pub(super) fn time_verdict(
         qty(limit, 2, Unit::Seconds)
     );
     v.threshold_interval = band.as_ref().map(|b| b.interval.clone());
-    // A slow first run the files do not repeat decides nothing alone: when the outcome
-    // turns on it (a first restore over the limit, the others under; or a first
-    // recompute that lifts the limit over the slowest restore), only its repeat can tell.
-    let restore_turns = restore.and_then(|m| {
-        let first = m.unrepeated_slow_first?;
-        let rest = m.used.iter().skip(1).copied().reduce(f64::max)?;
-        (first > limit && rest <= limit).then(|| {
-            format!(
-                "repeat restore 1: it took {first:.2} s, over the limit, and the others at most {rest:.2} s"
-            )
-        })
-    });
-    let recompute_turns = recompute.and_then(|m| {
-        let first = m.unrepeated_slow_first?;
-        let without = crate::stats::median(&m.used[1..])?;
-        let lower = (without / r.restore_vs_recompute).max(r.restore_floor_s);
-        (rs <= limit && rs > lower).then(|| {
-            format!(
-                "repeat recompute 1: it took {first:.2} s and lifts the limit to {limit:.2} s; without it the limit is {lower:.2} s and the slowest restore ({rs:.2} s) is over it"
-            )
-        })
-    });
-    let turns: Vec<String> = [restore_turns, recompute_turns]
-        .into_iter()
-        .flatten()
-        .collect();
-    v.status = if !turns.is_empty() {
+    let turns = slow_firsts(recompute, restore, r, limit, rs);
+    v.status = time_status(&mut v, &turns, band.as_ref(), rs, limit, &failed);
+    say_why_unbanded(&mut v, recompute, band.is_none());
+    v
+}
+
+/// The restore-time status, and its note where it is not a plain pass or fail: a slow
+/// first run that decides it unrepeated (`turns`), the slowest restore inside the
+/// limit's interval, or failed requests that may have been the slow ones.
+fn time_status(
+    v: &mut Verdict,
+    turns: &[String],
+    band: Option<&LimitBand>,
+    rs: f64,
+    limit: f64,
+    failed: &[String],
+) -> Status {
+    if !turns.is_empty() {
         let mut why = format!(
             "{}; the procedure repeats a slow first run after a fresh start once and uses the repeat, and the files hold no repeat",
             turns.join("; ")
@@ -200,10 +191,7 @@ pub(super) fn time_verdict(
         }
         v.note = why;
         Status::Inconclusive
-    } else if let Some(b) = band
-        .as_ref()
-        .filter(|b| rs > b.interval.low && rs <= b.interval.high)
-    {
+    } else if let Some(b) = band.filter(|b| rs > b.interval.low && rs <= b.interval.high) {
         // Inside the limit's interval: the recomputes' spread cannot tell which side of
         // the limit the slowest restore is on.
         v.note = b.straddled(rs);
@@ -226,10 +214,49 @@ pub(super) fn time_verdict(
         Status::Inconclusive
     } else {
         Status::Pass
-    };
-    // Judged on the point limit though there were recomputes to give it an interval:
-    // say why there is none.
-    let unbanded = recompute.filter(|m| band.is_none() && m.used.len() >= 2);
+    }
+}
+
+/// A slow first run the files do not repeat decides nothing alone: when the outcome turns
+/// on it (a first restore over the limit, the others under; or a first recompute that
+/// lifts the limit over the slowest restore), only its repeat can tell. What to repeat,
+/// and why, for each.
+fn slow_firsts(
+    recompute: Option<&Measured>,
+    restore: Option<&Measured>,
+    r: &crate::suites::kv_common::reference::RestoreRef,
+    limit: f64,
+    rs: f64,
+) -> Vec<String> {
+    let restore_turns = restore.and_then(|m| {
+        let first = m.unrepeated_slow_first?;
+        let rest = m.used.iter().skip(1).copied().reduce(f64::max)?;
+        (first > limit && rest <= limit).then(|| {
+            format!(
+                "repeat restore 1: it took {first:.2} s, over the limit, and the others at most {rest:.2} s"
+            )
+        })
+    });
+    let recompute_turns = recompute.and_then(|m| {
+        let first = m.unrepeated_slow_first?;
+        let without = crate::stats::median(&m.used[1..])?;
+        let lower = (without / r.restore_vs_recompute).max(r.restore_floor_s);
+        (rs <= limit && rs > lower).then(|| {
+            format!(
+                "repeat recompute 1: it took {first:.2} s and lifts the limit to {limit:.2} s; without it the limit is {lower:.2} s and the slowest restore ({rs:.2} s) is over it"
+            )
+        })
+    });
+    [restore_turns, recompute_turns]
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// Judged on the point limit though there were recomputes to give it an interval (`no_band`):
+/// say why there is none.
+fn say_why_unbanded(v: &mut Verdict, recompute: Option<&Measured>, no_band: bool) {
+    let unbanded = recompute.filter(|m| no_band && m.used.len() >= 2);
     if let (Some(m), Status::Pass | Status::Fail) = (unbanded, v.status) {
         if let Some(t) = m.used.iter().find(|t| !t.is_finite() || **t <= 0.0) {
             let why = format!(
@@ -242,7 +269,6 @@ pub(super) fn time_verdict(
             };
         }
     }
-    v
 }
 
 pub(super) fn plain_cold_verdict(plain: Option<&(String, Vec<Attempt>)>) -> Verdict {

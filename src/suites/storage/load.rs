@@ -195,23 +195,6 @@ pub fn load<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Loaded<'c> 
         evidence: super::evidence::Evidence::read(catalog),
         ..Loaded::default()
     };
-    // Files at the top of the input belong to the input folder itself, as the
-    // procedure's script (`f.split("/")[-2]`) names them.
-    let array_name = |dir: &str| {
-        if dir.is_empty() {
-            catalog.root_name.clone()
-        } else {
-            layout::name_of(dir).to_string()
-        }
-    };
-    let iostat_dir = |rel: &str| -> String {
-        let dir = layout::dir_of(rel);
-        if layout::name_of(dir) == "iostat" {
-            layout::dir_of(dir).to_string()
-        } else {
-            dir.to_string()
-        }
-    };
     // Folders that hold an iostat/ subfolder are array folders by the procedure's layout.
     let iostat_items: Vec<&Item> = catalog
         .of(Kind::Iostat)
@@ -219,50 +202,7 @@ pub fn load<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Loaded<'c> 
         .collect();
     let mut array_dirs: BTreeSet<String> =
         iostat_items.iter().map(|i| iostat_dir(&i.rel)).collect();
-    let mut failed: Vec<(&Item, Skipped, bool)> = Vec::new();
-    for item in catalog
-        .items
-        .iter()
-        .filter(|i| matches!(i.kind, Kind::Fio | Kind::OtherJson) && storage_fio(i))
-    {
-        match &item.record {
-            Ok(Record::Fio(fio)) => {
-                let array_dir = layout::dir_of(&item.rel).to_string();
-                array_dirs.insert(array_dir.clone());
-                loaded.runs.push(Run {
-                    file: item.rel.clone(),
-                    array: array_name(&array_dir),
-                    array_dir,
-                    stem: item.stem().to_string(),
-                    groups: &fio.groups,
-                    output: &fio.output,
-                });
-            }
-            Ok(_) => {
-                // Valid JSON of another shape: not a fio file, unless it sits in an array.
-                let p = Problem::at(1, "valid JSON, but not fio output (no `jobs` array)");
-                failed.push((item, item.skipped(&p), true));
-            }
-            Err(p) => failed.push((item, item.skipped(p), item.kind == Kind::OtherJson)),
-        }
-    }
-    for (item, skip, other) in failed {
-        let dir = layout::dir_of(&item.rel);
-        if other && !array_dirs.contains(dir) {
-            continue; // another suite's file, outside the storage layout
-        }
-        if array_dirs.contains(dir) {
-            loaded.no_result.push(NoResult {
-                array_dir: dir.to_string(),
-                array: array_name(dir),
-                job: item.stem().to_string(),
-                evidence: item.rel.clone(),
-                reason: skip.reason.clone(),
-                unreadable: crate::parse::text::is_unreadable(&skip.reason),
-            });
-        }
-        skipped.push(skip);
-    }
+    read_results(catalog, &mut loaded, &mut array_dirs, skipped);
     // A result file in an array folder that the walk could not use (a special file, a
     // link out of the folder): fio wrote it; this reader cannot read it.
     for p in &catalog.problems {
@@ -270,7 +210,7 @@ pub fn load<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Loaded<'c> 
         if p.file.ends_with(".json") && array_dirs.contains(dir) {
             loaded.no_result.push(NoResult {
                 array_dir: dir.to_string(),
-                array: array_name(dir),
+                array: array_name(catalog, dir),
                 job: layout::stem(&p.file).to_string(),
                 evidence: p.file.clone(),
                 reason: format!("could not be read here: {}", p.reason),
@@ -296,48 +236,132 @@ pub fn load<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Loaded<'c> 
         }
     }
     for item in iostat_items {
-        let key = (iostat_dir(&item.rel), item.stem().to_string());
-        match &item.record {
-            Ok(Record::Iostat(log)) => {
-                loaded.iostat.insert(
-                    key.clone(),
-                    IostatFile {
-                        file: item.rel.clone(),
-                        log,
-                    },
-                );
-            }
-            Ok(_) => {}
-            Err(p) => skipped.push(item.skipped(p)),
-        }
-        let has_json = loaded
-            .runs
-            .iter()
-            .any(|r| r.array_dir == key.0 && r.stem == key.1)
-            || loaded
-                .no_result
-                .iter()
-                .any(|n| n.array_dir == key.0 && n.job == key.1);
-        if !has_json {
-            let expected = if key.0.is_empty() {
-                format!("{}.json", key.1)
-            } else {
-                format!("{}/{}.json", key.0, key.1)
-            };
-            loaded.no_result.push(NoResult {
-                array_dir: key.0.clone(),
-                array: array_name(&key.0),
-                job: key.1.clone(),
-                evidence: item.rel.clone(),
-                reason: format!(
-                    "no `{expected}`: fio wrote no JSON (it refuses bad options before running)"
-                ),
-                unreadable: false,
-            });
-        }
+        read_iostat(catalog, item, &mut loaded, skipped);
     }
     drop_implausible_iostat(&mut loaded, skipped);
     loaded
+}
+
+/// An array's name from its folder: files at the top of the input belong to the input
+/// folder itself, as the procedure's script (`f.split("/")[-2]`) names them.
+fn array_name(catalog: &Catalog, dir: &str) -> String {
+    if dir.is_empty() {
+        catalog.root_name.clone()
+    } else {
+        layout::name_of(dir).to_string()
+    }
+}
+
+/// The array folder of a file in it or in its `iostat/` subfolder.
+fn iostat_dir(rel: &str) -> String {
+    let dir = layout::dir_of(rel);
+    if layout::name_of(dir) == "iostat" {
+        layout::dir_of(dir).to_string()
+    } else {
+        dir.to_string()
+    }
+}
+
+/// The fio results: each readable one a run (its folder an array folder); one that is
+/// not readable, in an array folder, a job with no result.
+fn read_results<'c>(
+    catalog: &'c Catalog,
+    loaded: &mut Loaded<'c>,
+    array_dirs: &mut BTreeSet<String>,
+    skipped: &mut Vec<Skipped>,
+) {
+    let mut failed: Vec<(&Item, Skipped, bool)> = Vec::new();
+    for item in catalog
+        .items
+        .iter()
+        .filter(|i| matches!(i.kind, Kind::Fio | Kind::OtherJson) && storage_fio(i))
+    {
+        match &item.record {
+            Ok(Record::Fio(fio)) => {
+                let array_dir = layout::dir_of(&item.rel).to_string();
+                array_dirs.insert(array_dir.clone());
+                loaded.runs.push(Run {
+                    file: item.rel.clone(),
+                    array: array_name(catalog, &array_dir),
+                    array_dir,
+                    stem: item.stem().to_string(),
+                    groups: &fio.groups,
+                    output: &fio.output,
+                });
+            }
+            Ok(_) => {
+                // Valid JSON of another shape: not a fio file, unless it sits in an array.
+                let p = Problem::at(1, "valid JSON, but not fio output (no `jobs` array)");
+                failed.push((item, item.skipped(&p), true));
+            }
+            Err(p) => failed.push((item, item.skipped(p), item.kind == Kind::OtherJson)),
+        }
+    }
+    for (item, skip, other) in failed {
+        let dir = layout::dir_of(&item.rel);
+        if other && !array_dirs.contains(dir) {
+            continue; // another suite's file, outside the storage layout
+        }
+        if array_dirs.contains(dir) {
+            loaded.no_result.push(NoResult {
+                array_dir: dir.to_string(),
+                array: array_name(catalog, dir),
+                job: item.stem().to_string(),
+                evidence: item.rel.clone(),
+                reason: skip.reason.clone(),
+                unreadable: crate::parse::text::is_unreadable(&skip.reason),
+            });
+        }
+        skipped.push(skip);
+    }
+}
+
+/// One job's iostat log; with no fio result beside it, a job fio refused.
+fn read_iostat<'c>(
+    catalog: &Catalog,
+    item: &'c Item,
+    loaded: &mut Loaded<'c>,
+    skipped: &mut Vec<Skipped>,
+) {
+    let key = (iostat_dir(&item.rel), item.stem().to_string());
+    match &item.record {
+        Ok(Record::Iostat(log)) => {
+            loaded.iostat.insert(
+                key.clone(),
+                IostatFile {
+                    file: item.rel.clone(),
+                    log,
+                },
+            );
+        }
+        Ok(_) => {}
+        Err(p) => skipped.push(item.skipped(p)),
+    }
+    let has_json = loaded
+        .runs
+        .iter()
+        .any(|r| r.array_dir == key.0 && r.stem == key.1)
+        || loaded
+            .no_result
+            .iter()
+            .any(|n| n.array_dir == key.0 && n.job == key.1);
+    if !has_json {
+        let expected = if key.0.is_empty() {
+            format!("{}.json", key.1)
+        } else {
+            format!("{}/{}.json", key.0, key.1)
+        };
+        loaded.no_result.push(NoResult {
+            array_dir: key.0.clone(),
+            array: array_name(catalog, &key.0),
+            job: key.1.clone(),
+            evidence: item.rel.clone(),
+            reason: format!(
+                "no `{expected}`: fio wrote no JSON (it refuses bad options before running)"
+            ),
+            unreadable: false,
+        });
+    }
 }
 
 /// The samples an iostat log beside a job may hold: the procedure's helper runs
