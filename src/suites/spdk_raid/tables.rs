@@ -65,112 +65,7 @@ pub fn tables(arrays: &[ArrayDir], r: &SpdkReference, shares: &Shares) -> Vec<Ta
                 x.sig.iodepth,
             )
         });
-        let rows = runs
-            .iter()
-            .map(|run| {
-                let mixed = run.sig.rw == "randrw" || run.sig.rw == "rw";
-                let seq = matches!(run.sig.rw.as_str(), "read" | "write");
-                let p = published(r, a, run);
-                let measured_main = if seq {
-                    phrase!("{}", qty(run.gbps(), 1, Unit::GigabytesPerSecond))
-                } else {
-                    pair(
-                        k(run.read.iops.max(if run.sig.rw == "randwrite" {
-                            run.write.iops
-                        } else {
-                            0.0
-                        })),
-                        k(run.write.iops),
-                        mixed,
-                    )
-                };
-                let avg = if run.sig.rw == "randwrite" || run.sig.rw == "write" {
-                    opt(run.write.avg_us, 2)
-                } else {
-                    pair(opt(run.read.avg_us, 2), opt(run.write.avg_us, 2), mixed)
-                };
-                let p999 = if run.sig.rw == "randwrite" || run.sig.rw == "write" {
-                    opt(run.write.p999_us, 0)
-                } else {
-                    pair(opt(run.read.p999_us, 0), opt(run.write.p999_us, 0), mixed)
-                };
-                let pub_main = p.map_or(Phrase::dash(), |p| match (p.gbps, p.iops) {
-                    (Some(g), _) => phrase!("{}", qty(g, 1, Unit::GigabytesPerSecond)),
-                    (None, Some(i)) => pair(k(i), p.write_iops.map_or(Phrase::dash(), k), mixed),
-                    _ => Phrase::dash(),
-                });
-                let pub_lat = p.map_or(Phrase::dash(), |p| {
-                    let avg = pair(opt(p.avg_us, 2), opt(p.write_avg_us, 2), mixed);
-                    let p999 = pair(opt(p.p999_us, 0), opt(p.write_p999_us, 0), mixed);
-                    if avg.is("-") {
-                        Phrase::dash()
-                    } else {
-                        phrase!("{} / {}", avg, p999)
-                    }
-                });
-                // A share only for the run its criterion judged (the array's best of
-                // that kind, set against the raw drives' best): another run, a QD-1
-                // run say, has no raw run of its shape to be a share of.
-                let share = op_of(run, a, r)
-                    .filter(|_| !run.degraded && run.clean())
-                    .filter(|op| {
-                        super::judge::best(a, *op, r, false).is_some_and(|(_, f)| f == run.file)
-                    })
-                    .and_then(|op| shares.get(&(a.dir.clone(), op)).map(|t| (op, *t)))
-                    .filter(|(_, t)| *t > 0.0)
-                    .map_or(Phrase::dash(), |(op, t)| {
-                        let v = match op {
-                            Op::RandomRead | Op::RandomWrite => run.iops(),
-                            Op::StripeRead | Op::StripeWrite => run.gbps(),
-                        };
-                        phrase!("{}", qty(v / t * 100.0, 0, Unit::Percent))
-                    });
-                let status = if unsupported(run, a, r) {
-                    Phrase::from("not supported without FTL")
-                } else if run.interrupted.is_some() {
-                    Phrase::from("interrupted: not counted")
-                } else if !run.clean() {
-                    phrase!(
-                        "error {} ({} failed)",
-                        count(run.error),
-                        count(run.failed_ios)
-                    )
-                } else {
-                    Phrase::default()
-                };
-                vec![
-                    phrase!(
-                        "{}{}{}",
-                        if run.recorded {
-                            run.sig.phrase()
-                        } else {
-                            phrase!(
-                                "unknown shape ({})",
-                                phrase::name(run.file.rsplit('/').next().unwrap_or(&run.file))
-                            )
-                        },
-                        if run.degraded { " (degraded)" } else { "" },
-                        if run.tool == "fio" { "" } else { " (bdevperf)" }
-                    ),
-                    measured_main,
-                    avg,
-                    p999,
-                    pub_main,
-                    pub_lat,
-                    share,
-                    phrase!(
-                        "{}{}{}",
-                        status.clone(),
-                        if status.is_empty() || run.notes.is_empty() {
-                            ""
-                        } else {
-                            "; "
-                        },
-                        phrase::name(run.notes.join("; "))
-                    ),
-                ]
-            })
-            .collect();
+        let rows = runs.iter().map(|run| row(run, a, r, shares)).collect();
         out.push(Table {
             title: format!("{name}: {} drives", a.drives),
             columns: [
@@ -196,6 +91,119 @@ pub fn tables(arrays: &[ArrayDir], r: &SpdkReference, shares: &Shares) -> Vec<Ta
         });
     }
     out
+}
+
+/// One run's row of its array's table.
+fn row(run: &Run, a: &ArrayDir, r: &SpdkReference, shares: &Shares) -> Vec<Phrase> {
+    let mixed = run.sig.rw == "randrw" || run.sig.rw == "rw";
+    let seq = matches!(run.sig.rw.as_str(), "read" | "write");
+    let p = published(r, a, run);
+    let measured_main = if seq {
+        phrase!("{}", qty(run.gbps(), 1, Unit::GigabytesPerSecond))
+    } else {
+        pair(
+            k(run.read.iops.max(if run.sig.rw == "randwrite" {
+                run.write.iops
+            } else {
+                0.0
+            })),
+            k(run.write.iops),
+            mixed,
+        )
+    };
+    let avg = if run.sig.rw == "randwrite" || run.sig.rw == "write" {
+        opt(run.write.avg_us, 2)
+    } else {
+        pair(opt(run.read.avg_us, 2), opt(run.write.avg_us, 2), mixed)
+    };
+    let p999 = if run.sig.rw == "randwrite" || run.sig.rw == "write" {
+        opt(run.write.p999_us, 0)
+    } else {
+        pair(opt(run.read.p999_us, 0), opt(run.write.p999_us, 0), mixed)
+    };
+    let pub_main = p.map_or(Phrase::dash(), |p| match (p.gbps, p.iops) {
+        (Some(g), _) => phrase!("{}", qty(g, 1, Unit::GigabytesPerSecond)),
+        (None, Some(i)) => pair(k(i), p.write_iops.map_or(Phrase::dash(), k), mixed),
+        _ => Phrase::dash(),
+    });
+    let pub_lat = p.map_or(Phrase::dash(), |p| {
+        let avg = pair(opt(p.avg_us, 2), opt(p.write_avg_us, 2), mixed);
+        let p999 = pair(opt(p.p999_us, 0), opt(p.write_p999_us, 0), mixed);
+        if avg.is("-") {
+            Phrase::dash()
+        } else {
+            phrase!("{} / {}", avg, p999)
+        }
+    });
+    let share = share_cell(run, a, r, shares);
+    let status = status_cell(run, a, r);
+    vec![
+        phrase!(
+            "{}{}{}",
+            if run.recorded {
+                run.sig.phrase()
+            } else {
+                phrase!(
+                    "unknown shape ({})",
+                    phrase::name(run.file.rsplit('/').next().unwrap_or(&run.file))
+                )
+            },
+            if run.degraded { " (degraded)" } else { "" },
+            if run.tool == "fio" { "" } else { " (bdevperf)" }
+        ),
+        measured_main,
+        avg,
+        p999,
+        pub_main,
+        pub_lat,
+        share,
+        phrase!(
+            "{}{}{}",
+            status.clone(),
+            if status.is_empty() || run.notes.is_empty() {
+                ""
+            } else {
+                "; "
+            },
+            phrase::name(run.notes.join("; "))
+        ),
+    ]
+}
+
+/// A run's share of theoretical, only for the run its criterion judged.
+fn share_cell(run: &Run, a: &ArrayDir, r: &SpdkReference, shares: &Shares) -> Phrase {
+    // A share only for the run its criterion judged (the array's best of
+    // that kind, set against the raw drives' best): another run, a QD-1
+    // run say, has no raw run of its shape to be a share of.
+    op_of(run, a, r)
+        .filter(|_| !run.degraded && run.clean())
+        .filter(|op| super::judge::best(a, *op, r, false).is_some_and(|(_, f)| f == run.file))
+        .and_then(|op| shares.get(&(a.dir.clone(), op)).map(|t| (op, *t)))
+        .filter(|(_, t)| *t > 0.0)
+        .map_or(Phrase::dash(), |(op, t)| {
+            let v = match op {
+                Op::RandomRead | Op::RandomWrite => run.iops(),
+                Op::StripeRead | Op::StripeWrite => run.gbps(),
+            };
+            phrase!("{}", qty(v / t * 100.0, 0, Unit::Percent))
+        })
+}
+
+/// Why a run is not counted, where it is not.
+fn status_cell(run: &Run, a: &ArrayDir, r: &SpdkReference) -> Phrase {
+    if unsupported(run, a, r) {
+        Phrase::from("not supported without FTL")
+    } else if run.interrupted.is_some() {
+        Phrase::from("interrupted: not counted")
+    } else if !run.clean() {
+        phrase!(
+            "error {} ({} failed)",
+            count(run.error),
+            count(run.failed_ios)
+        )
+    } else {
+        Phrase::default()
+    }
 }
 
 /// Random-read IOPS against jobs per drive count, and shares of theoretical.

@@ -112,68 +112,19 @@ pub fn of(loaded: &Loaded, g: &RunGroup) -> Result<Members, String> {
     }
     // An md device: the kernel's own list, else fio's.
     if targets.len() == 1 && base(dev).starts_with("md") {
-        let md = base(dev);
-        let kernel = evidence
-            .mdstat
-            .iter()
-            .filter(|(_, a)| a.name == md)
-            .map(|(f, a)| (f.as_str(), a))
-            .collect();
-        if let Some((file, a)) = nearest(&g.run.file, kernel).first() {
-            if !a.members.is_empty() {
-                return Ok(Members {
-                    drives: a.members.clone(),
-                    source: format!("`{md}` in `{file}`, line {}", a.line),
-                    files: vec![g.run.file.clone(), file.to_string()],
-                });
-            }
-        }
-        let du = &g.run.output.disk_util;
-        if du.iter().any(|d| d.name == md && d.aggregate) {
-            let slaves: Vec<String> = du
-                .iter()
-                .filter(|d| d.name != md && !d.aggregate && !is_aggregate(&d.name))
-                .map(|d| d.name.clone())
-                .collect();
-            if !slaves.is_empty() {
-                return Ok(Members {
-                    drives: slaves,
-                    source: format!("`{md}`'s member disks in fio's disk_util"),
-                    files: vec![g.run.file.clone()],
-                });
-            }
-        }
-        return Err(format!(
-            "fio wrote to `{dev}`; its member drives are not in the files: save `cat /proc/mdstat` as `system/mdstat.txt` (the collector does), or keep fio's `disk_util` section"
-        ));
+        return md_members(evidence, g, dev);
     }
     // The candidate's device is not a drive iostat shows (the ADP block device): the
     // procedure builds both arrays from the same four drives.
     if targets.len() == 1 && dev.starts_with("/dev/") && !is_aggregate(base(dev)) {
-        let others: Vec<(&str, &&MdArray)> = nearest(
-            &g.run.file,
-            evidence
-                .mdstat
-                .iter()
-                .filter(|(_, a)| !a.members.is_empty())
-                .map(|(f, a)| (f.as_str(), a))
-                .collect(),
-        );
-        if let [(file, a)] = others.as_slice() {
-            return Ok(Members {
-                drives: a.members.clone(),
-                source: format!(
-                    "the drives of `{}` in `{file}`: the procedure builds both arrays from the same four drives",
-                    a.name
-                ),
-                files: vec![g.run.file.clone(), file.to_string()],
-            });
-        }
-        return Err(format!(
-            "fio wrote to `{dev}`, which the iostat log does not show; which drives are behind it is not in the files: give the collector --drives, or save `cat /proc/mdstat` of the RAID10 array built from the same drives"
-        ));
+        return same_drives_as_the_md_array(evidence, g, dev);
     }
     // A file on a file system: the disks fio saw under it.
+    disks_under_the_file(g, dev, filename)
+}
+
+/// The disks fio saw under a file on a file system, in its `disk_util`.
+fn disks_under_the_file(g: &RunGroup, dev: &str, filename: &str) -> Result<Members, String> {
     let disks: Vec<String> = g
         .run
         .output
@@ -192,4 +143,78 @@ pub fn of(loaded: &Loaded, g: &RunGroup) -> Result<Members, String> {
     Err(format!(
         "fio wrote to `{filename}`; which drives are behind it is not in the files"
     ))
+}
+
+/// The member drives of the md device fio wrote to: the kernel's own list (the nearest
+/// `mdstat`), else fio's `disk_util`.
+fn md_members(
+    evidence: &super::evidence::Evidence,
+    g: &RunGroup,
+    dev: &str,
+) -> Result<Members, String> {
+    let md = base(dev);
+    let kernel = evidence
+        .mdstat
+        .iter()
+        .filter(|(_, a)| a.name == md)
+        .map(|(f, a)| (f.as_str(), a))
+        .collect();
+    if let Some((file, a)) = nearest(&g.run.file, kernel).first() {
+        if !a.members.is_empty() {
+            return Ok(Members {
+                drives: a.members.clone(),
+                source: format!("`{md}` in `{file}`, line {}", a.line),
+                files: vec![g.run.file.clone(), file.to_string()],
+            });
+        }
+    }
+    let du = &g.run.output.disk_util;
+    if du.iter().any(|d| d.name == md && d.aggregate) {
+        let slaves: Vec<String> = du
+            .iter()
+            .filter(|d| d.name != md && !d.aggregate && !is_aggregate(&d.name))
+            .map(|d| d.name.clone())
+            .collect();
+        if !slaves.is_empty() {
+            return Ok(Members {
+                drives: slaves,
+                source: format!("`{md}`'s member disks in fio's disk_util"),
+                files: vec![g.run.file.clone()],
+            });
+        }
+    }
+    return Err(format!(
+        "fio wrote to `{dev}`; its member drives are not in the files: save `cat /proc/mdstat` as `system/mdstat.txt` (the collector does), or keep fio's `disk_util` section"
+    ));
+}
+
+/// The drives behind a device iostat does not show (the ADP block device): the one md
+/// array's, as the procedure builds both arrays from the same four drives.
+fn same_drives_as_the_md_array(
+    evidence: &super::evidence::Evidence,
+    g: &RunGroup,
+    dev: &str,
+) -> Result<Members, String> {
+    let others: Vec<(&str, &&MdArray)> = nearest(
+        &g.run.file,
+        evidence
+            .mdstat
+            .iter()
+            .filter(|(_, a)| !a.members.is_empty())
+            .map(|(f, a)| (f.as_str(), a))
+            .collect(),
+    );
+    if let [(file, a)] = others.as_slice() {
+        return Ok(Members {
+            drives: a.members.clone(),
+            source: format!(
+                "the drives of `{}` in `{file}`: the procedure builds both arrays from the same four drives",
+                a.name
+            ),
+            files: vec![g.run.file.clone(), file.to_string()],
+        });
+    }
+    return Err(format!(
+        "fio wrote to `{dev}`, which the iostat log does not show; which drives are behind it is not in the files: give the collector --drives, or save `cat /proc/mdstat` of the RAID10 array built from the same drives"
+    ));
 }
