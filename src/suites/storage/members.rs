@@ -183,9 +183,9 @@ fn md_members(
             });
         }
     }
-    return Err(format!(
+    Err(format!(
         "fio wrote to `{dev}`; its member drives are not in the files: save `cat /proc/mdstat` as `system/mdstat.txt` (the collector does), or keep fio's `disk_util` section"
-    ));
+    ))
 }
 
 /// The drives behind a device iostat does not show (the ADP block device): the one md
@@ -214,7 +214,7 @@ fn same_drives_as_the_md_array(
             files: vec![g.run.file.clone(), file.to_string()],
         });
     }
-    return Err(format!(
+    Err(format!(
         "fio wrote to `{dev}`, which the iostat log does not show; which drives are behind it is not in the files: give the collector --drives, or save `cat /proc/mdstat` of the RAID10 array built from the same drives"
-    ));
+    ))
 }
