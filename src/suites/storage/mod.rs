@@ -1,6 +1,7 @@
 //! The storage suite: fio on mdraid RAID10 vs the ADP card in RAID5 ("Storage
 //! acceleration" in the procedure).
 
+mod analyze;
 mod charts;
 mod checklist;
 pub mod conformance;
@@ -119,111 +120,7 @@ impl Suite for Storage {
         skipped: &mut Vec<Skipped>,
         frames: &mut Vec<crate::frames::Frame>,
     ) -> SuiteReport {
-        let reference = match Reference::load() {
-            Ok(r) => r,
-            Err(e) => {
-                // The reference is embedded and tested; this is a build defect, said plainly.
-                let mut report = SuiteReport::for_suite(self);
-                report.notes.push(format!(
-                    "failed to read the embedded reports/storage.toml: {e}"
-                ));
-                return report;
-            }
-        };
-        let loaded = load::load(catalog, skipped);
-        let groups = loaded.run_groups();
-        let sides = judge::sides(
-            &reference,
-            opts.baseline.as_deref(),
-            opts.candidate.as_deref(),
-        );
-
-        // Each group's per-second series and steady state, from its iostat log (or fio's
-        // bandwidth log) where it has one.
-        let series: Vec<Option<(Vec<f64>, String)>> =
-            groups.iter().map(|g| steady::series(&loaded, g)).collect();
-        let steadies: Vec<Option<(steady::Steady, String)>> = series
-            .iter()
-            .map(|s| {
-                s.as_ref()
-                    .map(|(s, f)| (steady::judge(s, &reference.steady_state), f.clone()))
-            })
-            .collect();
-        let within = |g: &load::RunGroup| {
-            let i = groups.iter().position(|x| std::ptr::eq(x, g))?;
-            let (s, _) = series[i].as_ref()?;
-            // Only a window that is steady: the spread of a trending one is not noise.
-            let steady = &steadies[i].as_ref()?.0;
-            if steady.outcome != steady::Outcome::Reached {
-                return None;
-            }
-            let (a, b) = steady.window?;
-            crate::stats::batch::of_window(s.get(a.checked_sub(1)?..b)?)
-        };
-        let mut verdicts: Vec<Verdict> = reference
-            .workload
-            .iter()
-            .map(|w| judge::headline_verdict(&groups, &sides, w, &within))
-            .collect();
-        verdicts.push(judge::clean_exit_verdict(&loaded, &groups, &sides));
-        let devs = deviations::deviations(&groups, &sides, &reference, &steadies);
-        crate::model::deviation::apply(&mut verdicts, &devs);
-
-        let mut report = SuiteReport::for_suite(self);
-        report.files_read = loaded
-            .runs
-            .iter()
-            .map(|r| r.file.clone())
-            .chain(loaded.iostat.values().map(|f| f.file.clone()))
-            .chain(
-                loaded
-                    .bw_logs
-                    .values()
-                    .flat_map(|logs| logs.iter().map(|(f, _)| f.clone())),
-            )
-            .chain(loaded.evidence.files())
-            .collect();
-        report.files_read.dedup();
-        report.files_read.sort();
-        report.qualifiers =
-            steady::qualifiers(&groups, &steadies, &verdicts, &reference.steady_state);
-        report.verdicts = verdicts;
-        report.observations = observe::observations(&loaded, &groups, &sides, &reference);
-        crate::model::deviation::annotate(&mut report.observations, &devs);
-        report.limits = limits::limits(&loaded, &groups);
-        crate::model::deviation::annotate_limits(&mut report.limits, &devs);
-        report.deviations = crate::model::deviation::merge(devs);
-        report.commands_ran = deviations::commands_ran(&groups, &sides);
-        report.preformatted.push(tables::script_output(&loaded));
-        report.tables.push(tables::results_table(&groups));
-        report.tables.extend(tables::steady_table(
-            &groups,
-            &steadies,
-            &reference.steady_state,
-        ));
-        let pairs = frames::pairs(&groups, &sides);
-        report.tables.extend(tables::matched_table(&pairs, &sides));
-        if opts.frames {
-            match frames::frame(&pairs, &sides) {
-                Ok(f) => frames.push(f),
-                Err(e) => report.notes.push(format!("the storage_pairs frame: {e:#}")),
-            }
-        }
-        report.notes.extend(arrays_note(&loaded, &sides));
-        report.charts = charts::charts(&groups, &sides, &reference);
-        report
-            .charts
-            .extend(charts::over_time(&loaded, &groups, &sides, &reference));
-        report.facts = facts(&loaded);
-        report.measurements = measurements::measurements(&groups, INFO.name);
-        report.parameters = measurements::parameters(&groups);
-        // A headline verdict judges the two arrays' bandwidth; the exit-status verdict
-        // judges the files, not a measurement.
-        let exit_status = format!("{}.exit-status", INFO.name);
-        for v in report.verdicts.iter_mut().filter(|v| v.id != exit_status) {
-            v.judging(&report.measurements, &["bandwidth"]);
-        }
-        report
+        analyze::analyze(self, catalog, opts, skipped, frames)
     }
 }
 
