@@ -272,24 +272,7 @@ fn judge(
     }
     skipped.extend(unused(catalog, &reports, &skipped, registry));
     if reports.is_empty() {
-        let skipped = if skipped.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; skipped: {}",
-                skipped
-                    .iter()
-                    .map(Skipped::one_line)
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            )
-        };
-        return Err(Unusable::NothingFound {
-            path: input.display().to_string(),
-            files: catalog.items.len(),
-            named: looked_at(catalog),
-            skipped,
-        });
+        return Err(nothing_found(input, catalog, &skipped));
     }
     for r in &mut reports {
         r.charts = std::mem::take(&mut r.charts)
@@ -303,17 +286,7 @@ fn judge(
             .collect();
     }
     let setup = crate::why::setup::read(catalog);
-    let mut conformance: Vec<crate::why::conformance::Conformance> = Vec::new();
-    for suite in registry {
-        if !reports.iter().any(|r| r.name == suite.name()) {
-            continue;
-        }
-        if let Some(table) = suite.conformance(&setup) {
-            if !conformance.iter().any(|t| t.title == table.title) {
-                conformance.push(table);
-            }
-        }
-    }
+    let conformance = conformance(registry, &reports, &setup);
     skipped.sort_by(|a, b| a.file.cmp(&b.file));
     skipped.dedup();
     let summary = summarize(reports.iter().flat_map(|r| &r.verdicts));
@@ -328,17 +301,7 @@ fn judge(
     }
     let mut frame_problems = Vec::new();
     if opts.frames {
-        for built in [
-            frame_verdicts::verdicts(&reports),
-            frame_verdicts::deviations(&reports),
-            crate::frames::measurements::measurements(&reports),
-            crate::frames::measurements::parameters(&reports),
-        ] {
-            match built {
-                Ok(f) => frames.push(f),
-                Err(e) => frame_problems.push(format!("{e:#}")),
-            }
-        }
+        report_frames(&reports, &mut frames, &mut frame_problems);
     }
     let analysis = Analysis {
         schema_version: SCHEMA_VERSION,
@@ -353,6 +316,64 @@ fn judge(
         summary,
     };
     Ok((analysis, frames, frame_problems))
+}
+
+/// No suite recognised the input: what was looked at, and what was skipped.
+fn nothing_found(input: &Path, catalog: &Catalog, skipped: &[Skipped]) -> Unusable {
+    let skipped = if skipped.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; skipped: {}",
+            skipped
+                .iter()
+                .map(Skipped::one_line)
+                .collect::<Vec<_>>()
+                .join("; ")
+        )
+    };
+    Unusable::NothingFound {
+        path: input.display().to_string(),
+        files: catalog.items.len(),
+        named: looked_at(catalog),
+        skipped,
+    }
+}
+
+/// The conformance tables of the suites that reported, each table once.
+fn conformance(
+    registry: &[&dyn Suite],
+    reports: &[SuiteReport],
+    setup: &crate::why::setup::Setup,
+) -> Vec<crate::why::conformance::Conformance> {
+    let mut conformance: Vec<crate::why::conformance::Conformance> = Vec::new();
+    for suite in registry {
+        if !reports.iter().any(|r| r.name == suite.name()) {
+            continue;
+        }
+        if let Some(table) = suite.conformance(setup) {
+            if !conformance.iter().any(|t| t.title == table.title) {
+                conformance.push(table);
+            }
+        }
+    }
+    conformance
+}
+
+/// The frames made from every suite's report (verdicts, deviations, measurements,
+/// parameters); one that cannot be made is a problem said, not an error.
+fn report_frames(reports: &[SuiteReport], frames: &mut Vec<Frame>, problems: &mut Vec<String>) {
+    for built in [
+        frame_verdicts::verdicts(reports),
+        frame_verdicts::deviations(reports),
+        crate::frames::measurements::measurements(reports),
+        crate::frames::measurements::parameters(reports),
+    ] {
+        match built {
+            Ok(f) => frames.push(f),
+            Err(e) => problems.push(format!("{e:#}")),
+        }
+    }
 }
 
 fn summarize<'a>(verdicts: impl Iterator<Item = &'a Verdict>) -> Summary {

@@ -251,113 +251,137 @@ pub fn load(root: &Path, id: &str, e: &Entry) -> anyhow::Result<Campaign> {
     for suite in suites {
         let at = |t: &str| format!("{t}/suite={suite}/campaign={id}");
         let m = frame("measurements", suite, id)?;
-        let (subject, metric, unit, better, files, source) = (
-            strs(&m, "subject")?,
-            strs(&m, "metric")?,
-            strs(&m, "unit")?,
-            strs(&m, "better")?,
-            strs(&m, "files")?,
-            strs(&m, "noise_source")?,
-        );
-        let (value, noise) = (f64s(&m, "value")?, f64s(&m, "noise")?);
-        // Added in schema 1.1: a campaign written by 1.0 has none.
-        let standard_error = match m.column("standard_error") {
-            Ok(_) => f64s(&m, "standard_error")?,
-            Err(_) => vec![None; m.height()],
-        };
-        for i in 0..m.height() {
-            let Some(v) = value[i] else {
-                anyhow::bail!("`{}`: row {} has no value", at("measurements"), i + 1);
-            };
-            c.samples.push(Sample {
-                suite: suite.clone(),
-                subject: text(&subject[i]),
-                metric: text(&metric[i]),
-                unit: text(&unit[i]),
-                better: if better[i].as_deref() == Some("lower") {
-                    Better::Lower
-                } else {
-                    Better::Higher
-                },
-                value: v,
-                noise: noise[i].map(|n| (n, text(&source[i]))),
-                standard_error: standard_error[i],
-                input: input.clone(),
-                file: text(&files[i]).split(';').next().unwrap_or("").to_string(),
-            });
-        }
+        c.samples
+            .extend(samples(&m, suite, &input, &at("measurements"))?);
         let v = frame("verdicts", suite, id)?;
-        let (vid, crit, vunit, status) = (
-            strs(&v, "id")?,
-            strs(&v, "criterion")?,
-            strs(&v, "unit")?,
-            strs(&v, "status")?,
-        );
-        let measured = f64s(&v, "measured_value")?;
-        for i in 0..v.height() {
-            let st = status[i]
-                .as_deref()
-                .and_then(crate::model::verdict::Status::from_name)
-                .with_context(|| {
-                    format!("`{}`: row {} has no known status", at("verdicts"), i + 1)
-                })?;
-            c.verdicts.push(Judged {
-                id: text(&vid[i]),
-                criterion: text(&crit[i]),
-                unit: text(&vunit[i]),
-                measured_value: measured[i],
-                status: st.label().to_string(),
-            });
-        }
+        c.verdicts.extend(verdicts(&v, &at("verdicts"))?);
         let s = frame("setup", suite, id)?;
-        let (kind, sid, value, source) = (
-            strs(&s, "kind")?,
-            strs(&s, "id")?,
-            strs(&s, "value")?,
-            strs(&s, "source")?,
-        );
-        let number = f64s(&s, "number")?;
-        for i in 0..s.height() {
-            if kind[i].as_deref() == Some("fact") {
-                c.setup.insert(
-                    &text(&sid[i]),
-                    Read {
-                        value: text(&value[i]),
-                        number: number[i],
-                        source: text(&source[i]),
-                    },
-                );
-            }
-        }
+        setup_facts(&s, &mut c.setup)?;
         let p = frame("parameters", suite, id)?;
-        let (psub, pname, ptext, punit, pscope, pfile) = (
-            strs(&p, "subject")?,
-            strs(&p, "name")?,
-            strs(&p, "text")?,
-            strs(&p, "unit")?,
-            strs(&p, "scope")?,
-            strs(&p, "file")?,
-        );
-        let pnum = f64s(&p, "number")?;
-        for i in 0..p.height() {
-            c.parameters.push(Parameter {
-                subject: text(&psub[i]),
-                name: text(&pname[i]),
-                value: match pnum[i] {
-                    Some(n) => ParamValue::Number(n),
-                    None => ParamValue::Text(text(&ptext[i])),
-                },
-                unit: punit[i].as_deref().and_then(Unit::from_symbol),
-                scope: if pscope[i].as_deref() == Some("server") {
-                    Scope::Server
-                } else {
-                    Scope::Run
-                },
-                file: text(&pfile[i]),
-            });
-        }
+        c.parameters.extend(parameters(&p)?);
     }
     Ok(c)
+}
+
+/// A campaign's measurements of one suite (`at`: the table's place, for errors).
+fn samples(m: &DataFrame, suite: &str, input: &str, at: &str) -> anyhow::Result<Vec<Sample>> {
+    let (subject, metric, unit, better, files, source) = (
+        strs(m, "subject")?,
+        strs(m, "metric")?,
+        strs(m, "unit")?,
+        strs(m, "better")?,
+        strs(m, "files")?,
+        strs(m, "noise_source")?,
+    );
+    let (value, noise) = (f64s(m, "value")?, f64s(m, "noise")?);
+    // Added in schema 1.1: a campaign written by 1.0 has none.
+    let standard_error = match m.column("standard_error") {
+        Ok(_) => f64s(m, "standard_error")?,
+        Err(_) => vec![None; m.height()],
+    };
+    let mut out = Vec::with_capacity(m.height());
+    for i in 0..m.height() {
+        let Some(v) = value[i] else {
+            anyhow::bail!("`{at}`: row {} has no value", i + 1);
+        };
+        out.push(Sample {
+            suite: suite.to_string(),
+            subject: text(&subject[i]),
+            metric: text(&metric[i]),
+            unit: text(&unit[i]),
+            better: if better[i].as_deref() == Some("lower") {
+                Better::Lower
+            } else {
+                Better::Higher
+            },
+            value: v,
+            noise: noise[i].map(|n| (n, text(&source[i]))),
+            standard_error: standard_error[i],
+            input: input.to_string(),
+            file: text(&files[i]).split(';').next().unwrap_or("").to_string(),
+        });
+    }
+    Ok(out)
+}
+
+/// A campaign's verdicts of one suite.
+fn verdicts(v: &DataFrame, at: &str) -> anyhow::Result<Vec<Judged>> {
+    let (vid, crit, vunit, status) = (
+        strs(v, "id")?,
+        strs(v, "criterion")?,
+        strs(v, "unit")?,
+        strs(v, "status")?,
+    );
+    let measured = f64s(v, "measured_value")?;
+    let mut out = Vec::with_capacity(v.height());
+    for i in 0..v.height() {
+        let st = status[i]
+            .as_deref()
+            .and_then(crate::model::verdict::Status::from_name)
+            .with_context(|| format!("`{at}`: row {} has no known status", i + 1))?;
+        out.push(Judged {
+            id: text(&vid[i]),
+            criterion: text(&crit[i]),
+            unit: text(&vunit[i]),
+            measured_value: measured[i],
+            status: st.label().to_string(),
+        });
+    }
+    Ok(out)
+}
+
+/// A campaign's setup facts of one suite (the reference rows beside them are not read).
+fn setup_facts(s: &DataFrame, setup: &mut Setup) -> anyhow::Result<()> {
+    let (kind, sid, value, source) = (
+        strs(s, "kind")?,
+        strs(s, "id")?,
+        strs(s, "value")?,
+        strs(s, "source")?,
+    );
+    let number = f64s(s, "number")?;
+    for i in 0..s.height() {
+        if kind[i].as_deref() == Some("fact") {
+            setup.insert(
+                &text(&sid[i]),
+                Read {
+                    value: text(&value[i]),
+                    number: number[i],
+                    source: text(&source[i]),
+                },
+            );
+        }
+    }
+    Ok(())
+}
+
+/// A campaign's parameters of one suite.
+fn parameters(p: &DataFrame) -> anyhow::Result<Vec<Parameter>> {
+    let (psub, pname, ptext, punit, pscope, pfile) = (
+        strs(p, "subject")?,
+        strs(p, "name")?,
+        strs(p, "text")?,
+        strs(p, "unit")?,
+        strs(p, "scope")?,
+        strs(p, "file")?,
+    );
+    let pnum = f64s(p, "number")?;
+    Ok((0..p.height())
+        .map(|i| Parameter {
+            subject: text(&psub[i]),
+            name: text(&pname[i]),
+            value: match pnum[i] {
+                Some(n) => ParamValue::Number(n),
+                None => ParamValue::Text(text(&ptext[i])),
+            },
+            unit: punit[i].as_deref().and_then(Unit::from_symbol),
+            scope: if pscope[i].as_deref() == Some("server") {
+                Scope::Server
+            } else {
+                Scope::Run
+            },
+            file: text(&pfile[i]),
+        })
+        .collect())
 }
 
 /// Every campaign a dataset input selects.
