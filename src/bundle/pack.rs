@@ -522,62 +522,15 @@ pub fn build(
     let staged = tempfile::Builder::new()
         .prefix("reprobench-stage-")
         .tempdir()?;
-    for (path, bytes) in &entries {
-        let dest = staged.path().join(path);
-        if let Some(parent) = dest.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        std::fs::write(&dest, bytes)?;
-    }
+    let (analysis, name) = report_of_the_bundle(input, staged.path(), &mut entries, opts, runner)?;
     let staged_input = staged.path().join("input");
-    std::fs::create_dir_all(&staged_input)?;
-    let mut analysis = analyze(&staged_input, &opts.judging)?;
-    let name = input
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "input".into());
-    let name = if opts.redact {
-        redact::redact(&name).0
-    } else {
-        name
-    };
-    analysis.input = name.clone();
-    let report_dir = staged.path().join("report");
-    std::fs::create_dir_all(&report_dir)?;
-    let written = write_report(&analysis, &report_dir, &opts.pdf, runner)?;
-    for f in written.files {
-        let rel = f
-            .strip_prefix(staged.path())
-            .unwrap_or(&f)
-            .to_string_lossy()
-            .replace('\\', "/");
-        entries.insert(rel, std::fs::read(&f)?);
-    }
     let staged_folder = Folder::scan(&staged_input)?;
     let items = analysis.checklist(&staged_folder);
     entries.insert(
         "CHECKLIST.md".into(),
         checklist::markdown(&items).into_bytes(),
     );
-    let by_path: BTreeMap<String, &Chosen> = plan
-        .chosen
-        .iter()
-        .map(|c| (format!("input/{}", c.path), c))
-        .collect();
-    let files: Vec<FileEntry> = entries
-        .iter()
-        .map(|(path, bytes)| {
-            let c = by_path.get(path);
-            FileEntry {
-                path: path.clone(),
-                size: bytes.len() as u64,
-                sha256: hex(&Sha256::digest(bytes)),
-                redactions: c.map(|c| c.redactions),
-                encoding: c.map(|c| c.encoding.clone()),
-                why: c.map(|c| c.why.clone()),
-            }
-        })
-        .collect();
+    let files = file_entries(&entries, &plan);
     let manifest = Manifest {
         format: "reprobench-bundle/2",
         tool: analysis.tool.clone(),
@@ -614,6 +567,75 @@ pub fn build(
         plan,
         mapping,
     })
+}
+
+/// The report and checklist's analysis, made from exactly what is in the bundle: the
+/// chosen files staged under `staged/input`, analyzed, the report written under
+/// `staged/report` and added to `entries`. The analysis, and the input's name as it
+/// leaves (redacted).
+fn report_of_the_bundle(
+    input: &Path,
+    staged: &Path,
+    entries: &mut BTreeMap<String, Vec<u8>>,
+    opts: &BundleOptions,
+    runner: &dyn Runner,
+) -> anyhow::Result<(Analysis, String)> {
+    for (path, bytes) in entries.iter() {
+        let dest = staged.join(path);
+        if let Some(parent) = dest.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(&dest, bytes)?;
+    }
+    let staged_input = staged.join("input");
+    std::fs::create_dir_all(&staged_input)?;
+    let mut analysis = analyze(&staged_input, &opts.judging)?;
+    let name = input
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "input".into());
+    let name = if opts.redact {
+        redact::redact(&name).0
+    } else {
+        name
+    };
+    analysis.input = name.clone();
+    let report_dir = staged.join("report");
+    std::fs::create_dir_all(&report_dir)?;
+    let written = write_report(&analysis, &report_dir, &opts.pdf, runner)?;
+    for f in written.files {
+        let rel = f
+            .strip_prefix(staged)
+            .unwrap_or(&f)
+            .to_string_lossy()
+            .replace('\\', "/");
+        entries.insert(rel, std::fs::read(&f)?);
+    }
+    Ok((analysis, name))
+}
+
+/// Each file of the bundle as the manifest lists it: size, sha256, and for a chosen input
+/// file its redactions, encoding and why it is in.
+fn file_entries(entries: &BTreeMap<String, Vec<u8>>, plan: &Plan) -> Vec<FileEntry> {
+    let by_path: BTreeMap<String, &Chosen> = plan
+        .chosen
+        .iter()
+        .map(|c| (format!("input/{}", c.path), c))
+        .collect();
+    entries
+        .iter()
+        .map(|(path, bytes)| {
+            let c = by_path.get(path);
+            FileEntry {
+                path: path.clone(),
+                size: bytes.len() as u64,
+                sha256: hex(&Sha256::digest(bytes)),
+                redactions: c.map(|c| c.redactions),
+                encoding: c.map(|c| c.encoding.clone()),
+                why: c.map(|c| c.why.clone()),
+            }
+        })
+        .collect()
 }
 
 /// What the bundle made itself (the report's Markdown, its Typst source, plots, the
