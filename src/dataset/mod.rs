@@ -219,23 +219,7 @@ pub fn add(root: &Path, inputs: &[PathBuf], opts: &AddOptions) -> anyhow::Result
         anyhow::bail!("--name names one campaign: give one input with it");
     }
     check_schema(root)?;
-    // The first Parquet file a process writes costs several times the others (Polars
-    // starts its thread pool, the writer's code is paged in) and the redactor compiles
-    // its rules on first use: both are done on the side while the first campaign is read.
-    std::thread::spawn(|| {
-        crate::bundle::redact::redact("");
-        if let Ok(f) = crate::frames::FrameBuilder::new("warm")
-            .str("s", ["x"])
-            .opt_str("o", [None])
-            .f64("f", [Some(1.0)])
-            .i64("i", [1])
-            .bool("b", [true])
-            .build()
-        {
-            let mut df = f.df;
-            let _ = parquet(&mut df);
-        }
-    });
+    std::thread::spawn(warm_up);
     let lock = Locked::open(root)?;
     let mut index = Index::read(root)?;
     let mut mapping = read_mapping(root)?;
@@ -244,59 +228,13 @@ pub fn add(root: &Path, inputs: &[PathBuf], opts: &AddOptions) -> anyhow::Result
     let mut names: BTreeMap<String, String> = BTreeMap::new();
     let result = (|| -> anyhow::Result<()> {
         for input in inputs {
-            let t = crate::analysis::Timer::start();
-            // A name the dataset knows is most likely the same campaign again: hash first,
-            // and analyze only when it changed. A new name is hashed while it is analyzed.
-            let known = index
-                .by_name(
-                    &opts
-                        .name
-                        .clone()
-                        .unwrap_or_else(|| campaign::default_name(input)),
-                )
-                .is_some();
-            let (id, mut run) = if known {
-                (campaign::identify(input)?, None)
-            } else {
-                let (id, run) = rayon::join(
-                    || campaign::identify(input),
-                    || crate::analysis::run_input(input, &opts.judging),
-                );
-                (id?, Some(run?))
+            let adding = Adding {
+                index: &mut index,
+                mapping: &mut mapping,
+                staged: &mut staged,
+                names: &mut names,
             };
-            t.lap("dataset: campaign id (sha256), and the analysis of a new name");
-            let name = opts.name.clone().unwrap_or_else(|| id.name.clone());
-            if let Some(other) = names.insert(name.clone(), id.id.clone()) {
-                if other != id.id {
-                    anyhow::bail!(
-                        "two inputs are named `{name}`: give them different names (add them one at a time with --name)"
-                    );
-                }
-                continue;
-            }
-            if let Some(e) = index.campaigns.get(&id.id) {
-                out.push(Added {
-                    input: input.clone(),
-                    id: id.id.clone(),
-                    name: e.name.clone(),
-                    suites: e.suites.clone(),
-                    outcome: Outcome::Unchanged,
-                    exit: 0,
-                });
-                continue;
-            }
-            let run = match run.take() {
-                Some(r) => r,
-                None => crate::analysis::run_input(input, &opts.judging)?,
-            };
-            let incoming = Incoming {
-                input,
-                id: &id,
-                name: &name,
-                run,
-            };
-            let added = stage_one(incoming, opts, &mut index, &mut mapping, &mut staged)?;
-            out.push(added);
+            out.extend(add_one(input, opts, adding)?);
         }
         Ok(())
     })();
@@ -327,6 +265,89 @@ pub fn add(root: &Path, inputs: &[PathBuf], opts: &AddOptions) -> anyhow::Result
     lock.commit(staged)?;
     t.lap("dataset: commit");
     Ok(out)
+}
+
+/// The first Parquet file a process writes costs several times the others (Polars starts
+/// its thread pool, the writer's code is paged in) and the redactor compiles its rules on
+/// first use: both are done on the side while the first campaign is read.
+fn warm_up() {
+    crate::bundle::redact::redact("");
+    if let Ok(f) = crate::frames::FrameBuilder::new("warm")
+        .str("s", ["x"])
+        .opt_str("o", [None])
+        .f64("f", [Some(1.0)])
+        .i64("i", [1])
+        .bool("b", [true])
+        .build()
+    {
+        let mut df = f.df;
+        let _ = parquet(&mut df);
+    }
+}
+
+/// What an `add` changes as it goes: the index, the pseudonyms, the staged files and the
+/// names taken so far.
+struct Adding<'a> {
+    index: &'a mut Index,
+    mapping: &'a mut BTreeMap<String, String>,
+    staged: &'a mut commit::Staged,
+    names: &'a mut BTreeMap<String, String>,
+}
+
+/// One input staged: None when an earlier input of this add was the same campaign.
+fn add_one(input: &Path, opts: &AddOptions, a: Adding) -> anyhow::Result<Option<Added>> {
+    let t = crate::analysis::Timer::start();
+    // A name the dataset knows is most likely the same campaign again: hash first,
+    // and analyze only when it changed. A new name is hashed while it is analyzed.
+    let known = a
+        .index
+        .by_name(
+            &opts
+                .name
+                .clone()
+                .unwrap_or_else(|| campaign::default_name(input)),
+        )
+        .is_some();
+    let (id, mut run) = if known {
+        (campaign::identify(input)?, None)
+    } else {
+        let (id, run) = rayon::join(
+            || campaign::identify(input),
+            || crate::analysis::run_input(input, &opts.judging),
+        );
+        (id?, Some(run?))
+    };
+    t.lap("dataset: campaign id (sha256), and the analysis of a new name");
+    let name = opts.name.clone().unwrap_or_else(|| id.name.clone());
+    if let Some(other) = a.names.insert(name.clone(), id.id.clone()) {
+        if other != id.id {
+            anyhow::bail!(
+                "two inputs are named `{name}`: give them different names (add them one at a time with --name)"
+            );
+        }
+        return Ok(None);
+    }
+    if let Some(e) = a.index.campaigns.get(&id.id) {
+        return Ok(Some(Added {
+            input: input.to_path_buf(),
+            id: id.id.clone(),
+            name: e.name.clone(),
+            suites: e.suites.clone(),
+            outcome: Outcome::Unchanged,
+            exit: 0,
+        }));
+    }
+    let run = match run.take() {
+        Some(r) => r,
+        None => crate::analysis::run_input(input, &opts.judging)?,
+    };
+    let incoming = Incoming {
+        input,
+        id: &id,
+        name: &name,
+        run,
+    };
+    stage_one(incoming, opts, a.index, a.mapping, a.staged).map(Some)
 }
 
 /// A campaign on its way in: the input, its identity, its name, its analysis.
