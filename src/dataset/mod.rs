@@ -358,6 +358,49 @@ struct Incoming<'a> {
     run: crate::analysis::Run,
 }
 
+/// The pseudonyms for a campaign: the hosts in its files and the hosts earlier campaigns
+/// named (they keep their names; addresses are found anyway), over the dataset's mapping.
+fn pseudonyms_for(
+    input: &Path,
+    opts: &AddOptions,
+    mapping: &BTreeMap<String, String>,
+) -> Pseudonyms {
+    let mut hosts = opts.hosts.clone();
+    if crate::ingest::unpack::is_bundle(input) {
+        if let Ok(u) = crate::ingest::unpack::unpack(input) {
+            hosts.extend(campaign::hosts_in(&u.results_dir()));
+        }
+    } else {
+        hosts.extend(campaign::hosts_in(input));
+    }
+    hosts.extend(
+        mapping
+            .keys()
+            .filter(|k| !k.chars().all(|c| c.is_ascii_digit() || c == '.'))
+            .cloned(),
+    );
+    let mut p = Pseudonyms::with_hosts(hosts);
+    p.map = mapping.clone();
+    p
+}
+
+/// A campaign of the same name in the dataset is replaced: its entry leaves the index and
+/// its partitions are removed at the commit.
+fn replace_by_name(shown: &str, index: &mut Index, staged: &mut commit::Staged) -> Outcome {
+    match index.by_name(shown).cloned() {
+        Some(old) => {
+            let e = index.campaigns.remove(&old);
+            for s in e.map(|e| e.suites).unwrap_or_default() {
+                for t in table_names() {
+                    staged.plan.remove.push(partition(t, &s, &old));
+                }
+            }
+            Outcome::Replaced(old)
+        }
+        None => Outcome::Added,
+    }
+}
+
 fn stage_one(
     incoming: Incoming,
     opts: &AddOptions,
@@ -374,26 +417,9 @@ fn stage_one(
     let t = crate::analysis::Timer::start();
     let a = run.analysis;
     std::mem::forget(run.catalog);
-    let pseudonyms = opts.pseudonymize.then(|| {
-        let mut hosts = opts.hosts.clone();
-        if crate::ingest::unpack::is_bundle(input) {
-            if let Ok(u) = crate::ingest::unpack::unpack(input) {
-                hosts.extend(campaign::hosts_in(&u.results_dir()));
-            }
-        } else {
-            hosts.extend(campaign::hosts_in(input));
-        }
-        // Hosts seen in earlier campaigns keep their names (addresses are found anyway).
-        hosts.extend(
-            mapping
-                .keys()
-                .filter(|k| !k.chars().all(|c| c.is_ascii_digit() || c == '.'))
-                .cloned(),
-        );
-        let mut p = Pseudonyms::with_hosts(hosts);
-        p.map = mapping.clone();
-        p
-    });
+    let pseudonyms = opts
+        .pseudonymize
+        .then(|| pseudonyms_for(input, opts, mapping));
     let mut cleaner = Cleaner {
         pseudonyms,
         seen: std::collections::HashMap::new(),
@@ -435,18 +461,7 @@ fn stage_one(
     if let Some(p) = cleaner.pseudonyms {
         *mapping = p.map;
     }
-    let outcome = match index.by_name(&shown).cloned() {
-        Some(old) => {
-            let e = index.campaigns.remove(&old);
-            for s in e.map(|e| e.suites).unwrap_or_default() {
-                for t in table_names() {
-                    staged.plan.remove.push(partition(t, &s, &old));
-                }
-            }
-            Outcome::Replaced(old)
-        }
-        None => Outcome::Added,
-    };
+    let outcome = replace_by_name(&shown, index, staged);
     index.campaigns.insert(
         id.id.clone(),
         Entry {
