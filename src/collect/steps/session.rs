@@ -220,45 +220,20 @@ impl Session {
         }
         // Held until the command has ended: while a device is held no one else can claim
         // it (mount it, build md on it), in any mount namespace.
-        let mut holds = Vec::new();
-        for w in &step.writes {
-            let checked =
-                guard::before_expecting(&step.name, &w.dev, w.expect, &self.confirmed, runner)
-                    .and_then(|warnings| guard::hold(&w.dev).map(|h| (warnings, h)));
-            match checked {
-                Ok((warnings, hold)) => {
-                    for w in warnings {
-                        crate::errln!("warning (confirmed): {w}");
-                    }
-                    if !w.claims_itself {
-                        holds.push(hold);
-                    }
-                }
-                Err(why) => {
-                    ran.refused = Some(why.clone());
-                    crate::errln!("{why}");
-                    return record("not run", format!("refused: {why}"));
-                }
+        let holds = match self.hold_devices(step, runner) {
+            Ok(holds) => holds,
+            Err(why) => {
+                ran.refused = Some(why.clone());
+                crate::errln!("{why}");
+                return record("not run", format!("refused: {why}"));
             }
-        }
+        };
         let exit = runner.run(&step.invocation);
         drop(holds);
         // Stopped by a signal while it ran (a step that finished first is kept as it is).
         if let Err(ProcessError::Interrupted { signal, .. }) = &exit {
-            ran.interrupted = true;
-            ran.signal.get_or_insert(*signal);
-            // fio writes a complete-looking result when interrupted: keep it out of the way.
-            let aside = self.set_aside(&step.check, "interrupted");
-            let kept = aside
-                .as_ref()
-                .map(|p| format!("; its partial output is kept in `{p}`"))
-                .unwrap_or_default();
-            ran.set_aside = aside;
-            let name = crate::signals::name(*signal);
-            return record(
-                &format!("stopped by {name}"),
-                format!("interrupted ({name}){kept}"),
-            );
+            let (exit, said) = self.interrupted(step, *signal, ran);
+            return record(&exit, said);
         }
         let exit_text = match &exit {
             Ok(_) => "0".to_string(),
@@ -272,35 +247,74 @@ impl Session {
             Check::Exit => outcome::command_step(&exit),
             Check::Custom(f) => f(&exit),
         };
+        let said = self.counted(step, result, missing, ran);
+        record(&exit_text, said)
+    }
+
+    /// A step stopped by `signal` while it ran, counted in `ran`: its exit and result as
+    /// the record says them. fio writes a complete-looking result when interrupted: it is
+    /// set aside, out of the way.
+    fn interrupted(&self, step: &Step, signal: i32, ran: &mut Ran) -> (String, String) {
+        ran.interrupted = true;
+        ran.signal.get_or_insert(signal);
+        let aside = self.set_aside(&step.check, "interrupted");
+        let kept = aside
+            .as_ref()
+            .map(|p| format!("; its partial output is kept in `{p}`"))
+            .unwrap_or_default();
+        ran.set_aside = aside;
+        let name = crate::signals::name(signal);
+        (
+            format!("stopped by {name}"),
+            format!("interrupted ({name}){kept}"),
+        )
+    }
+
+    /// Every device the step writes, checked as it is now and held: the holds, or why
+    /// the step is refused. Confirmed warnings are said.
+    fn hold_devices(&self, step: &Step, runner: &dyn Runner) -> Result<Vec<guard::Hold>, String> {
+        let mut holds = Vec::new();
+        for w in &step.writes {
+            let (warnings, hold) =
+                guard::before_expecting(&step.name, &w.dev, w.expect, &self.confirmed, runner)
+                    .and_then(|warnings| guard::hold(&w.dev).map(|h| (warnings, h)))?;
+            for w in warnings {
+                crate::errln!("warning (confirmed): {w}");
+            }
+            if !w.claims_itself {
+                holds.push(hold);
+            }
+        }
+        Ok(holds)
+    }
+
+    /// A finished step's outcome counted in `ran`, and its result as the record says it
+    /// (`missing`: the program was not there to run).
+    fn counted(&self, step: &Step, result: Outcome, missing: bool, ran: &mut Ran) -> String {
         match result {
             Outcome::Ok => {
                 ran.ok += 1;
-                record(&exit_text, "ok".into())
+                "ok".into()
             }
             Outcome::Failed(_) if step.optional && missing => {
                 ran.skipped += 1;
-                record(
-                    &exit_text,
-                    "missing: the program is not installed here".into(),
-                )
+                "missing: the program is not installed here".into()
+            }
+            Outcome::Failed(why) if step.optional => {
+                ran.skipped += 1;
+                crate::errln!("note: {}: {why}", step.name);
+                format!("unavailable: {why}")
             }
             Outcome::Failed(why) => {
-                if step.optional {
-                    ran.skipped += 1;
-                    crate::errln!("note: {}: {why}", step.name);
-                    record(&exit_text, format!("unavailable: {why}"))
-                } else {
-                    ran.failed += 1;
-                    crate::errln!("failed: {}: {why}", step.name);
-                    let aside = self.set_aside(&step.check, "failed");
-                    let kept = aside
-                        .as_ref()
-                        .map(|p| format!(" (its output is kept in `{p}`)"))
-                        .unwrap_or_default();
-                    ran.set_aside = aside;
-                    let aside = kept;
-                    record(&exit_text, format!("failed: {why}{aside}"))
-                }
+                ran.failed += 1;
+                crate::errln!("failed: {}: {why}", step.name);
+                let aside = self.set_aside(&step.check, "failed");
+                let kept = aside
+                    .as_ref()
+                    .map(|p| format!(" (its output is kept in `{p}`)"))
+                    .unwrap_or_default();
+                ran.set_aside = aside;
+                format!("failed: {why}{kept}")
             }
         }
     }
