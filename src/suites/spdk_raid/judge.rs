@@ -135,31 +135,7 @@ pub fn judge(arrays: &[ArrayDir], r: &SpdkReference) -> Judged {
         let name = a.dir.rsplit('/').next().unwrap_or(&a.dir).to_string();
         let lvl = level(a);
         consistency(a, &name, &mut out);
-        for run in a.runs.iter().filter(|run| unsupported(run, a, r)) {
-            out.observations.push(Observation {
-                id: format!("spdk-raid.{name}.sub-stripe"),
-                what: format!("{name}: {} ({})", run.sig, run.file),
-                measured: "refused by raid5f: not supported without FTL".into(),
-                published: "raid5f needs FTL for random and sub-stripe writes".into(),
-                files: vec![run.file.clone()],
-                note: format!(
-                    "fio error {} with nothing written: raid5f has no read-modify-write",
-                    run.error
-                ),
-            });
-        }
-        for run in a.runs.iter().filter(|run| {
-            matches!(run.sig.rw.as_str(), "read" | "write")
-                && op_of(run, a, r).is_none()
-                && stripe_bytes(a, r).is_some()
-        }) {
-            out.notes.push(format!(
-                "`{}`: bs={} is not a whole stripe ({} bytes) of {name}: not counted as a full-stripe run",
-                run.file,
-                run.sig.bs.map_or("?".into(), crate::model::units::format_size),
-                stripe_bytes(a, r).unwrap_or(0)
-            ));
-        }
+        runs_not_counted(a, &name, r, &mut out);
         if lvl == Some("raw") || lvl.is_none() {
             if lvl.is_none() {
                 out.notes.push(format!("{name}: RAID level unknown (no config, no raid state, unknown name): no theoretical maximum"));
@@ -209,9 +185,43 @@ pub fn judge(arrays: &[ArrayDir], r: &SpdkReference) -> Judged {
         }
         out.verdicts.push(degraded_verdict(a, &name, r));
     }
-    // Shares judged on their point, said once for all of them.
-    let shares: Vec<&Verdict> = out
-        .verdicts
+    out.notes.extend(judged_on_points(&out.verdicts));
+    out
+}
+
+/// An array's runs that no criterion counts, said: writes raid5f refuses without FTL (an
+/// observation each), sequential runs that are not a whole stripe (a note each).
+fn runs_not_counted(a: &ArrayDir, name: &str, r: &SpdkReference, out: &mut Judged) {
+    for run in a.runs.iter().filter(|run| unsupported(run, a, r)) {
+        out.observations.push(Observation {
+            id: format!("spdk-raid.{name}.sub-stripe"),
+            what: format!("{name}: {} ({})", run.sig, run.file),
+            measured: "refused by raid5f: not supported without FTL".into(),
+            published: "raid5f needs FTL for random and sub-stripe writes".into(),
+            files: vec![run.file.clone()],
+            note: format!(
+                "fio error {} with nothing written: raid5f has no read-modify-write",
+                run.error
+            ),
+        });
+    }
+    for run in a.runs.iter().filter(|run| {
+        matches!(run.sig.rw.as_str(), "read" | "write")
+            && op_of(run, a, r).is_none()
+            && stripe_bytes(a, r).is_some()
+    }) {
+        out.notes.push(format!(
+            "`{}`: bs={} is not a whole stripe ({} bytes) of {name}: not counted as a full-stripe run",
+            run.file,
+            run.sig.bs.map_or("?".into(), crate::model::units::format_size),
+            stripe_bytes(a, r).unwrap_or(0)
+        ));
+    }
+}
+
+/// Shares judged on their point, said once for all of them.
+fn judged_on_points(verdicts: &[Verdict]) -> Option<String> {
+    let shares: Vec<&Verdict> = verdicts
         .iter()
         .filter(|v| v.unit.unit == Some(Unit::Percent) && v.measured_value.is_some())
         .collect();
@@ -219,13 +229,12 @@ pub fn judge(arrays: &[ArrayDir], r: &SpdkReference) -> Judged {
         .iter()
         .filter(|v| v.interval.is_none() && matches!(v.status, Status::Pass | Status::Fail))
         .count();
-    if points > 0 {
-        out.notes.push(format!(
+    (points > 0).then(|| {
+        format!(
             "{points} of the {} measured shares are judged on their point, with no interval: the array's and the raw drives' best runs do not both give fio's bandwidth samples (bw_dev and bw_samples, at least 2, with some spread) to give one from within the runs",
             shares.len()
-        ));
-    }
-    out
+        )
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
