@@ -94,123 +94,147 @@ pub fn parse_text(text: &str) -> ServerLog {
     for (i, raw) in text.lines().enumerate() {
         let line = strip_ansi(raw);
         let t = line.trim();
-        if t.contains("KV cache size:") && t.contains("tokens") {
-            if let Some(n) = number_after(t, "KV cache size:") {
-                log.kv_cache_tokens = Some(n as u64);
-                let before = &t[..t.find("KV cache size:").unwrap_or(0)];
-                let device = before
-                    .rsplit(']')
-                    .next()
-                    .unwrap_or(before)
-                    .trim()
-                    .to_string();
-                log.kv_cache_device = (!device.is_empty() && device.len() <= 16).then_some(device);
-                log.kv_cache_line = Some(t.to_string());
-                pending_kv_line = Some(t.to_string());
-            }
-        }
-        if t.contains("Maximum concurrency for") {
-            if let Some(x) = number_after(t, "tokens per request:") {
-                log.max_concurrency = Some(x);
-            }
-            if let Some(first) = pending_kv_line.take() {
-                if !first.contains("Maximum concurrency") {
-                    log.kv_cache_line = Some(format!("{first}\n{t}"));
-                }
-            }
-        }
-        if t.contains("Available KV cache memory:") {
-            if let Some(gib) = number_after(t, "Available KV cache memory:") {
-                let unit = t
-                    .split("Available KV cache memory:")
-                    .nth(1)
-                    .and_then(|r| r.split_whitespace().nth(1))
-                    .unwrap_or("GiB");
-                let gib = match unit {
-                    "MiB" => Some(gib / 1024.0),
-                    "GiB" => Some(gib),
-                    "TiB" => Some(gib * 1024.0),
-                    _ => None,
-                };
-                if let Some(g) = gib.filter(|g| g.is_finite() && *g > 0.0) {
-                    log.kv_cache_memory_gib.push((i + 1, g));
-                }
-            }
-        }
-        if let Some(at) = t.find("Creating v1 connector with name:") {
-            let name = t[at + "Creating v1 connector with name:".len()..]
-                .split_whitespace()
-                .next()
-                .unwrap_or("")
-                .trim_end_matches(',')
-                .to_string();
-            if !name.is_empty() && !log.connectors.iter().any(|(_, n)| *n == name) {
-                log.connectors.push((i + 1, name));
-            }
-        }
-        if t.contains("cache tensors registered for exchange") {
-            log.xkv_tensors = number_after(t, "XKV:").map(|n| n as u64);
-            log.xkv_line = Some(t.to_string());
-        }
-        if t.contains("External KV cache turned off on this rank") {
-            log.turned_off.push(i + 1);
-        }
-        if log.vllm_version.is_none() {
-            // Older releases log `vLLM API server version 0.8.5`; 0.32.0 logs
-            // `Initializing a V1 LLM engine (v0.32.0) with config: ...`.
-            for key in [
-                "vLLM API server version ",
-                "vLLM version ",
-                "Initializing a V1 LLM engine (v",
-            ] {
-                if let Some(at) = t.find(key) {
-                    let v = t[at + key.len()..].split_whitespace().next().unwrap_or("");
-                    let v = v.trim_end_matches([',', ')']);
-                    if v.starts_with(|c: char| c.is_ascii_digit()) {
-                        log.vllm_version = Some(v.to_string());
-                        break;
-                    }
-                }
-            }
-        }
-        if log.args_line.is_none() {
-            let found = pyrepr::dict_after(t, "non-default args:")
-                .or_else(|| pyrepr::call_fields(t, "Namespace"));
-            if let Some(pairs) = found {
-                log.args.extend(pairs);
-                log.args_line = Some(i + 1);
-            }
-        }
-        if log.model.is_none() {
-            log.model = quoted_after(t, "'served_model_name': [")
-                .or_else(|| quoted_after(t, "served_model_name="))
-                .or_else(|| quoted_after(t, "'model':"));
-        }
-        if t.contains("Avg prompt throughput:") {
-            log.engine_stats.push(EngineStats {
-                line: i + 1,
-                prompt_tok_s: number_after(t, "Avg prompt throughput:"),
-                gen_tok_s: number_after(t, "Avg generation throughput:"),
-                running: number_after(t, "Running:"),
-                waiting: number_after(t, "Waiting:"),
-                gpu_kv_usage_pct: number_after(t, "GPU KV cache usage:"),
-                prefix_hit_pct: number_after(t, "Prefix cache hit rate:"),
-                external_hit_pct: number_after(t, "External prefix cache hit rate:"),
-            });
-        }
-        if t.contains("Retrieved") && t.contains("required tokens") {
-            if let (Some(got), Some(req)) =
-                (number_after(t, "Retrieved"), number_after(t, "out of"))
-            {
-                let ms = number_after(t, "cost").unwrap_or(f64::NAN);
-                log.lmcache_retrievals.push((got as u64, req as u64, ms));
-            }
-        }
-        if let Some(n) = number_after(t, "LMCache hit tokens:") {
-            log.lmcache_hits.push(n as u64);
-        }
+        kv_cache_size(&mut log, t, &mut pending_kv_line);
+        kv_cache_memory(&mut log, t, i + 1);
+        connector(&mut log, t, i + 1);
+        identity(&mut log, t, i + 1);
+        engine_and_lmcache(&mut log, t, i + 1);
     }
     log
+}
+
+/// `KV cache size: N tokens` (and the device before it), with the `Maximum concurrency`
+/// line that follows it kept beside it.
+fn kv_cache_size(log: &mut ServerLog, t: &str, pending_kv_line: &mut Option<String>) {
+    if t.contains("KV cache size:") && t.contains("tokens") {
+        if let Some(n) = number_after(t, "KV cache size:") {
+            log.kv_cache_tokens = Some(n as u64);
+            let before = &t[..t.find("KV cache size:").unwrap_or(0)];
+            let device = before
+                .rsplit(']')
+                .next()
+                .unwrap_or(before)
+                .trim()
+                .to_string();
+            log.kv_cache_device = (!device.is_empty() && device.len() <= 16).then_some(device);
+            log.kv_cache_line = Some(t.to_string());
+            *pending_kv_line = Some(t.to_string());
+        }
+    }
+    if t.contains("Maximum concurrency for") {
+        if let Some(x) = number_after(t, "tokens per request:") {
+            log.max_concurrency = Some(x);
+        }
+        if let Some(first) = pending_kv_line.take() {
+            if !first.contains("Maximum concurrency") {
+                log.kv_cache_line = Some(format!("{first}\n{t}"));
+            }
+        }
+    }
+}
+
+/// `Available KV cache memory:` in MiB, GiB or TiB, as GiB with its line (`line`).
+fn kv_cache_memory(log: &mut ServerLog, t: &str, line: usize) {
+    if t.contains("Available KV cache memory:") {
+        if let Some(gib) = number_after(t, "Available KV cache memory:") {
+            let unit = t
+                .split("Available KV cache memory:")
+                .nth(1)
+                .and_then(|r| r.split_whitespace().nth(1))
+                .unwrap_or("GiB");
+            let gib = match unit {
+                "MiB" => Some(gib / 1024.0),
+                "GiB" => Some(gib),
+                "TiB" => Some(gib * 1024.0),
+                _ => None,
+            };
+            if let Some(g) = gib.filter(|g| g.is_finite() && *g > 0.0) {
+                log.kv_cache_memory_gib.push((line, g));
+            }
+        }
+    }
+}
+
+/// The KV connector vLLM creates, XKV's registration, and the connector turned off.
+fn connector(log: &mut ServerLog, t: &str, line: usize) {
+    if let Some(at) = t.find("Creating v1 connector with name:") {
+        let name = t[at + "Creating v1 connector with name:".len()..]
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .trim_end_matches(',')
+            .to_string();
+        if !name.is_empty() && !log.connectors.iter().any(|(_, n)| *n == name) {
+            log.connectors.push((line, name));
+        }
+    }
+    if t.contains("cache tensors registered for exchange") {
+        log.xkv_tensors = number_after(t, "XKV:").map(|n| n as u64);
+        log.xkv_line = Some(t.to_string());
+    }
+    if t.contains("External KV cache turned off on this rank") {
+        log.turned_off.push(line);
+    }
+}
+
+/// What the server is: vLLM's version, its non-default arguments, the model it serves.
+fn identity(log: &mut ServerLog, t: &str, line: usize) {
+    if log.vllm_version.is_none() {
+        // Older releases log `vLLM API server version 0.8.5`; 0.32.0 logs
+        // `Initializing a V1 LLM engine (v0.32.0) with config: ...`.
+        for key in [
+            "vLLM API server version ",
+            "vLLM version ",
+            "Initializing a V1 LLM engine (v",
+        ] {
+            if let Some(at) = t.find(key) {
+                let v = t[at + key.len()..].split_whitespace().next().unwrap_or("");
+                let v = v.trim_end_matches([',', ')']);
+                if v.starts_with(|c: char| c.is_ascii_digit()) {
+                    log.vllm_version = Some(v.to_string());
+                    break;
+                }
+            }
+        }
+    }
+    if log.args_line.is_none() {
+        let found = pyrepr::dict_after(t, "non-default args:")
+            .or_else(|| pyrepr::call_fields(t, "Namespace"));
+        if let Some(pairs) = found {
+            log.args.extend(pairs);
+            log.args_line = Some(line);
+        }
+    }
+    if log.model.is_none() {
+        log.model = quoted_after(t, "'served_model_name': [")
+            .or_else(|| quoted_after(t, "served_model_name="))
+            .or_else(|| quoted_after(t, "'model':"));
+    }
+}
+
+/// The engine's periodic statistics and LMCache's own lines.
+fn engine_and_lmcache(log: &mut ServerLog, t: &str, line: usize) {
+    if t.contains("Avg prompt throughput:") {
+        log.engine_stats.push(EngineStats {
+            line,
+            prompt_tok_s: number_after(t, "Avg prompt throughput:"),
+            gen_tok_s: number_after(t, "Avg generation throughput:"),
+            running: number_after(t, "Running:"),
+            waiting: number_after(t, "Waiting:"),
+            gpu_kv_usage_pct: number_after(t, "GPU KV cache usage:"),
+            prefix_hit_pct: number_after(t, "Prefix cache hit rate:"),
+            external_hit_pct: number_after(t, "External prefix cache hit rate:"),
+        });
+    }
+    if t.contains("Retrieved") && t.contains("required tokens") {
+        if let (Some(got), Some(req)) = (number_after(t, "Retrieved"), number_after(t, "out of")) {
+            let ms = number_after(t, "cost").unwrap_or(f64::NAN);
+            log.lmcache_retrievals.push((got as u64, req as u64, ms));
+        }
+    }
+    if let Some(n) = number_after(t, "LMCache hit tokens:") {
+        log.lmcache_hits.push(n as u64);
+    }
 }
 
 #[cfg(test)]
