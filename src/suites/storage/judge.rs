@@ -243,14 +243,12 @@ pub fn headline_verdict(
         .filter(|(m, _)| *m)
         .map(|(_, a)| *a)
         .collect();
-        v.note = join(
-            &format!(
-                "no `{}` run (or one with its options) in {}",
-                w.name,
-                missing.join(" and ")
-            ),
-            &v.note,
+        let why = format!(
+            "no `{}` run (or one with its options) in {}",
+            w.name,
+            missing.join(" and ")
         );
+        v.note = join(&why, &v.note);
         return v;
     }
     let (bs, cs): (Vec<f64>, Vec<f64>) = (
@@ -276,20 +274,7 @@ pub fn headline_verdict(
         }
     }
     if single {
-        let in_run = within(base[0])
-            .zip(within(cand[0]))
-            .and_then(|(b, c)| crate::stats::batch::within_run_ratio((bs[0], &b), (cs[0], &c)));
-        if let Some(r) = in_run {
-            one_run_interval(&mut v, &r, w);
-            return v;
-        }
-        let ratio = cs[0] / bs[0];
-        let ok = if w.strict {
-            ratio > w.min_ratio
-        } else {
-            ratio >= w.min_ratio
-        };
-        v.status = if ok { Status::Pass } else { Status::Fail };
+        one_run_a_side(&mut v, (base[0], bs[0]), (cand[0], cs[0]), w, within);
         return v;
     }
     let Some(r) = crate::stats::ratio::ratio(&bs, &cs) else {
@@ -300,6 +285,31 @@ pub fn headline_verdict(
     v.set_measured(Some(r.estimate));
     pooled(&mut v, &r, (&base, &bs), (&cand, &cs), sides, w);
     v
+}
+
+/// One run a side: judged by the interval from within the two runs where both give one,
+/// else by the point, as the procedure's script does.
+fn one_run_a_side(
+    v: &mut Verdict,
+    (base, bm): (&RunGroup, f64),
+    (cand, cm): (&RunGroup, f64),
+    w: &Workload,
+    within: &Within,
+) {
+    let in_run = within(base)
+        .zip(within(cand))
+        .and_then(|(b, c)| crate::stats::batch::within_run_ratio((bm, &b), (cm, &c)));
+    if let Some(r) = in_run {
+        one_run_interval(v, &r, w);
+        return;
+    }
+    let ratio = cm / bm;
+    let ok = if w.strict {
+        ratio > w.min_ratio
+    } else {
+        ratio >= w.min_ratio
+    };
+    v.status = if ok { Status::Pass } else { Status::Fail };
 }
 
 /// One run a side with an interval from within each run (batch means): the point stays
@@ -441,14 +451,15 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
         .collect();
     // A result file this reader could not read says nothing of fio's exit status: it
     // is listed, and leaves the criterion inconclusive, never failed.
-    let mut unreadable: Vec<String> = Vec::new();
-    for n in &no_result {
-        if n.unreadable {
-            unreadable.push(format!("`{}` {}", n.evidence, n.reason));
-        } else {
-            problems.push(format!("`{}`: {}", n.evidence, n.reason));
-            files.push(n.evidence.clone());
-        }
+    let (unread, refused): (Vec<&&super::load::NoResult>, Vec<&&super::load::NoResult>) =
+        no_result.iter().partition(|n| n.unreadable);
+    let unreadable: Vec<String> = unread
+        .iter()
+        .map(|n| format!("`{}` {}", n.evidence, n.reason))
+        .collect();
+    for n in refused {
+        problems.push(format!("`{}`: {}", n.evidence, n.reason));
+        files.push(n.evidence.clone());
     }
     files.sort();
     files.dedup();
@@ -470,15 +481,7 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
     if !missing.is_empty() && total > 0 {
         problems.push(format!("no results of {}", missing.join(" and ")));
     }
-    let status = if total == 0 || !missing.is_empty() {
-        Status::NotMeasured
-    } else if !problems.is_empty() {
-        Status::Fail
-    } else if !unreadable.is_empty() {
-        Status::Inconclusive
-    } else {
-        Status::Pass
-    };
+    let status = exit_status(total, &missing, &problems, &unreadable);
     if !unreadable.is_empty() {
         problems.push(format!(
             "{} of {} result files could not be read here (this says nothing of how fio exited): {}",
@@ -487,20 +490,7 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
             unreadable.join("; ")
         ));
     }
-    let others: std::collections::BTreeSet<&str> = loaded
-        .runs
-        .iter()
-        .filter(|r| !compared(&r.array))
-        .map(|r| r.array.as_str())
-        .collect();
-    if !others.is_empty() {
-        problems.push(format!(
-            "not judged here: {} (not one of the compared arrays `{}` and `{}`)",
-            others.into_iter().collect::<Vec<_>>().join(", "),
-            sides.baseline,
-            sides.candidate
-        ));
-    }
+    problems.extend(not_compared(loaded, sides, &compared));
     Verdict {
         status,
         measured: phrase!("{} of {} result files clean", count(clean), count(total)),
@@ -522,6 +512,43 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
         None,
         UnitOf::count("result files"),
     )
+}
+
+/// Not measured without results of both arrays, failed on a problem, inconclusive on a
+/// file this reader could not read, else passed.
+fn exit_status(
+    total: usize,
+    missing: &[&str],
+    problems: &[String],
+    unreadable: &[String],
+) -> Status {
+    if total == 0 || !missing.is_empty() {
+        Status::NotMeasured
+    } else if !problems.is_empty() {
+        Status::Fail
+    } else if !unreadable.is_empty() {
+        Status::Inconclusive
+    } else {
+        Status::Pass
+    }
+}
+
+/// The arrays in the folder that are not the compared two: not judged here, and said.
+fn not_compared(loaded: &Loaded, sides: &Sides, compared: &dyn Fn(&str) -> bool) -> Option<String> {
+    let others: std::collections::BTreeSet<&str> = loaded
+        .runs
+        .iter()
+        .filter(|r| !compared(&r.array))
+        .map(|r| r.array.as_str())
+        .collect();
+    (!others.is_empty()).then(|| {
+        format!(
+            "not judged here: {} (not one of the compared arrays `{}` and `{}`)",
+            others.into_iter().collect::<Vec<_>>().join(", "),
+            sides.baseline,
+            sides.candidate
+        )
+    })
 }
 
 /// What the compared arrays' runs say of fio's exit: a job with an error, a job that
