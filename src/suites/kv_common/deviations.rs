@@ -79,43 +79,7 @@ pub fn ladder(
                 ).source(r.procedure.source.clone()),
             ));
         } else {
-            let mut missing: Vec<&str> = Vec::new();
-            for (name, want, source) in level_params(l.clients, r) {
-                match arg(l, name) {
-                    Some(v) if !same(v, &want.to_string()) => out.push(with(
-                        Deviation::new(
-                            name,
-                            phrase!("{}", printed(want as f64, 0)),
-                            Phrase::text(v),
-                        )
-                        .effect(r.procedure.level_effect.clone(), true)
-                        .source(source),
-                    )),
-                    Some(_) => {}
-                    None => missing.push(name),
-                }
-            }
-            for p in &r.param {
-                match arg(l, &p.name) {
-                    Some(v) if !same(v, &p.value) => out.push(with(
-                        Deviation::new(p.name.clone(), Phrase::text(&p.value), Phrase::text(v))
-                            .effect(p.effect.clone(), p.changes)
-                            .source(p.source.clone()),
-                    )),
-                    Some(_) => {}
-                    None => missing.push(&p.name),
-                }
-            }
-            if !missing.is_empty() {
-                out.push(with(
-                    Deviation::new(missing.join(", "), "the procedure's values", "unknown")
-                        .effect(
-                            "the log does not record these arguments (stdout only, or an older client): they cannot be checked",
-                            false,
-                        )
-                        .source(r.procedure.source.clone()),
-                ));
-            }
+            out.extend(level_arguments(l, r).into_iter().map(with));
         }
         if l.stopped_early {
             out.push(with(
@@ -143,6 +107,50 @@ pub fn ladder(
         }
     }
     out.extend(between_variants(&ours, variants, r, &ids));
+    out
+}
+
+/// A level's logged client arguments against the procedure's: each that differs, and
+/// those the log does not record.
+fn level_arguments(l: &Level, r: &LadderRef) -> Vec<Deviation> {
+    let mut out = Vec::new();
+    let mut missing: Vec<&str> = Vec::new();
+    for (name, want, source) in level_params(l.clients, r) {
+        match arg(l, name) {
+            Some(v) if !same(v, &want.to_string()) => out.push(
+                Deviation::new(
+                    name,
+                    phrase!("{}", printed(want as f64, 0)),
+                    Phrase::text(v),
+                )
+                .effect(r.procedure.level_effect.clone(), true)
+                .source(source),
+            ),
+            Some(_) => {}
+            None => missing.push(name),
+        }
+    }
+    for p in &r.param {
+        match arg(l, &p.name) {
+            Some(v) if !same(v, &p.value) => out.push(
+                Deviation::new(p.name.clone(), Phrase::text(&p.value), Phrase::text(v))
+                    .effect(p.effect.clone(), p.changes)
+                    .source(p.source.clone()),
+            ),
+            Some(_) => {}
+            None => missing.push(&p.name),
+        }
+    }
+    if !missing.is_empty() {
+        out.push(
+            Deviation::new(missing.join(", "), "the procedure's values", "unknown")
+                .effect(
+                    "the log does not record these arguments (stdout only, or an older client): they cannot be checked",
+                    false,
+                )
+                .source(r.procedure.source.clone()),
+        );
+    }
     out
 }
 
@@ -523,9 +531,14 @@ pub fn prompt(
             }
         }
     }
-    // new_prompt makes a fresh prompt per variant with a unique run tag, so the lengths
-    // may differ by a token or two (as with the real engine: 5,925 vs 5,926); more than
-    // 1% apart they are different prompts.
+    out.extend(prompts_differ(&lengths, timed));
+    out
+}
+
+/// The variants' prompts of different lengths. new_prompt makes a fresh prompt per
+/// variant with a unique run tag, so the lengths may differ by a token or two (as with
+/// the real engine: 5,925 vs 5,926); more than 1% apart they are different prompts.
+fn prompts_differ(lengths: &[(&str, &str, u64)], timed: &[&str]) -> Option<Deviation> {
     let distinct: BTreeSet<u64> = lengths.iter().map(|(_, _, p)| *p).collect();
     let (lo, hi) = (
         distinct.iter().next().copied().unwrap_or(0),
@@ -548,15 +561,15 @@ pub fn prompt(
             true,
         )
         .source("test 1: new_prompt once per variant, LINES the same");
-        for (v, f, _) in &lengths {
+        for (v, f, _) in lengths {
             d = d.subject(format!("{v} requests")).file(f.to_string());
         }
         for v in timed {
             d = d.verdict(*v);
         }
-        out.push(d);
+        return Some(d);
     }
-    out
+    None
 }
 
 /// The servers' start commands, rebuilt from their logged non-default arguments.
