@@ -208,46 +208,13 @@ pub fn apply(v: &mut Verdict, checked: &[Checked], store: &str) {
     let several = checked
         .iter()
         .any(|c| c.transcript != checked[0].transcript);
-    let at = |c: &Checked| {
-        if several {
-            format!("`{}` line {}", c.transcript, c.line)
-        } else {
-            format!("line {}", c.line)
-        }
-    };
-    let listed = |f: &dyn Fn(&Source) -> bool| -> Vec<String> {
-        checked
-            .iter()
-            .filter(|c| f(&c.source))
-            .map(|c| if several { at(c) } else { c.line.to_string() })
-            .collect()
-    };
-    let gpu: Vec<String> = checked
-        .iter()
-        .filter_map(|c| match c.source {
-            Source::Gpu { local, external } => Some(format!(
-                "{}: {local:.0} tokens from the GPU prefix cache, {external:.0} from the connector",
-                at(c)
-            )),
-            _ => None,
-        })
-        .collect();
-    let unaccounted: Vec<String> = checked
-        .iter()
-        .filter_map(|c| match &c.source {
-            Source::Unaccounted(why) => Some(format!("{}: {why}", at(c))),
-            _ => None,
-        })
-        .collect();
-    let not_checked: Vec<String> = checked
-        .iter()
-        .filter_map(|c| match &c.source {
-            Source::NotChecked(why) if why != "no snapshots" => Some(format!("{}: {why}", at(c))),
-            _ => None,
-        })
-        .collect();
-    let card = listed(&|s| matches!(s, Source::Card { .. }));
-    let unchecked = listed(&|s| *s == Source::NotChecked("no snapshots".into()));
+    let Sources {
+        gpu,
+        unaccounted,
+        not_checked,
+        card,
+        unchecked,
+    } = sources(checked, several);
     let lines_word = |n: usize| if several || n != 1 { "s" } else { "" };
     let mut note = Vec::new();
     if !gpu.is_empty() {
@@ -303,6 +270,66 @@ pub fn apply(v: &mut Verdict, checked: &[Checked], store: &str) {
         (true, false) => extra,
         (false, false) => format!("{}; {extra}", v.note),
     };
+}
+
+/// The restores by where their hits came from, each named by its line (and transcript,
+/// with `several`).
+struct Sources {
+    gpu: Vec<String>,
+    unaccounted: Vec<String>,
+    not_checked: Vec<String>,
+    card: Vec<String>,
+    unchecked: Vec<String>,
+}
+
+fn sources(checked: &[Checked], several: bool) -> Sources {
+    let at = |c: &Checked| {
+        if several {
+            format!("`{}` line {}", c.transcript, c.line)
+        } else {
+            format!("line {}", c.line)
+        }
+    };
+    let listed = |f: &dyn Fn(&Source) -> bool| -> Vec<String> {
+        checked
+            .iter()
+            .filter(|c| f(&c.source))
+            .map(|c| if several { at(c) } else { c.line.to_string() })
+            .collect()
+    };
+    let gpu: Vec<String> = checked
+        .iter()
+        .filter_map(|c| match c.source {
+            Source::Gpu { local, external } => Some(format!(
+                "{}: {local:.0} tokens from the GPU prefix cache, {external:.0} from the connector",
+                at(c)
+            )),
+            _ => None,
+        })
+        .collect();
+    let unaccounted: Vec<String> = checked
+        .iter()
+        .filter_map(|c| match &c.source {
+            Source::Unaccounted(why) => Some(format!("{}: {why}", at(c))),
+            _ => None,
+        })
+        .collect();
+    let not_checked: Vec<String> = checked
+        .iter()
+        .filter_map(|c| match &c.source {
+            Source::NotChecked(why) if why != "no snapshots" => Some(format!("{}: {why}", at(c))),
+            _ => None,
+        })
+        .collect();
+    let card = listed(&|s| matches!(s, Source::Card { .. }));
+    let unchecked = listed(&|s| *s == Source::NotChecked("no snapshots".into()));
+    Sources {
+        gpu,
+        unaccounted,
+        not_checked,
+        card,
+        unchecked,
+    }
 }
 
 /// For the restore time: only restores the GPU prefix cache served change it (their time
