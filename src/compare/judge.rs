@@ -167,7 +167,7 @@ pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Jud
         (a, b) => Some(100.0 * a.unwrap_or(0.0).max(b.unwrap_or(0.0))),
     };
     if base.value == 0.0 {
-        return from_zero(better, new.value, noise_pct);
+        return from_zero(better, new.value, delta, noise_pct);
     }
     let pct = 100.0 * delta / base.value.abs();
     let (iv, method, runs) = interval(base, new);
@@ -240,7 +240,7 @@ pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Jud
 }
 
 /// A change from a base of 0: no interval; any change counts.
-fn from_zero(better: Better, new: f64, noise_pct: Option<f64>) -> Judged {
+fn from_zero(better: Better, new: f64, delta: f64, noise_pct: Option<f64>) -> Judged {
     let (change, why) = if new == 0.0 {
         (Change::NoChange, "both 0".to_string())
     } else {
@@ -250,7 +250,7 @@ fn from_zero(better: Better, new: f64, noise_pct: Option<f64>) -> Judged {
         )
     };
     Judged {
-        delta: new,
+        delta,
         delta_pct: (new == 0.0).then_some(0.0),
         noise_pct,
         interval_pct: None,

@@ -89,25 +89,7 @@ pub fn text(c: &Comparison) -> String {
     let _ = writeln!(out, "{} · compare", c.tool);
     let _ = writeln!(out, "base: {}", c.base.join(", "));
     let _ = writeln!(out, "new:  {}", c.new.join(", "));
-    out.push_str("\nWhat differs between the two setups\n");
-    if c.setup.is_empty() {
-        out.push_str("  nothing the files record\n");
-    }
-    for d in &c.setup {
-        let _ = writeln!(
-            out,
-            "  {}{}: {} -> {} ({})",
-            if d.moves_numbers {
-                "[moves numbers] "
-            } else {
-                ""
-            },
-            d.what,
-            d.base,
-            d.new,
-            d.why
-        );
-    }
+    setup_lines(&mut out, c);
     let changed: Vec<_> = c.criteria.iter().filter(|x| x.changed).collect();
     let _ = writeln!(
         out,
@@ -131,6 +113,42 @@ pub fn text(c: &Comparison) -> String {
         &["", "criterion", "base", "new"].map(String::from),
         &rows,
     ));
+    measurement_tables(&mut out, c);
+    unmatched_lines(&mut out, c);
+    let _ = writeln!(
+        out,
+        "\nruns: base/new. 95% CI: the interval of the change; from: runs = between a side's runs (Welch's t on the log ratio), within = each run's own standard error (fio's bandwidth samples: weaker evidence), - = no interval (the threshold alone decides). better/WORSE: the whole interval is beyond the {}% threshold; no change: within it; inconclusive: it straddles it (the JSON and the report say how many runs would settle it).",
+        c.threshold_pct
+    );
+    let _ = writeln!(out, "\n{}", c.summary_line());
+    out
+}
+
+/// What differs between the two setups, a line each.
+fn setup_lines(out: &mut String, c: &Comparison) {
+    out.push_str("\nWhat differs between the two setups\n");
+    if c.setup.is_empty() {
+        out.push_str("  nothing the files record\n");
+    }
+    for d in &c.setup {
+        let _ = writeln!(
+            out,
+            "  {}{}: {} -> {} ({})",
+            if d.moves_numbers {
+                "[moves numbers] "
+            } else {
+                ""
+            },
+            d.what,
+            d.base,
+            d.new,
+            d.why
+        );
+    }
+}
+
+/// One table of measurements per suite.
+fn measurement_tables(out: &mut String, c: &Comparison) {
     let mut suites: Vec<&str> = c.rows.iter().map(|r| r.suite.as_str()).collect();
     suites.dedup();
     for suite in suites {
@@ -161,6 +179,10 @@ pub fn text(c: &Comparison) -> String {
             &rows,
         ));
     }
+}
+
+/// Measurements present on one side only.
+fn unmatched_lines(out: &mut String, c: &Comparison) {
     if !c.unmatched.is_empty() {
         let _ = writeln!(
             out,
@@ -180,13 +202,6 @@ pub fn text(c: &Comparison) -> String {
             );
         }
     }
-    let _ = writeln!(
-        out,
-        "\nruns: base/new. 95% CI: the interval of the change; from: runs = between a side's runs (Welch's t on the log ratio), within = each run's own standard error (fio's bandwidth samples: weaker evidence), - = no interval (the threshold alone decides). better/WORSE: the whole interval is beyond the {}% threshold; no change: within it; inconclusive: it straddles it (the JSON and the report say how many runs would settle it).",
-        c.threshold_pct
-    );
-    let _ = writeln!(out, "\n{}", c.summary_line());
-    out
 }
 
 /// The charts each suite asks for ([`Suite::compare_charts`]), bars first, then curves.

@@ -255,9 +255,48 @@ fn suite_summary(out: &mut Styled, s: &SuiteReport, width: Option<usize>) {
     order.sort_by_key(|&i| s.verdicts[i].status.urgency());
     verdict_table(out, s, &order, width);
     let line_room = width.unwrap_or(120);
-    // Reasons of the verdicts that did not pass, grouped by status and short reason.
+    why_lines(out, s, &order, line_room);
+    let changing: Vec<_> = s
+        .deviations
+        .iter()
+        .filter(|d| d.changes_comparison)
+        .collect();
+    if !changing.is_empty() {
+        out.push_plain("\nDeviations that change the comparison\n");
+        for d in &changing {
+            let line = format!("{}: {} [{}]", d.short(), d.effect, few(&d.subjects));
+            let _ = writeln!(out, "  {}", clip(&line, line_room.saturating_sub(2)));
+        }
+    }
+    check_next_lines(out, s, &order, line_room);
+    let mut more = Vec::new();
+    let mut count = |n: usize, one: &str, many: &str| {
+        if n > 0 {
+            more.push(format!("{n} {}", if n == 1 { one } else { many }));
+        }
+    };
+    count(
+        s.deviations.len() - changing.len(),
+        "other deviation",
+        "other deviations",
+    );
+    count(s.limits.len(), "physical limit", "physical limits");
+    count(s.observations.len(), "observation", "observations");
+    count(s.preformatted.len() + s.tables.len(), "table", "tables");
+    count(s.notes.len(), "note", "notes");
+    if !more.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nAlso: {} (--detail, the report, --format json)",
+            more.join(", ")
+        );
+    }
+}
+
+/// Reasons of the verdicts that did not pass, grouped by status and short reason.
+fn why_lines(out: &mut Styled, s: &SuiteReport, order: &[usize], line_room: usize) {
     let mut reasons: Vec<(Status, String, Vec<&str>)> = Vec::new();
-    for &i in &order {
+    for &i in order {
         let v = &s.verdicts[i];
         if v.status == Status::Pass || v.note.is_empty() {
             continue;
@@ -287,21 +326,12 @@ fn suite_summary(out: &mut Styled, s: &SuiteReport, width: Option<usize>) {
             let _ = writeln!(out, "{}", clip(&rest, room));
         }
     }
-    let changing: Vec<_> = s
-        .deviations
-        .iter()
-        .filter(|d| d.changes_comparison)
-        .collect();
-    if !changing.is_empty() {
-        out.push_plain("\nDeviations that change the comparison\n");
-        for d in &changing {
-            let line = format!("{}: {} [{}]", d.short(), d.effect, few(&d.subjects));
-            let _ = writeln!(out, "  {}", clip(&line, line_room.saturating_sub(2)));
-        }
-    }
-    // What to check next, each text once, for the verdicts that did not pass.
+}
+
+/// What to check next, each text once, for the verdicts that did not pass.
+fn check_next_lines(out: &mut Styled, s: &SuiteReport, order: &[usize], line_room: usize) {
     let mut next: Vec<(&str, Vec<&str>)> = Vec::new();
-    for &i in &order {
+    for &i in order {
         let v = &s.verdicts[i];
         if v.status == Status::Pass {
             continue;
@@ -321,28 +351,6 @@ fn suite_summary(out: &mut Styled, s: &SuiteReport, width: Option<usize>) {
         if next.len() > 5 {
             let _ = writeln!(out, "  - … {} more (--detail)", next.len() - 5);
         }
-    }
-    let mut more = Vec::new();
-    let mut count = |n: usize, one: &str, many: &str| {
-        if n > 0 {
-            more.push(format!("{n} {}", if n == 1 { one } else { many }));
-        }
-    };
-    count(
-        s.deviations.len() - changing.len(),
-        "other deviation",
-        "other deviations",
-    );
-    count(s.limits.len(), "physical limit", "physical limits");
-    count(s.observations.len(), "observation", "observations");
-    count(s.preformatted.len() + s.tables.len(), "table", "tables");
-    count(s.notes.len(), "note", "notes");
-    if !more.is_empty() {
-        let _ = writeln!(
-            out,
-            "\nAlso: {} (--detail, the report, --format json)",
-            more.join(", ")
-        );
     }
 }
 

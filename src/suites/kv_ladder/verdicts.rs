@@ -321,11 +321,7 @@ fn advantage_status(
     }
 }
 
-/// The advantage's three comparisons (output and gen tok/s higher with ADP, TTFT p50
-/// lower), each by its 95% interval over the runs where every variant has two or more
-/// (ADP over plain for the rates, plain over ADP for TTFT: above 1 is met), else, with
-/// one run of each, from within the runs, else by the medians (`medians_met`, in that
-/// order).
+/// What the advantage's three comparisons found.
 struct Comparisons {
     /// What was not met, said.
     missed: Vec<&'static str>,
@@ -335,6 +331,11 @@ struct Comparisons {
     methods: Vec<&'static str>,
 }
 
+/// The advantage's three comparisons (output and gen tok/s higher with ADP, TTFT p50
+/// lower), each by its 95% interval over the runs where every variant has two or more
+/// (ADP over plain for the rates, plain over ADP for TTFT: above 1 is met), else, with
+/// one run of each, from within the runs, else by the medians (`medians_met`, in that
+/// order).
 fn comparisons(agg: &Aggregate, n: u32, medians_met: [bool; 3]) -> Comparisons {
     // Each of the three comparisons by its 95% interval over the runs where every
     // variant has two or more (ADP over plain for the rates, plain over ADP for TTFT:

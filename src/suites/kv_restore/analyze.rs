@@ -61,7 +61,7 @@ pub(super) fn analyze(
         published,
         &mut report,
     );
-    describe(&logs, runs, published, &mut report);
+    beside_criteria(&logs, runs, published, &mut report);
     report.facts = kv_common::facts(&logs, model.as_ref());
     let timed: Vec<(&str, &str, &[Attempt])> = [(PLAIN, &plain), (ADP, &adp)]
         .into_iter()
@@ -96,7 +96,7 @@ fn apply_deviations(devs: Vec<crate::model::deviation::Deviation>, report: &mut 
 
 /// The published numbers for the model under test: a named model has them only if the
 /// procedure publishes it; with no model named, the procedure's main model is assumed
-/// (and said, by the deviations).
+/// (and said in a note).
 fn published_model<'r>(
     reference: &'r KvReference,
     model: Option<&(String, String)>,
@@ -109,7 +109,12 @@ fn published_model<'r>(
 
 /// What test 1's runs show beside its criteria: observations against the published
 /// times, warm-up notes, the attempts table.
-fn describe(logs: &ServerLogs, runs: Runs, published: Option<&ModelRef>, report: &mut SuiteReport) {
+fn beside_criteria(
+    logs: &ServerLogs,
+    runs: Runs,
+    published: Option<&ModelRef>,
+    report: &mut SuiteReport,
+) {
     report.observations = observations(logs, published, runs.restore, runs.recompute);
     for r in [runs.recompute, runs.restore].into_iter().flatten() {
         if let Some(n) = &r.warmup_note {

@@ -208,59 +208,68 @@ fn status_cell(run: &Run, a: &ArrayDir, r: &SpdkReference) -> Phrase {
 
 /// Random-read IOPS against jobs per drive count, and shares of theoretical.
 pub fn charts(arrays: &[ArrayDir], r: &SpdkReference, shares: &Shares) -> Vec<Chart> {
-    let mut out = Vec::new();
     let mut counts: Vec<u32> = arrays.iter().map(|a| a.drives).collect();
     counts.sort_unstable();
     counts.dedup();
-    for n in counts {
-        let here: Vec<&ArrayDir> = arrays.iter().filter(|a| a.drives == n).collect();
-        let mut jobs: Vec<u64> = here
-            .iter()
-            .flat_map(|a| {
-                a.runs
-                    .iter()
-                    .filter(|r| r.sig.rw == "randread" && !r.degraded && r.sig.iodepth > 1)
-            })
-            .map(|r| r.sig.numjobs)
-            .collect();
-        jobs.sort_unstable();
-        jobs.dedup();
-        let c = Chart {
-            id: format!("spdk-randread-{n}"),
-            title: format!("8k random read IOPS against jobs, {n} drives"),
-            kind: Kind::Line,
-            x_label: "jobs (QD32 each)".into(),
-            y_label: "kIOPS".into(),
-            categories: jobs.iter().map(|j| j.to_string()).collect(),
-            series: here
+    let mut out: Vec<Chart> = counts
+        .into_iter()
+        .map(|n| randread_chart(arrays, n))
+        .filter(Chart::has_data)
+        .collect();
+    out.extend(share_chart(arrays, r, shares));
+    out
+}
+
+/// Random-read IOPS against jobs for the arrays of `n` drives.
+fn randread_chart(arrays: &[ArrayDir], n: u32) -> Chart {
+    let here: Vec<&ArrayDir> = arrays.iter().filter(|a| a.drives == n).collect();
+    let mut jobs: Vec<u64> = here
+        .iter()
+        .flat_map(|a| {
+            a.runs
                 .iter()
-                .map(|a| Series {
-                    name: a.array.clone(),
-                    values: jobs
-                        .iter()
-                        .map(|&j| {
-                            a.runs
-                                .iter()
-                                .find(|r| {
-                                    r.sig.rw == "randread"
-                                        && !r.degraded
-                                        && r.sig.numjobs == j
-                                        && r.sig.iodepth > 1
-                                        && r.clean()
-                                })
-                                .map(|r| r.iops() / 1000.0)
-                        })
-                        .collect(),
-                    published: false,
-                    spread: Vec::new(),
-                })
-                .collect(),
-            lines: Vec::new(),
-        };
-        if c.has_data() {
-            out.push(c);
-        }
+                .filter(|r| r.sig.rw == "randread" && !r.degraded && r.sig.iodepth > 1)
+        })
+        .map(|r| r.sig.numjobs)
+        .collect();
+    jobs.sort_unstable();
+    jobs.dedup();
+    Chart {
+        id: format!("spdk-randread-{n}"),
+        title: format!("8k random read IOPS against jobs, {n} drives"),
+        kind: Kind::Line,
+        x_label: "jobs (QD32 each)".into(),
+        y_label: "kIOPS".into(),
+        categories: jobs.iter().map(|j| j.to_string()).collect(),
+        series: here
+            .iter()
+            .map(|a| Series {
+                name: a.array.clone(),
+                values: jobs
+                    .iter()
+                    .map(|&j| {
+                        a.runs
+                            .iter()
+                            .find(|r| {
+                                r.sig.rw == "randread"
+                                    && !r.degraded
+                                    && r.sig.numjobs == j
+                                    && r.sig.iodepth > 1
+                                    && r.clean()
+                            })
+                            .map(|r| r.iops() / 1000.0)
+                    })
+                    .collect(),
+                published: false,
+                spread: Vec::new(),
+            })
+            .collect(),
+        lines: Vec::new(),
     }
+}
+
+/// Each array's best run of each kind as a share of its theoretical maximum.
+fn share_chart(arrays: &[ArrayDir], r: &SpdkReference, shares: &Shares) -> Option<Chart> {
     let ops = [
         Op::RandomRead,
         Op::StripeRead,
@@ -302,8 +311,5 @@ pub fn charts(arrays: &[ArrayDir], r: &SpdkReference, shares: &Shares) -> Vec<Ch
             .collect(),
         lines: vec![("90%".into(), 90.0)],
     };
-    if share.has_data() {
-        out.push(share);
-    }
-    out
+    share.has_data().then_some(share)
 }

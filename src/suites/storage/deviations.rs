@@ -58,30 +58,7 @@ pub fn deviations(
             }
             d
         };
-        if let Some(line) = params::interrupted(g.run.output) {
-            out.push(base(
-                Deviation::new("run", "to its end", "interrupted")
-                    .effect(
-                        format!("`{line}`: fio wrote the numbers of the part that ran; a cut-short run is not the procedure's run"),
-                        true,
-                    )
-                    .source(reference.procedure.source.clone()),
-            ));
-        }
-        if let Some((line, why)) = g.run.output.separate_runs.first() {
-            out.push(base(
-                Deviation::new(
-                    "runs in the file",
-                    "one run",
-                    phrase!("{} separate runs", count(g.run.output.separate_runs.len() + 1)),
-                )
-                .effect(
-                    format!("the document at line {line} is not a status report of the last one ({why}): several runs were pasted into one file, and which one is the procedure's run is not known"),
-                    true,
-                )
-                .source(reference.procedure.source.clone()),
-            ));
-        }
+        out.extend(not_one_whole_run(g, reference).into_iter().map(base));
         let first = g
             .run
             .output
@@ -117,6 +94,36 @@ pub fn deviations(
         }
         out.extend(helper_options(g, reference).into_iter().map(base));
         out.extend(device(g, sides, reference).map(base));
+    }
+    out
+}
+
+/// A run cut short, or several runs pasted into one file: not the procedure's one run.
+fn not_one_whole_run(g: &RunGroup, reference: &Reference) -> Vec<Deviation> {
+    let mut out = Vec::new();
+    if let Some(line) = params::interrupted(g.run.output) {
+        out.push(
+            Deviation::new("run", "to its end", "interrupted")
+                .effect(
+                    format!("`{line}`: fio wrote the numbers of the part that ran; a cut-short run is not the procedure's run"),
+                    true,
+                )
+                .source(reference.procedure.source.clone()),
+        );
+    }
+    if let Some((line, why)) = g.run.output.separate_runs.first() {
+        out.push(
+            Deviation::new(
+                "runs in the file",
+                "one run",
+                phrase!("{} separate runs", count(g.run.output.separate_runs.len() + 1)),
+            )
+            .effect(
+                format!("the document at line {line} is not a status report of the last one ({why}): several runs were pasted into one file, and which one is the procedure's run is not known"),
+                true,
+            )
+            .source(reference.procedure.source.clone()),
+        );
     }
     out
 }
