@@ -159,41 +159,44 @@ fn bound_by_drives(
 /// One line per array and reason whose member drives are unknown, not one per job.
 fn unknown_limit((array, why, jobs): Unknown) -> Limit {
     let labels: Vec<String> = jobs.iter().map(|(l, _)| l.clone()).collect();
-    Limit {
-        suite: "storage".into(),
-        subject: if jobs.len() == 1 {
-            labels[0].clone()
-        } else {
-            format!("{array}: {} jobs", jobs.len())
-        },
-        measured: Phrase::text(crate::model::phrase::few(&labels)),
-        measured_value: None,
-        bound: phrase!("unknown: {}", name(why)),
-        bound_value: None,
-        unit: UnitOf::of(Unit::MegabytesPerSecond),
-        formula: String::new(),
-        source: String::new(),
-        deviates: String::new(),
-        reading: String::new(),
-        files: jobs.into_iter().map(|(_, f)| f).collect(),
-    }
+    let subject = if jobs.len() == 1 {
+        labels[0].clone()
+    } else {
+        format!("{array}: {} jobs", jobs.len())
+    };
+    unknown_bound(
+        subject,
+        &labels,
+        phrase!("unknown: {}", name(why)),
+        jobs.into_iter().map(|(_, f)| f).collect(),
+    )
 }
 
 /// The jobs without an iostat log, in one line.
 fn without_iostat(without: &[String]) -> Limit {
+    unknown_bound(
+        format!("{} job(s) without an iostat log", without.len()),
+        without,
+        "unknown: needs <array>/iostat/<job>.iostat taken during each job (the procedure's helper records it)".into(),
+        Vec::new(),
+    )
+}
+
+/// A limit whose bound is unknown, for the jobs `labels` name, and why (`bound`).
+fn unknown_bound(subject: String, labels: &[String], bound: Phrase, files: Vec<String>) -> Limit {
     Limit {
         suite: "storage".into(),
-        subject: format!("{} job(s) without an iostat log", without.len()),
-        measured: Phrase::text(crate::model::phrase::few(without)),
+        subject,
+        measured: Phrase::text(crate::model::phrase::few(labels)),
         measured_value: None,
-        bound: "unknown: needs <array>/iostat/<job>.iostat taken during each job (the procedure's helper records it)".into(),
+        bound,
         bound_value: None,
         unit: UnitOf::of(Unit::MegabytesPerSecond),
         formula: String::new(),
         source: String::new(),
         deviates: String::new(),
         reading: String::new(),
-        files: Vec::new(),
+        files,
     }
 }
 
