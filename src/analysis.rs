@@ -137,7 +137,9 @@ pub fn run_with(input: &Path, opts: &Options, registry: &[&dyn Suite]) -> Result
             cause,
         })?;
     t.lap("walk");
-    let catalog = std::sync::Arc::new(Catalog::ingest(folder));
+    let formats: Vec<&crate::ingest::format::Format> =
+        registry.iter().flat_map(|s| s.formats()).collect();
+    let catalog = std::sync::Arc::new(Catalog::ingest_with(folder, &formats));
     t.lap("ingest (read, sniff, parse)");
     let judged = judge(input, &catalog, opts, registry);
     t.lap("suites");

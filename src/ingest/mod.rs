@@ -2,6 +2,7 @@
 //! each exactly once, in parallel, and hand the suites a catalog of typed records. Suites
 //! read the catalog; they never open a file.
 
+pub mod format;
 pub mod layout;
 pub mod sniff;
 pub mod unpack;
@@ -50,6 +51,24 @@ pub enum Record {
     Host(Box<parse::host::HostFile>),
     /// Kept by name only (gateway logs, system outputs, other JSON).
     Unread,
+    /// What a suite's own format's parser made of the file (see [`Item::parsed`]).
+    Other(Parsed),
+}
+
+/// A suite's own format's record: any type, read back with [`Item::parsed`].
+#[derive(Clone)]
+pub struct Parsed(pub std::sync::Arc<dyn std::any::Any + Send + Sync>);
+
+impl Parsed {
+    pub fn new<T: std::any::Any + Send + Sync>(record: T) -> Parsed {
+        Parsed(std::sync::Arc::new(record))
+    }
+}
+
+impl std::fmt::Debug for Parsed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Parsed(..)")
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -107,6 +126,14 @@ impl Item {
         }
     }
 
+    /// The record a suite's own format's parser made, as its type.
+    pub fn parsed<T: std::any::Any>(&self) -> Option<&T> {
+        match &self.record {
+            Ok(Record::Other(p)) => p.0.downcast_ref(),
+            _ => None,
+        }
+    }
+
     pub fn json(&self) -> Option<&serde_json::Value> {
         match &self.record {
             Ok(Record::Json(v)) => Some(v),
@@ -142,8 +169,14 @@ impl Catalog {
         Ok(Catalog::ingest(Folder::scan(root)?))
     }
 
-    /// Reads, sniffs and parses every file of `folder` once, in parallel.
+    /// Reads, sniffs and parses every file of `folder` once, in parallel, as the
+    /// built-in formats.
     pub fn ingest(folder: Folder) -> Catalog {
+        Catalog::ingest_with(folder, &[])
+    }
+
+    /// [`Catalog::ingest`] knowing the suites' own formats too.
+    pub fn ingest_with(folder: Folder, extra: &[&format::Format]) -> Catalog {
         let root_name = folder
             .root
             .file_name()
@@ -172,7 +205,7 @@ impl Catalog {
                 .par_iter()
                 .map(|e| {
                     let start = std::time::Instant::now();
-                    (read_item(&e.path, &e.rel), start.elapsed())
+                    (read_item(&e.path, &e.rel, extra), start.elapsed())
                 })
                 .collect();
             print_kind_times(&timed);
@@ -180,7 +213,7 @@ impl Catalog {
         } else {
             files
                 .par_iter()
-                .map(|e| read_item(&e.path, &e.rel))
+                .map(|e| read_item(&e.path, &e.rel, extra))
                 .collect()
         };
         Catalog {
@@ -237,19 +270,24 @@ fn print_kind_times(timed: &[(Item, std::time::Duration)]) {
     }
 }
 
-fn read_item(path: &std::path::Path, rel: &str) -> Item {
+fn read_item(path: &std::path::Path, rel: &str, extra: &[&format::Format]) -> Item {
     thread_local! {
         /// Each thread reads every file into one buffer: the memory is touched once.
         static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     }
-    BUFFER.with_borrow_mut(|buffer| read_item_into(path, rel, buffer))
+    BUFFER.with_borrow_mut(|buffer| read_item_into(path, rel, buffer, extra))
 }
 
-fn read_item_into(path: &std::path::Path, rel: &str, buffer: &mut Vec<u8>) -> Item {
+fn read_item_into(
+    path: &std::path::Path,
+    rel: &str,
+    buffer: &mut Vec<u8>,
+    extra: &[&format::Format],
+) -> Item {
     let bytes: &[u8] = match parse::text::read_capped_into(path, buffer) {
         Ok(()) => buffer,
         Err(e) => {
-            let (kind, by) = sniff::sniff(rel, &[]);
+            let (kind, by) = sniff::sniff_with(rel, &[], extra);
             return Item {
                 rel: rel.to_string(),
                 kind,
@@ -262,8 +300,11 @@ fn read_item_into(path: &std::path::Path, rel: &str, buffer: &mut Vec<u8>) -> It
             };
         }
     };
-    let (mut kind, by) = sniff::sniff(rel, bytes);
-    let record = parse_as(kind, rel, bytes);
+    let (mut kind, by) = sniff::sniff_with(rel, bytes, extra);
+    let record = match format::of(kind, extra) {
+        Some(f) => (f.parse)(rel, bytes),
+        None => Ok(Record::Unread),
+    };
     // A `.json` given to fio by its path that holds other valid JSON is not a broken fio
     // file: it is somebody else's, and only a suite that expected fio there says so.
     if kind == Kind::Fio && by == By::Path && record.is_err() && is_other_json(bytes) {
@@ -287,63 +328,4 @@ fn is_other_json(bytes: &[u8]) -> bool {
         }
         _ => false,
     }
-}
-
-fn json_value(bytes: &[u8]) -> Result<serde_json::Value, Problem> {
-    parse::text::TextCheck::of(bytes)?;
-    serde_json::from_slice(bytes).map_err(|e| {
-        let what = if e.is_eof() {
-            "truncated JSON: the file ends inside the document".to_string()
-        } else {
-            let msg = e.to_string();
-            let msg = msg
-                .rsplit_once(" at line ")
-                .map_or(msg.as_str(), |(m, _)| m)
-                .to_string();
-            format!("invalid JSON: {msg}")
-        };
-        Problem::at(e.line().max(1), what)
-    })
-}
-
-fn text_of(bytes: &[u8]) -> Result<String, Problem> {
-    parse::text::TextCheck::of(bytes)?;
-    Ok(String::from_utf8_lossy(bytes).into_owned())
-}
-
-fn parse_as(kind: Kind, rel: &str, bytes: &[u8]) -> Result<Record, Problem> {
-    Ok(match kind {
-        Kind::Fio => {
-            let mut output = parse::fio::parse_bytes(bytes)?;
-            let groups = crate::fio::groups::groups(&output);
-            // The groups hold what the histograms gave; the catalog keeps no bins.
-            output.drop_bins();
-            Record::Fio(Box::new(FioRecord { output, groups }))
-        }
-        Kind::Bdevperf => Record::Bdevperf(parse::bdevperf::parse_bytes(bytes)?),
-        Kind::SpdkConfig | Kind::RaidState | Kind::Manifest => Record::Json(json_value(bytes)?),
-        Kind::ClientRecords => Record::ClientRecords(mt_records::parse_bytes(bytes)?),
-        Kind::Prometheus => Record::Prometheus(parse::prom::parse_bytes(bytes)?),
-        Kind::PromSeries => Record::PromSeries(parse::prom_series::parse_bytes(bytes)?),
-        Kind::Iostat => Record::Iostat(parse::iostat::parse_bytes(bytes)?),
-        Kind::FioLog => Record::FioLog(parse::fio_log::parse_bytes(bytes)?),
-        Kind::GpuSeries => Record::GpuSeries(parse::gpu_csv::parse_bytes(bytes)?),
-        Kind::ServerLog => {
-            Record::ServerLog(Box::new(parse::vllm_log::parse_text(&text_of(bytes)?)))
-        }
-        Kind::ClientLog => Record::ClientLog(parse::client_log::parse_text(&text_of(bytes)?)),
-        Kind::Ask => Record::Ask(parse::ask::parse_bytes(bytes)?),
-        Kind::Host => {
-            let head = String::from_utf8_lossy(&bytes[..bytes.len().min(16 * 1024)]);
-            let name = layout::file_name(rel).to_ascii_lowercase();
-            match parse::host::detect(&name, &head) {
-                Some(format) => Record::Host(Box::new(parse::host::parse_bytes(format, bytes)?)),
-                None => Record::Unread,
-            }
-        }
-        Kind::GatewayLog => {
-            Record::GatewayLog(crate::parse::gateway_log::parse_text(&text_of(bytes)?))
-        }
-        Kind::OtherJson | Kind::Text => Record::Unread,
-    })
 }

@@ -6,76 +6,10 @@
 use memchr::memmem;
 use serde::Serialize;
 
+use super::format::{Format, FORMATS};
 use super::layout;
 
-/// The kinds of file the suites read, and the rest.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Kind {
-    /// fio's JSON (`--output-format=json` or `json+`, fio 2.x or 3.x, client/server).
-    Fio,
-    /// SPDK's bdevperf results (`bdevperf.py perform_tests`).
-    Bdevperf,
-    /// An SPDK JSON config (`subsystems`).
-    SpdkConfig,
-    /// `rpc.py bdev_raid_get_bdevs` output.
-    RaidState,
-    /// The multi-turn client's per-request records (`--stats-json-output`).
-    ClientRecords,
-    /// Prometheus text (vLLM's `/metrics`).
-    Prometheus,
-    /// A `/metrics` time series (`# scrape <time>` blocks), as the ladder collector
-    /// keeps it during each level.
-    PromSeries,
-    /// `iostat -x` output, text or sysstat's JSON.
-    Iostat,
-    /// `nvidia-smi --query-gpu=... --format=csv -l 1`, as the ladder collector keeps it.
-    GpuSeries,
-    /// fio's bandwidth log (`--write_bw_log`): `<job>_bw.log`, `<job>_bw.<N>.log`.
-    FioLog,
-    /// A vLLM server's log.
-    ServerLog,
-    /// The ADP gateway's log.
-    GatewayLog,
-    /// The multi-turn client's log.
-    ClientLog,
-    /// `ask` transcripts (or a saved completions response).
-    Ask,
-    /// A collector's (or a hand-written) manifest.
-    Manifest,
-    /// Valid JSON of no shape a suite reads.
-    OtherJson,
-    /// A host program's output or a compose file (`nvidia-smi`, `nvme list`,
-    /// `ib_read_bw`, `lscpu`, ...): what the reference-setup tables compare.
-    Host,
-    /// Text no suite reads (notes, other outputs).
-    Text,
-}
-
-impl Kind {
-    pub fn label(self) -> &'static str {
-        match self {
-            Kind::Fio => "fio JSON",
-            Kind::Bdevperf => "bdevperf results",
-            Kind::SpdkConfig => "an SPDK JSON config",
-            Kind::RaidState => "bdev_raid_get_bdevs output",
-            Kind::ClientRecords => "the multi-turn client's request records",
-            Kind::Prometheus => "a Prometheus /metrics snapshot",
-            Kind::PromSeries => "a /metrics time series",
-            Kind::Iostat => "an iostat log",
-            Kind::FioLog => "a fio bandwidth log",
-            Kind::GpuSeries => "an nvidia-smi time series",
-            Kind::ServerLog => "a vLLM server log",
-            Kind::GatewayLog => "a gateway log",
-            Kind::ClientLog => "the multi-turn client's log",
-            Kind::Ask => "an `ask` transcript",
-            Kind::Manifest => "a manifest",
-            Kind::OtherJson => "JSON",
-            Kind::Host => "a host output",
-            Kind::Text => "text",
-        }
-    }
-}
+pub use super::format::Kind;
 
 /// How a file's kind was decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -110,12 +44,28 @@ fn is_text(bytes: &[u8]) -> bool {
     memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_none()
 }
 
-/// The kind of the file at `rel` holding `bytes`.
+/// The kind of the file at `rel` holding `bytes`, among the built-in formats.
 pub fn sniff(rel: &str, bytes: &[u8]) -> (Kind, By) {
-    match by_content(rel, bytes) {
-        Some(k) => (k, By::Content),
-        None => (by_path(rel), By::Path),
+    sniff_with(rel, bytes, &[])
+}
+
+/// The kind of the file at `rel` holding `bytes`: the first format of the registry
+/// whose content rule recognises it, then a suite's own formats (`extra`); else the
+/// first whose path rule does, built-in before a suite's own; else a `.json` is fio's
+/// (storage and SPDK results are fio JSON by the procedures' layouts: a broken one is
+/// reported as the fio file it should be) and anything else text.
+pub fn sniff_with(rel: &str, bytes: &[u8], extra: &[&Format]) -> (Kind, By) {
+    if let Some(k) = by_content(rel, bytes, extra) {
+        return (k, By::Content);
     }
+    let path = PathOf::new(rel);
+    let mut formats = FORMATS.iter().chain(extra.iter().copied());
+    let kind = match formats.find(|f| (f.path)(&path)) {
+        Some(f) => f.kind,
+        None if path.name.ends_with(".json") => Kind::Fio,
+        None => Kind::Text,
+    };
+    (kind, By::Path)
 }
 
 /// Source code and documents quote log lines and JSON keys; they are never results.
@@ -123,96 +73,222 @@ const NOT_RESULTS: &[&str] = &[
     ".py", ".md", ".sh", ".rs", ".yaml", ".yml", ".toml", ".j2", ".typ", ".html", ".svg",
 ];
 
-fn by_content(rel: &str, bytes: &[u8]) -> Option<Kind> {
+/// What the content rules look at: the file's head and a few facts about it, found once.
+pub struct Head<'a> {
+    pub rel: &'a str,
+    /// The file name, lower case.
+    pub name: String,
+    /// The whole file.
+    pub bytes: &'a [u8],
+    /// Its first 64 KiB: the keys that say what a JSON document is come first in it (fio
+    /// writes `fio version` first, in every shape: text before the JSON, several
+    /// documents, client/server `client_stats`; bdevperf its `results`). A file whose
+    /// document starts later is still placed by its path.
+    pub head: &'a [u8],
+    /// Whether the first non-blank byte opens a JSON document.
+    pub json: bool,
+    pub first: u8,
+    /// Whether the head holds a `"`: every JSON key looked for is quoted, so a head
+    /// without one (an iostat log, most text) holds none of them, found with one scan.
+    pub quoted: bool,
+    /// The first non-empty line, trimmed.
+    pub line1: &'a [u8],
+}
+
+impl Head<'_> {
+    /// The first 16 KiB as text, for the rules that read words.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.bytes[..self.bytes.len().min(16 * 1024)]).into_owned()
+    }
+
+    /// Whether the head holds `needle`.
+    pub fn has(&self, needle: &str) -> bool {
+        has(self.head, needle)
+    }
+}
+
+/// What the path rules look at.
+pub struct PathOf<'a> {
+    pub rel: &'a str,
+    /// The file name, lower case.
+    pub name: String,
+}
+
+impl PathOf<'_> {
+    pub fn new(rel: &str) -> PathOf<'_> {
+        PathOf {
+            rel,
+            name: layout::file_name(rel).to_ascii_lowercase(),
+        }
+    }
+
+    fn ladder(&self) -> Option<layout::LadderPart> {
+        layout::ladder_file(self.rel).map(|(_, _, part)| part)
+    }
+}
+
+fn by_content(rel: &str, bytes: &[u8], extra: &[&Format]) -> Option<Kind> {
     if bytes.is_empty() || !is_text(bytes) {
         return None;
     }
     let name = layout::file_name(rel).to_ascii_lowercase();
-    let head_text = || String::from_utf8_lossy(&bytes[..bytes.len().min(16 * 1024)]).into_owned();
-    if (name.ends_with(".yaml") || name.ends_with(".yml"))
-        && crate::parse::host::compose::looks_like(&name, &head_text())
-    {
-        return Some(Kind::Host);
-    }
+    let head = &bytes[..bytes.len().min(64 * 1024)];
     if NOT_RESULTS.iter().any(|ext| name.ends_with(ext)) {
-        return Some(Kind::Text);
+        // A compose file is the one document a reference-setup table reads.
+        let compose = (name.ends_with(".yaml") || name.ends_with(".yml"))
+            && crate::parse::host::compose::looks_like(
+                &name,
+                &String::from_utf8_lossy(&bytes[..bytes.len().min(16 * 1024)]),
+            );
+        return Some(if compose { Kind::Host } else { Kind::Text });
     }
     let first = first_byte(bytes)?;
-    let json = first == b'{' || first == b'[';
-    // Manifests are free-form JSON objects; their names say what they are.
-    if json && layout::is_manifest(rel) {
-        return Some(Kind::Manifest);
+    let h = Head {
+        rel,
+        name,
+        bytes,
+        head,
+        json: first == b'{' || first == b'[',
+        first,
+        quoted: memchr::memchr(b'"', head).is_some(),
+        line1: first_line(head),
+    };
+    FORMATS
+        .iter()
+        .chain(extra.iter().copied())
+        .find(|f| (f.content)(&h))
+        .map(|f| f.kind)
+}
+
+// The built-in formats' rules, in registry order. JSON rules and text rules are apart
+// (`json`), so their order among each other is what decides.
+
+/// Manifests are free-form JSON objects; their names say what they are.
+pub fn manifest(h: &Head) -> bool {
+    h.json && layout::is_manifest(h.rel)
+}
+
+pub fn manifest_path(p: &PathOf) -> bool {
+    layout::is_manifest(p.rel) && p.name.ends_with(".json")
+}
+
+pub fn fio(h: &Head) -> bool {
+    h.quoted && (h.has("\"fio version\"") || h.has("\"client_stats\""))
+}
+
+pub fn spdk_config(h: &Head) -> bool {
+    h.json && h.has("\"subsystems\"")
+}
+
+pub fn raid_state(h: &Head) -> bool {
+    h.json && h.has("\"raid_level\"") && h.has("\"num_base_bdevs\"")
+}
+
+pub fn bdevperf(h: &Head) -> bool {
+    h.quoted && h.has("\"results\"") && (h.has("\"core_mask\"") || h.has("\"io_failed\""))
+}
+
+pub fn iostat(h: &Head) -> bool {
+    if h.json {
+        h.has("\"sysstat\"")
+    } else {
+        h.line1.starts_with(b"Linux") && (h.has("avg-cpu") || h.has("Device"))
     }
-    // The keys that say what a JSON document is come first in it (fio writes `fio
-    // version` first, in every shape: text before the JSON, several documents,
-    // client/server `client_stats`; bdevperf its `results`): the head is enough. A file
-    // whose document starts later is still placed by its path.
-    let head = &bytes[..bytes.len().min(64 * 1024)];
-    // Every key looked for below is quoted: a head without a `"` (an iostat log, most
-    // text) holds none of them, found with one scan instead of one per key.
-    let quoted = memchr::memchr(b'"', head).is_some();
-    if quoted && (has(head, "\"fio version\"") || has(head, "\"client_stats\"")) {
-        return Some(Kind::Fio);
+}
+
+pub fn iostat_path(p: &PathOf) -> bool {
+    p.name.ends_with(".iostat")
+}
+
+pub fn client_records(h: &Head) -> bool {
+    h.first == b'[' && h.has("\"ttft_ms\"")
+}
+
+pub fn client_records_path(p: &PathOf) -> bool {
+    p.ladder() == Some(layout::LadderPart::Records)
+}
+
+pub fn gpu_series(h: &Head) -> bool {
+    !h.json && crate::parse::gpu_csv::is_header(&String::from_utf8_lossy(h.line1))
+}
+
+pub fn gpu_series_path(p: &PathOf) -> bool {
+    p.ladder() == Some(layout::LadderPart::Gpus)
+}
+
+pub fn fio_log(h: &Head) -> bool {
+    !h.json && crate::parse::fio_log::job_of(&h.name).is_some() && is_fio_log_line(h.line1)
+}
+
+pub fn fio_log_path(p: &PathOf) -> bool {
+    p.ladder().is_none() && crate::parse::fio_log::job_of(&p.name).is_some()
+}
+
+pub fn prom_series(h: &Head) -> bool {
+    !h.json
+        && h.line1
+            .starts_with(crate::parse::prom_series::MARKER.as_bytes())
+}
+
+pub fn prom_series_path(p: &PathOf) -> bool {
+    p.ladder() == Some(layout::LadderPart::Series)
+}
+
+pub fn prometheus(h: &Head) -> bool {
+    !h.json && is_prometheus(h.head)
+}
+
+pub fn prometheus_path(p: &PathOf) -> bool {
+    match p.ladder() {
+        Some(part) => matches!(part, layout::LadderPart::Pre | layout::LadderPart::Post),
+        None => p.name.ends_with(".prom"),
     }
-    if json && has(head, "\"subsystems\"") {
-        return Some(Kind::SpdkConfig);
+}
+
+/// A saved completions response (JSON) or the `ask` helper's `time 2.1 s  {...}` lines.
+pub fn ask(h: &Head) -> bool {
+    if h.json {
+        has(h.bytes, "\"usage\"") && has(h.bytes, "\"prompt_tokens\"")
+    } else {
+        is_ask(h.head)
     }
-    if json && has(head, "\"raid_level\"") && has(head, "\"num_base_bdevs\"") {
-        return Some(Kind::RaidState);
-    }
-    if quoted
-        && has(head, "\"results\"")
-        && (has(head, "\"core_mask\"") || has(head, "\"io_failed\""))
-    {
-        return Some(Kind::Bdevperf);
-    }
-    if json && has(head, "\"sysstat\"") {
-        return Some(Kind::Iostat);
-    }
-    if first == b'[' && has(head, "\"ttft_ms\"") {
-        return Some(Kind::ClientRecords);
-    }
-    if json && has(bytes, "\"usage\"") && has(bytes, "\"prompt_tokens\"") {
-        return Some(Kind::Ask);
-    }
-    if json {
-        // Another shape of JSON, or a broken file the path may still place.
-        return None;
-    }
-    let line1 = first_line(head);
-    if line1.starts_with(b"Linux") && (has(head, "avg-cpu") || has(head, "Device")) {
-        return Some(Kind::Iostat);
-    }
-    if crate::parse::gpu_csv::is_header(&String::from_utf8_lossy(line1)) {
-        return Some(Kind::GpuSeries);
-    }
-    if crate::parse::fio_log::job_of(&name).is_some() && is_fio_log_line(line1) {
-        return Some(Kind::FioLog);
-    }
-    if line1.starts_with(crate::parse::prom_series::MARKER.as_bytes()) {
-        return Some(Kind::PromSeries);
-    }
-    if is_prometheus(head) {
-        return Some(Kind::Prometheus);
-    }
-    if is_ask(head) {
-        return Some(Kind::Ask);
-    }
-    // Logs say what they are in their first lines (the client's arguments, vLLM's
-    // version and arguments); later lines are not looked at.
-    if is_client_log(head) {
-        return Some(Kind::ClientLog);
-    }
-    if name.contains("gateway") {
-        return Some(Kind::GatewayLog);
-    }
-    if is_vllm_log(head) {
-        return Some(Kind::ServerLog);
-    }
-    if crate::parse::host::detect(&name, &head_text()).is_some() {
-        return Some(Kind::Host);
-    }
-    None
+}
+
+pub fn ask_path(p: &PathOf) -> bool {
+    layout::transcript_dir(p.rel).is_some()
+        && (p.name.ends_with(".txt") || p.name.ends_with(".json"))
+}
+
+/// Logs say what they are in their first lines (the client's arguments, vLLM's version
+/// and arguments); later lines are not looked at.
+pub fn client_log(h: &Head) -> bool {
+    !h.json && is_client_log(h.head)
+}
+
+pub fn client_log_path(p: &PathOf) -> bool {
+    p.ladder() == Some(layout::LadderPart::Log)
+}
+
+pub fn gateway_log(h: &Head) -> bool {
+    !h.json && h.name.contains("gateway")
+}
+
+pub fn gateway_log_path(p: &PathOf) -> bool {
+    p.ladder().is_none() && p.name.ends_with(".log") && p.name.contains("gateway")
+}
+
+pub fn server_log(h: &Head) -> bool {
+    !h.json && is_vllm_log(h.head)
+}
+
+pub fn server_log_path(p: &PathOf) -> bool {
+    p.ladder().is_none()
+        && p.name.ends_with(".log")
+        && (p.name.contains("vllm") || p.name.contains("server"))
+}
+
+pub fn host(h: &Head) -> bool {
+    !h.json && crate::parse::host::detect(&h.name, &h.text()).is_some()
 }
 
 /// How many lines of a text file the log checks read.
@@ -307,48 +383,6 @@ fn is_ask(head: &[u8]) -> bool {
             l.strip_prefix(b"time ")
                 .is_some_and(|rest| rest.first().is_some_and(u8::is_ascii_digit) && has(rest, " s"))
         })
-}
-
-/// The kind a file's path gives it when its content says nothing.
-fn by_path(rel: &str) -> Kind {
-    let name = layout::file_name(rel).to_ascii_lowercase();
-    if layout::is_manifest(rel) && name.ends_with(".json") {
-        return Kind::Manifest;
-    }
-    if let Some((_, _, part)) = layout::ladder_file(rel) {
-        return match part {
-            layout::LadderPart::Records => Kind::ClientRecords,
-            layout::LadderPart::Log => Kind::ClientLog,
-            layout::LadderPart::Pre | layout::LadderPart::Post => Kind::Prometheus,
-            layout::LadderPart::Series => Kind::PromSeries,
-            layout::LadderPart::Gpus => Kind::GpuSeries,
-        };
-    }
-    if name.ends_with(".iostat") {
-        return Kind::Iostat;
-    }
-    if crate::parse::fio_log::job_of(&name).is_some() {
-        return Kind::FioLog;
-    }
-    if name.ends_with(".prom") {
-        return Kind::Prometheus;
-    }
-    if name.ends_with(".log") && name.contains("gateway") {
-        return Kind::GatewayLog;
-    }
-    if name.ends_with(".log") && (name.contains("vllm") || name.contains("server")) {
-        return Kind::ServerLog;
-    }
-    if layout::transcript_dir(rel).is_some() && (name.ends_with(".txt") || name.ends_with(".json"))
-    {
-        return Kind::Ask;
-    }
-    if name.ends_with(".json") {
-        // Storage and SPDK results are fio JSON by the procedures' layouts: a broken one
-        // is reported as the fio file it should be.
-        return Kind::Fio;
-    }
-    Kind::Text
 }
 
 #[cfg(test)]

@@ -88,6 +88,12 @@ pub trait Suite: Sync {
     fn reproduce(&self) -> &'static [&'static str] {
         self.info().reproduce
     }
+    /// File formats of this suite's own, beside the built-in ones (the formats
+    /// registry, `ingest::format`): their content rules are tried after the built-in
+    /// ones, their path rules after the built-in ones, before a `.json` falls back to fio.
+    fn formats(&self) -> &'static [crate::ingest::format::Format] {
+        &[]
+    }
     /// Whether `item` is in this suite's layout (one of the files it reads): what the
     /// record frames' `suite` column says. The first suite in the registry that claims an
     /// item owns it.

@@ -5,8 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use reprobench::analysis;
-use reprobench::ingest::walk::Skipped;
-use reprobench::ingest::Catalog;
+use reprobench::error::Problem;
+use reprobench::ingest::format::Format;
+use reprobench::ingest::walk::{Folder, Skipped};
+use reprobench::ingest::{By, Catalog, Kind, Parsed, Record};
 use reprobench::model::measurement::{Better, Measurement, Unit};
 use reprobench::model::verdict::{Status, Verdict};
 use reprobench::suites::{self, Options, Suite, SuiteInfo, SuiteReport};
@@ -42,13 +44,46 @@ const INFO: SuiteInfo = SuiteInfo {
     name: "toy",
     title: "A toy suite",
     procedure: "The toy procedure",
-    reads: &["manifests/toy.json  {\"answer\": <n>}"],
-    reproduce: &["echo '{\"answer\": 41}' > manifests/toy.json"],
+    reads: &["*.oracle  toy-oracle 1 / answer: <n>"],
+    reproduce: &["printf 'toy-oracle 1\\nanswer: 41\\n' > asked.oracle"],
 };
+
+/// The toy's own file format: what the oracle said.
+#[derive(Debug)]
+struct Oracle {
+    answer: f64,
+}
+
+const ORACLE: Kind = Kind::new("toy-oracle", "a toy oracle's answer");
+
+/// Its registry entry: recognised by its first line, or by its name when the content
+/// cannot say (an empty file), and read by its own parser.
+static FORMATS: &[Format] = &[Format {
+    kind: ORACLE,
+    content: |h| h.line1 == b"toy-oracle 1",
+    path: |p| p.name.ends_with(".oracle"),
+    parse: |_, bytes| {
+        let text = reprobench::ingest::format::text(bytes)?;
+        for (i, line) in text.lines().enumerate() {
+            if let Some(n) = line.strip_prefix("answer:") {
+                let answer = n
+                    .trim()
+                    .parse()
+                    .map_err(|_| Problem::at(i + 1, format!("`{}` is not a number", n.trim())))?;
+                return Ok(Record::Other(Parsed::new(Oracle { answer })));
+            }
+        }
+        Err(Problem::whole("no `answer:` line"))
+    },
+}];
 
 impl Suite for Toy {
     fn info(&self) -> &'static SuiteInfo {
         &INFO
+    }
+
+    fn formats(&self) -> &'static [Format] {
+        FORMATS
     }
 
     fn check_next(&self) -> &'static [Rule] {
@@ -62,21 +97,29 @@ impl Suite for Toy {
     }
 
     fn detect(&self, catalog: &Catalog) -> bool {
-        catalog.items.iter().any(|i| i.rel == "manifests/toy.json")
+        catalog.of(ORACLE).next().is_some()
     }
 
     fn analyze(
         &self,
         catalog: &Catalog,
         _: &Options,
-        _: &mut Vec<Skipped>,
+        skipped: &mut Vec<Skipped>,
         _: &mut Vec<reprobench::frames::Frame>,
     ) -> SuiteReport {
         let mut report = SuiteReport::for_suite(self);
-        let item = catalog.items.iter().find(|i| i.rel == "manifests/toy.json");
-        let answer = item
-            .and_then(|i| i.json())
-            .and_then(|j| j["answer"].as_f64());
+        let mut answer = None;
+        let mut file = None;
+        for item in catalog.of(ORACLE) {
+            match (&item.record, item.parsed::<Oracle>()) {
+                (Err(problem), _) => skipped.push(item.skipped(problem)),
+                (_, Some(o)) if answer.is_none() => {
+                    answer = Some(o.answer);
+                    file = Some(item.rel.clone());
+                }
+                _ => {}
+            }
+        }
         let mut v = Verdict::new("toy.answer", "the answer is 42", ">= 42", "42").with_numbers(
             answer,
             Some(42.0),
@@ -88,9 +131,9 @@ impl Suite for Toy {
             Some(_) => Status::Fail,
             None => Status::NotMeasured,
         };
-        v.files = vec!["manifests/toy.json".into()];
+        v.files = file.iter().cloned().collect();
         report.verdicts.push(v);
-        report.files_read = vec!["manifests/toy.json".into()];
+        report.files_read = file.iter().cloned().collect();
         report.measurements.extend(Measurement::of(
             INFO.name,
             "oracle",
@@ -98,7 +141,7 @@ impl Suite for Toy {
             answer,
             Unit::Ratio,
             Better::Higher,
-            "manifests/toy.json",
+            file.as_deref().unwrap_or_default(),
         ));
         report
     }
@@ -107,23 +150,54 @@ impl Suite for Toy {
 #[test]
 fn a_toy_suite_registered_beside_the_real_ones_is_judged_advised_and_rendered() {
     let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::create_dir_all(dir.path().join("manifests")).expect("mkdir");
-    std::fs::write(dir.path().join("manifests/toy.json"), br#"{"answer": 41}"#).expect("write");
+    // Its own format, recognised by content under a name that says nothing ...
+    std::fs::write(dir.path().join("asked.out"), "toy-oracle 1\nanswer: 41\n").expect("write");
+    // ... and by its path when the content cannot say, then refused by its own parser
+    // with the line.
+    std::fs::write(dir.path().join("again.oracle"), "answer: forty-one\n").expect("write");
     let mut registry: Vec<&dyn Suite> = suites::SUITES.to_vec();
     registry.push(&Toy);
     let a = analysis::analyze_with(dir.path(), &Options::default(), &registry).expect("analyzed");
     assert_eq!(a.suites.len(), 1, "only the toy found its files");
     let v = &a.suites[0].verdicts[0];
     assert_eq!(v.status, Status::Fail);
+    assert_eq!(v.files, vec!["asked.out".to_string()]);
     assert_eq!(v.check_next.len(), 1);
     assert_eq!(v.check_next[0].text, "Ask the question again.");
     assert_eq!(a.conformance.len(), 1);
     assert_eq!(a.conformance[0].title, "Toy: reference setup");
     assert_eq!(a.suites[0].measurements[0].value, 41.0);
+    assert!(
+        a.skipped.iter().any(|s| s.file == "again.oracle"
+            && s.line == Some(1)
+            && s.reason.contains("`forty-one` is not a number")),
+        "the broken answer is skipped with its line: {:?}",
+        a.skipped
+    );
     assert_eq!(a.exit_code(), 1);
     let md = reprobench::render::templates::render_markdown(&a).expect("renders");
     assert!(md.contains("the answer is 42") && md.contains("Ask the question again."));
-    // Without the toy in the registry the folder is nobody's.
+    // The catalog knows the format by its registry entry: its kind, label and how.
+    let folder = Folder::scan(dir.path()).expect("scan");
+    let catalog = Catalog::ingest_with(folder, &FORMATS.iter().collect::<Vec<_>>());
+    let kinds: Vec<(&str, Kind, By)> = catalog
+        .items
+        .iter()
+        .map(|i| (i.rel.as_str(), i.kind, i.by))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            ("again.oracle", ORACLE, By::Path),
+            ("asked.out", ORACLE, By::Content)
+        ]
+    );
+    assert_eq!(catalog.census().by_kind["a toy oracle's answer"], 2);
+    // Without the toy in the registry its files are text, and the folder is nobody's.
+    assert_eq!(
+        Catalog::scan(dir.path()).expect("scan").items[1].kind,
+        Kind::Text
+    );
     assert!(analysis::analyze(dir.path(), &Options::default()).is_err());
     // The toy's rules are its own: a real suite's rules never match its ids.
     assert!(next_steps::parse(TOY_TOML, "storage.")
