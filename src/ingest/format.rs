@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::sniff::{self, Head, PathOf};
+use super::rules::{self, Head, PathOf};
 use super::Record;
 use crate::error::Problem;
 use crate::parse;
@@ -109,87 +109,87 @@ pub fn no_content(_: &Head) -> bool {
 pub static FORMATS: &[Format] = &[
     Format {
         kind: Kind::Manifest,
-        content: sniff::manifest,
-        path: sniff::manifest_path,
+        content: rules::manifest,
+        path: rules::manifest_path,
         parse: json,
     },
     Format {
         kind: Kind::Fio,
-        content: sniff::fio,
-        // A `.json` no other rule places is fio's: see [`sniff::sniff`].
+        content: rules::fio,
+        // A `.json` no other rule places is fio's (`sniff.rs` says why).
         path: no_path,
         parse: fio,
     },
     Format {
         kind: Kind::SpdkConfig,
-        content: sniff::spdk_config,
+        content: rules::spdk_config,
         path: no_path,
         parse: json,
     },
     Format {
         kind: Kind::RaidState,
-        content: sniff::raid_state,
+        content: rules::raid_state,
         path: no_path,
         parse: json,
     },
     Format {
         kind: Kind::Bdevperf,
-        content: sniff::bdevperf,
+        content: rules::bdevperf,
         path: no_path,
         parse: |_, b| Ok(Record::Bdevperf(parse::bdevperf::parse_bytes(b)?)),
     },
     Format {
         kind: Kind::Iostat,
-        content: sniff::iostat,
-        path: sniff::iostat_path,
+        content: rules::iostat,
+        path: rules::iostat_path,
         parse: |_, b| Ok(Record::Iostat(parse::iostat::parse_bytes(b)?)),
     },
     Format {
         kind: Kind::ClientRecords,
-        content: sniff::client_records,
-        path: sniff::client_records_path,
+        content: rules::client_records,
+        path: rules::client_records_path,
         parse: |_, b| Ok(Record::ClientRecords(parse::mt_records::parse_bytes(b)?)),
     },
     Format {
         kind: Kind::GpuSeries,
-        content: sniff::gpu_series,
-        path: sniff::gpu_series_path,
+        content: rules::gpu_series,
+        path: rules::gpu_series_path,
         parse: |_, b| Ok(Record::GpuSeries(parse::gpu_csv::parse_bytes(b)?)),
     },
     Format {
         kind: Kind::FioLog,
-        content: sniff::fio_log,
-        path: sniff::fio_log_path,
+        content: rules::fio_log,
+        path: rules::fio_log_path,
         parse: |_, b| Ok(Record::FioLog(parse::fio_log::parse_bytes(b)?)),
     },
     Format {
         kind: Kind::PromSeries,
-        content: sniff::prom_series,
-        path: sniff::prom_series_path,
+        content: rules::prom_series,
+        path: rules::prom_series_path,
         parse: |_, b| Ok(Record::PromSeries(parse::prom_series::parse_bytes(b)?)),
     },
     Format {
         kind: Kind::Prometheus,
-        content: sniff::prometheus,
-        path: sniff::prometheus_path,
+        content: rules::prometheus,
+        path: rules::prometheus_path,
         parse: |_, b| Ok(Record::Prometheus(parse::prom::parse_bytes(b)?)),
     },
     Format {
         kind: Kind::Ask,
-        content: sniff::ask,
-        path: sniff::ask_path,
+        content: rules::ask,
+        path: rules::ask_path,
         parse: |_, b| Ok(Record::Ask(parse::ask::parse_bytes(b)?)),
     },
     Format {
         kind: Kind::ClientLog,
-        content: sniff::client_log,
-        path: sniff::client_log_path,
+        content: rules::client_log,
+        path: rules::client_log_path,
         parse: |_, b| Ok(Record::ClientLog(parse::client_log::parse_text(&text(b)?))),
     },
     Format {
         kind: Kind::GatewayLog,
-        content: sniff::gateway_log,
-        path: sniff::gateway_log_path,
+        content: rules::gateway_log,
+        path: rules::gateway_log_path,
         parse: |_, b| {
             Ok(Record::GatewayLog(parse::gateway_log::parse_text(&text(
                 b,
@@ -198,8 +198,8 @@ pub static FORMATS: &[Format] = &[
     },
     Format {
         kind: Kind::ServerLog,
-        content: sniff::server_log,
-        path: sniff::server_log_path,
+        content: rules::server_log,
+        path: rules::server_log_path,
         parse: |_, b| {
             Ok(Record::ServerLog(Box::new(parse::vllm_log::parse_text(
                 &text(b)?,
@@ -208,7 +208,7 @@ pub static FORMATS: &[Format] = &[
     },
     Format {
         kind: Kind::Host,
-        content: sniff::host,
+        content: rules::host,
         path: no_path,
         parse: host,
     },

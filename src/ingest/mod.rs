@@ -4,6 +4,7 @@
 
 pub mod format;
 pub mod layout;
+pub mod rules;
 pub mod sniff;
 pub mod unpack;
 pub mod walk;
