@@ -1,17 +1,12 @@
-//! `collect`: runs a procedure through the thin shell collectors in `collectors/`, after
-//! checking that nothing in use is about to be overwritten.
+//! `collect`: how a procedure runs through the thin shell collectors in `collectors/`,
+//! after checking that nothing in use is about to be overwritten: the steps, the device
+//! guard, the plan and its preflight, the rounds, the scripts. What each procedure runs
+//! lives with its suite (`src/suites/<suite>/collect.rs`).
 
 pub mod guard;
-pub mod kv;
-pub mod kv_dram;
-pub mod kv_ladder;
-pub mod kv_restore;
-pub mod kv_server;
 pub mod outcome;
 pub mod plan;
 pub mod rounds;
 pub mod scripts;
-pub mod spdk_raid;
 pub mod steps;
-pub mod storage;
 pub mod sysinfo;

@@ -6,11 +6,18 @@ use crate::cli::{
     CollectCommand, CollectKvAllArgs, CollectKvDramArgs, CollectKvLadderArgs, CollectKvRestoreArgs,
     CollectSpdkArgs, CollectStorageArgs, CollectSysinfoArgs, KvCommon,
 };
-use crate::collect::kv_server::KvPlan;
 use crate::collect::plan::{expand_home, Collection};
 use crate::collect::scripts::Scripts;
 use crate::collect::steps::{Session, Step};
-use crate::collect::{kv, kv_dram, kv_ladder, kv_restore, spdk_raid, storage, sysinfo};
+use crate::collect::sysinfo;
+use crate::suites::kv_common::collect::KvPlan;
+use crate::suites::kv_dram::collect as kv_dram;
+use crate::suites::kv_ladder::collect as kv_ladder;
+use crate::suites::kv_restore::collect as kv_restore;
+use crate::suites::spdk_raid::collect as spdk_raid;
+use crate::suites::storage::collect as storage;
+
+use super::collect_kv as kv;
 use crate::process::System;
 
 use super::UNUSABLE;
@@ -146,6 +153,11 @@ fn storage_cmd(a: &CollectStorageArgs) -> anyhow::Result<i32> {
         rounds: match a.until_settled {
             Some(max) => crate::collect::rounds::Rounds::UntilSettled(max),
             None => crate::collect::rounds::Rounds::Fixed(a.repeat),
+        },
+        judge: |out| {
+            crate::analysis::analyze(out, &crate::suites::Options::default())
+                .map(|a| a.verdicts().cloned().collect())
+                .map_err(|e| e.to_string())
         },
     };
     storage::collect(&plan, &System)

@@ -3,6 +3,7 @@
 
 pub mod aggregate;
 pub mod checklist;
+pub mod collect;
 pub mod conformance;
 pub mod deviations;
 pub mod hit_source;

@@ -19,6 +19,7 @@ use crate::suites::kv_common::{self, ADP, LMCACHE};
 use crate::suites::{Options, Suite, SuiteInfo, SuiteReport, Table};
 
 mod analyze;
+pub mod collect;
 mod deviations;
 mod observations;
 mod tables;

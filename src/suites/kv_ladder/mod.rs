@@ -18,6 +18,7 @@ use crate::suites::kv_common::stats::median;
 use crate::suites::kv_common::{self, ADP, PLAIN};
 use crate::suites::{Options, Preformatted, Suite, SuiteInfo, SuiteReport, Table};
 mod analyze;
+pub mod collect;
 mod observations;
 mod regime;
 mod tables;

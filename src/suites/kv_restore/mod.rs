@@ -15,6 +15,7 @@ use crate::suites::kv_common::{self, ServerLogs, ADP, PLAIN};
 use crate::suites::{Options, Suite, SuiteInfo, SuiteReport, Table};
 
 mod analyze;
+pub mod collect;
 mod limits;
 mod tables;
 mod verdicts;

@@ -2,6 +2,7 @@
 //! each result as a share of its level's theoretical maximum, degraded mode, and the
 //! article's published tables beside the measured ones.
 
+pub mod collect;
 mod deviations;
 mod frames;
 mod judge;

@@ -4,6 +4,7 @@
 mod analyze;
 mod charts;
 mod checklist;
+pub mod collect;
 pub mod conformance;
 mod deviations;
 mod drives;

@@ -14,11 +14,11 @@ use crate::process::{Invocation, Runner};
 use crate::spdk::jobs::{article_suite, Job, Target};
 use crate::spdk::{stripe_bytes, Raid};
 
-use super::outcome::Outcome;
-use super::plan::{self, Collection};
-use super::scripts::Scripts;
-use super::steps::origin::lines;
-use super::steps::{Check, Origin, Session, Step, Write};
+use crate::collect::outcome::Outcome;
+use crate::collect::plan::{self, Collection};
+use crate::collect::scripts::Scripts;
+use crate::collect::steps::origin::lines;
+use crate::collect::steps::{Check, Origin, Session, Step, Write};
 
 pub struct Plan {
     pub out: PathBuf,

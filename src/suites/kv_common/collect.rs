@@ -10,10 +10,10 @@ use std::sync::Arc;
 use crate::parse::{ask, mt_records};
 use crate::suites::kv_common::reference::{KvReference, ModelRef};
 
-use super::outcome::Outcome;
-use super::scripts::Scripts;
-use super::steps::origin::lines;
-use super::steps::{Check, Origin, Step};
+use crate::collect::outcome::Outcome;
+use crate::collect::scripts::Scripts;
+use crate::collect::steps::origin::lines;
+use crate::collect::steps::{Check, Origin, Step};
 
 pub const PLAIN: &str = "gpu-only";
 pub const ADP: &str = "adp";
@@ -621,8 +621,8 @@ impl KvPlan {
         let work = std::env::temp_dir().join(format!("reprobench-kv-{}", std::process::id()));
         Ok(KvPlan {
             kv: Kv {
-                bench: super::plan::expand_home(bench),
-                out: super::plan::expand_home(workdir),
+                bench: crate::collect::plan::expand_home(bench),
+                out: crate::collect::plan::expand_home(workdir),
                 url: url.trim_end_matches('/').to_string(),
                 served,
                 weights,
@@ -663,7 +663,7 @@ impl KvPlan {
         runner: &dyn crate::process::Runner,
         compose: impl Fn(&Path, &ModelRef, &str) -> Vec<String>,
     ) -> Vec<String> {
-        let mut out = super::plan::missing_programs(&["docker", "curl", "jq", "python3"]);
+        let mut out = crate::collect::plan::missing_programs(&["docker", "curl", "jq", "python3"]);
         for v in variants {
             let dir = self.kv.dir(v);
             match &self.model {
@@ -677,7 +677,11 @@ impl KvPlan {
         if let Some(m) = &self.model {
             out.extend(prompt_problem(self.kv.lines, m, &self.reference));
         }
-        out.extend(super::plan::space_problem(&self.kv.out, 16 << 20, runner));
+        out.extend(crate::collect::plan::space_problem(
+            &self.kv.out,
+            16 << 20,
+            runner,
+        ));
         out
     }
 
@@ -713,7 +717,7 @@ impl KvPlan {
     }
 
     /// The session of a KV collection, its manifest under `manifests/`.
-    pub fn session(&self, collection: &str, procedure: &str) -> super::steps::Session {
+    pub fn session(&self, collection: &str, procedure: &str) -> crate::collect::steps::Session {
         let params = serde_json::json!({
             "url": self.kv.url,
             "model": self.kv.served,
@@ -721,7 +725,7 @@ impl KvPlan {
             "lines": self.kv.lines,
             "bench": self.kv.bench,
         });
-        let mut s = super::steps::Session::new(
+        let mut s = crate::collect::steps::Session::new(
             self.kv
                 .out
                 .join("manifests")
@@ -738,7 +742,7 @@ impl KvPlan {
     /// After a collection: the index manifest names the model, which picks the
     /// published numbers the analysis shows.
     pub fn index(&self, collection: &str, session_path: &Path) -> anyhow::Result<()> {
-        super::plan::index_manifest(
+        crate::collect::plan::index_manifest(
             &self.kv.out,
             collection,
             session_path,

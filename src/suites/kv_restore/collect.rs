@@ -5,10 +5,10 @@
 
 use crate::process::Runner;
 
-use super::kv_server::{transcript_done, KvPlan, ADP, PLAIN};
-use super::plan::Collection;
-use super::scripts::Scripts;
-use super::steps::Step;
+use crate::collect::plan::Collection;
+use crate::collect::scripts::Scripts;
+use crate::collect::steps::Step;
+use crate::suites::kv_common::collect::{transcript_done, KvPlan, ADP, PLAIN};
 
 /// Test 1's steps: plain vLLM first, then the connector, as the procedure orders them.
 pub fn steps(p: &KvPlan, s: &Scripts) -> Vec<Step> {

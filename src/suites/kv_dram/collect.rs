@@ -7,10 +7,10 @@
 
 use crate::process::Runner;
 
-use super::kv_server::{transcript_done, KvPlan, ADP, LMCACHE};
-use super::plan::Collection;
-use super::scripts::Scripts;
-use super::steps::Step;
+use crate::collect::plan::Collection;
+use crate::collect::scripts::Scripts;
+use crate::collect::steps::Step;
+use crate::suites::kv_common::collect::{transcript_done, KvPlan, ADP, LMCACHE};
 
 /// The warm restore: the prompt once, then three times reset the GPU prefix cache and send
 /// it again.
@@ -62,7 +62,9 @@ pub fn collect(
     let mut list = sysinfo;
     list.extend(steps(p, s, levels, runs));
     let mut preflight = p.dram_preflight(runner);
-    preflight.extend(super::kv_server::workload_problems(&p.kv.out));
+    preflight.extend(crate::suites::kv_common::collect::workload_problems(
+        &p.kv.out,
+    ));
     let session = p.session(
         crate::suites::kv_dram::NAME,
         "Reproducing the benchmarks: AI Key-Value Caching, test 3",

@@ -4,11 +4,11 @@
 
 use crate::process::Runner;
 
-use super::kv_server::{KvPlan, ADP, LMCACHE, PLAIN};
-use super::plan::Collection;
-use super::scripts::Scripts;
-use super::steps::Step;
-use super::{kv_dram, kv_restore};
+use crate::collect::plan::Collection;
+use crate::collect::scripts::Scripts;
+use crate::collect::steps::Step;
+use crate::suites::kv_common::collect::{KvPlan, ADP, LMCACHE, PLAIN};
+use crate::suites::{kv_dram::collect as kv_dram, kv_restore::collect as kv_restore};
 
 pub fn steps(p: &KvPlan, s: &Scripts, levels: &[u32], runs: u32, dram: bool) -> Vec<Step> {
     let mut out = kv_restore::steps(p, s);
@@ -51,7 +51,9 @@ pub fn collect(
             .collect();
         preflight.extend(more);
     }
-    preflight.extend(super::kv_server::workload_problems(&p.kv.out));
+    preflight.extend(crate::suites::kv_common::collect::workload_problems(
+        &p.kv.out,
+    ));
     let session = p.session(
         "kv",
         "Reproducing the benchmarks: AI Key-Value Caching, tests 1-3",

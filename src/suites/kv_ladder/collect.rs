@@ -6,9 +6,9 @@
 
 use crate::process::Runner;
 
-use super::kv_server::KvPlan;
-use super::plan::{self, Collection};
-use super::scripts::Scripts;
+use crate::collect::plan::{self, Collection};
+use crate::collect::scripts::Scripts;
+use crate::suites::kv_common::collect::KvPlan;
 
 pub fn collect(
     p: &KvPlan,
@@ -31,7 +31,9 @@ pub fn collect(
     if levels.is_empty() {
         preflight.push("no levels".into());
     }
-    preflight.extend(super::kv_server::workload_problems(&p.kv.out));
+    preflight.extend(crate::suites::kv_common::collect::workload_problems(
+        &p.kv.out,
+    ));
     preflight.extend(plan::missing_programs(&["docker", "curl", "jq", "tee"]));
     if !p.dry_run && preflight.is_empty() {
         preflight.extend(plan::server_problem(&p.kv.url, runner));

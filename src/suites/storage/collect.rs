@@ -14,15 +14,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::process::Runner;
 
-use super::outcome::Outcome;
-use super::plan::{self, Collection, More};
-use super::rounds::{self, Next, Rounds, Watched};
-use super::scripts::Scripts;
-use super::steps::origin::{lines, option_differences};
-use super::steps::{Check, Origin, Session, Step, Write};
-use super::sysinfo;
+use crate::collect::outcome::Outcome;
+use crate::collect::plan::{self, Collection, More};
+use crate::collect::rounds::{self, Next, Rounds, Watched};
+use crate::collect::scripts::Scripts;
+use crate::collect::steps::origin::{lines, option_differences};
+use crate::collect::steps::{Check, Origin, Session, Step, Write};
+use crate::collect::sysinfo;
 
-pub const SWEEP_TOML: &str = include_str!("../../reports/storage-sweep.toml");
+pub const SWEEP_TOML: &str = include_str!("../../../reports/storage-sweep.toml");
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct Sweep {
@@ -148,7 +148,13 @@ pub struct Plan {
     pub runtime_s: u32,
     /// Rounds of the measured runs (`--repeat`, `--until-settled`).
     pub rounds: Rounds,
+    /// Judges the results folder as `analyze` does, for `--until-settled` (handed in:
+    /// the analysis sits above the suites).
+    pub judge: Judge,
 }
+
+/// The verdicts `analyze` gives a results folder, or why it gives none.
+pub type Judge = fn(&Path) -> Result<Vec<crate::model::verdict::Verdict>, String>;
 
 fn is_raid10(plan: &Plan) -> bool {
     plan.array.eq_ignore_ascii_case("raid10")
@@ -257,16 +263,15 @@ fn after_round(
     max: u32,
 ) -> (String, Option<Vec<Step>>) {
     let watched = watched(plan);
-    let verdicts: Vec<crate::model::verdict::Verdict> =
-        match crate::analysis::analyze(&plan.out, &crate::suites::Options::default()) {
-            Ok(a) => a.verdicts().cloned().collect(),
-            Err(e) => {
-                return (
-                    format!("stopped: the results folder does not analyze: {e}"),
-                    None,
-                )
-            }
-        };
+    let verdicts: Vec<crate::model::verdict::Verdict> = match (plan.judge)(&plan.out) {
+        Ok(v) => v,
+        Err(e) => {
+            return (
+                format!("stopped: the results folder does not analyze: {e}"),
+                None,
+            )
+        }
+    };
     let standings = rounds::standings(&verdicts, &watched);
     match rounds::next(&standings, round, max) {
         Next::Stop(why) => (format!("stopped: {why}"), None),
@@ -695,24 +700,24 @@ fn devices_free(plan: &Plan, runner: &dyn Runner) -> bool {
         if is_raid10(plan) && plan.prepare && *d == plan.md {
             continue;
         }
-        let found = super::guard::check(d, runner);
+        let found = crate::collect::guard::check(d, runner);
         if plan.dry_run && found.in_use.is_empty() {
             if let Some(why) = &found.unchecked {
                 crate::errln!("note: {why}; the real run refuses the device until it can check");
                 continue;
             }
         }
-        match super::guard::decide(&found, &plan.confirmed) {
-            super::guard::Decision::Refused(why) => {
+        match crate::collect::guard::decide(&found, &plan.confirmed) {
+            crate::collect::guard::Decision::Refused(why) => {
                 crate::errln!("{why}");
                 return false;
             }
-            super::guard::Decision::Confirmed(warnings) => {
+            crate::collect::guard::Decision::Confirmed(warnings) => {
                 for w in warnings {
                     crate::errln!("warning: {w} (confirmed with --confirm-device)");
                 }
             }
-            super::guard::Decision::Free => {}
+            crate::collect::guard::Decision::Free => {}
         }
     }
     true
