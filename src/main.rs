@@ -1,16 +1,30 @@
 //! The reprobench binary: parse the command line and dispatch.
 
-use clap::Parser;
-
-use reprobench::cli::{Cli, Command};
+use reprobench::cli::Command;
 use reprobench::commands;
+use reprobench::commands::command_line::{self, Asked};
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     reprobench::analysis::Timer::mark_start();
-    let mut cli = Cli::parse();
+    let mut cli = match command_line::parse(reprobench::suites::SUITES, std::env::args_os()) {
+        Ok(Asked::Cli(cli)) => cli,
+        Ok(Asked::Collect {
+            collector,
+            args,
+            quiet,
+            color,
+        }) => {
+            reprobench::output::set_quiet(quiet);
+            reprobench::output::set_color(color);
+            let run =
+                reprobench::collect::plugin::run(collector, &args, &reprobench::process::System);
+            exit(run)
+        }
+        Err(e) => e.exit(),
+    };
     reprobench::output::set_quiet(cli.quiet);
     reprobench::output::set_color(cli.color);
     if let (true, Command::Analyze(args)) = (cli.verbose, &mut cli.command) {
@@ -27,6 +41,10 @@ fn main() {
         Command::Suites => commands::suites::run(),
         Command::ShellFiles(args) => commands::shell_files::run(args),
     };
+    exit(result)
+}
+
+fn exit(result: anyhow::Result<i32>) -> ! {
     match result {
         Ok(code) => std::process::exit(code),
         Err(e) => {

@@ -6,6 +6,7 @@
 pub mod guard;
 pub mod outcome;
 pub mod plan;
+pub mod plugin;
 pub mod rounds;
 pub mod scripts;
 pub mod steps;

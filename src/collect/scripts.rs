@@ -37,16 +37,18 @@ const SCRIPTS: &[(&str, &str)] = &[
 
 /// Each collector script by name with the sha256 of its text, for the manifest.
 pub fn digests() -> std::collections::BTreeMap<String, String> {
-    use sha2::{Digest, Sha256};
     SCRIPTS
         .iter()
-        .map(|(name, text)| {
-            let sum: String = Sha256::digest(text.as_bytes())
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect();
-            (name.to_string(), sum)
-        })
+        .map(|(name, text)| (name.to_string(), digest(text)))
+        .collect()
+}
+
+/// The sha256 of a script's text, in hex.
+pub fn digest(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
         .collect()
 }
 
@@ -67,11 +69,26 @@ pub struct Scripts {
 
 impl Scripts {
     pub fn write() -> anyhow::Result<Scripts> {
+        Scripts::write_with(&[])
+    }
+
+    /// The built-in scripts and a suite's own (`extra`, beside `lib.sh`).
+    pub fn write_with(extra: &[(&str, &str)]) -> anyhow::Result<Scripts> {
         let dir = tempfile::Builder::new()
             .prefix("reprobench-collectors-")
             .tempdir()
             .context("failed to create a temporary folder")?;
-        for (name, text) in SCRIPTS {
+        for (name, _) in extra {
+            anyhow::ensure!(
+                !name.is_empty() && !name.contains(['/', '\\']) && !name.starts_with('.'),
+                "a collector script's name must be a plain file name, not `{name}`"
+            );
+            anyhow::ensure!(
+                !SCRIPTS.iter().any(|(n, _)| n == name),
+                "a suite's collector script `{name}` has the name of a built-in one"
+            );
+        }
+        for (name, text) in SCRIPTS.iter().chain(extra) {
             let p = dir.path().join(name);
             std::fs::write(&p, text)
                 .with_context(|| format!("failed to write the collector `{name}`"))?;

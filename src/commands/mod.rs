@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod bundle;
 pub mod collect;
 pub mod collect_kv;
+pub mod command_line;
 pub mod compare;
 pub mod dataset;
 pub mod report;

@@ -3,9 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use clap::CommandFactory;
-
-use crate::cli::{Cli, ShellFilesArgs};
+use crate::cli::ShellFilesArgs;
 
 use super::UNUSABLE;
 
@@ -46,12 +44,21 @@ pub fn files(prefix: &Path) -> anyhow::Result<Vec<(PathBuf, Vec<u8>)>> {
         (Shell::Fish, "fish/vendor_completions.d/reprobench.fish"),
     ] {
         let mut bytes = Vec::new();
-        clap_complete::generate(shell, &mut Cli::command(), "reprobench", &mut bytes);
+        clap_complete::generate(
+            shell,
+            &mut super::command_line::command(crate::suites::SUITES),
+            "reprobench",
+            &mut bytes,
+        );
         out.push((share.join(rel), bytes));
     }
     let man = share.join("man/man1");
     let mut pages = Vec::new();
-    man_pages(Cli::command(), "reprobench", &mut pages)?;
+    man_pages(
+        super::command_line::command(crate::suites::SUITES),
+        "reprobench",
+        &mut pages,
+    )?;
     for (name, bytes) in pages {
         out.push((man.join(format!("{name}.1")), bytes));
     }

@@ -94,6 +94,11 @@ pub trait Suite: Sync {
     fn formats(&self) -> &'static [crate::ingest::format::Format] {
         &[]
     }
+    /// This suite's own collection, when it has one: a `collect` subcommand built from
+    /// it (`collect::plugin`). The procedures' collections are built in for now.
+    fn collector(&self) -> Option<&'static dyn crate::collect::plugin::Collector> {
+        None
+    }
     /// Whether `item` is in this suite's layout (one of the files it reads): what the
     /// record frames' `suite` column says. The first suite in the registry that claims an
     /// item owns it.

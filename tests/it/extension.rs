@@ -5,18 +5,24 @@
 use std::path::{Path, PathBuf};
 
 use reprobench::analysis;
+use reprobench::collect::outcome::Outcome;
+use reprobench::collect::plugin::Collector;
+use reprobench::collect::scripts::Scripts;
+use reprobench::collect::steps::{Check, Origin, Step};
+use reprobench::commands::command_line::{self, Asked};
 use reprobench::error::Problem;
 use reprobench::ingest::format::Format;
 use reprobench::ingest::walk::{Folder, Skipped};
 use reprobench::ingest::{By, Catalog, Kind, Parsed, Record};
 use reprobench::model::measurement::{Better, Measurement, Unit};
 use reprobench::model::verdict::{Status, Verdict};
+use reprobench::process::System;
 use reprobench::suites::{self, Options, Suite, SuiteInfo, SuiteReport};
 use reprobench::why::conformance::{unknown, Conformance, ReferenceSetup};
 use reprobench::why::next_steps::{self, Rule};
 use reprobench::why::setup::Setup;
 
-use crate::common::root;
+use crate::common::{self, root};
 
 /// A toy suite: what a new procedure's suite is, in one place.
 struct Toy;
@@ -77,6 +83,65 @@ static FORMATS: &[Format] = &[Format {
     },
 }];
 
+/// The toy's collector script (`collectors/toy/` for a real suite): it asks the oracle
+/// through `lib.sh`, so that a dry run prints the commands instead.
+const TOY_SCRIPT: &str = r#"#!/usr/bin/env bash
+# Asks the toy oracle and keeps its answer. Usage: toy-oracle.sh OUTFILE QUESTION
+set -eu
+. "$(dirname "$0")/lib.sh"
+run mkdir -p "$(dirname "$1")"
+run_to "$1" printf 'toy-oracle 1\nquestion: %s\nanswer: 41\n' "$2"
+"#;
+
+/// The toy's collection: `collect toy --question Q`.
+struct ToyCollector;
+
+impl Collector for ToyCollector {
+    fn command(&self) -> clap::Command {
+        clap::Command::new("toy")
+            .about("Ask the toy oracle (the toy procedure, step 1)")
+            .arg(
+                clap::Arg::new("question")
+                    .long("question")
+                    .required(true)
+                    .help("What to ask"),
+            )
+    }
+
+    fn procedure(&self) -> &'static str {
+        "The toy procedure, step 1"
+    }
+
+    fn scripts(&self) -> &'static [(&'static str, &'static str)] {
+        &[("toy-oracle.sh", TOY_SCRIPT)]
+    }
+
+    fn steps(&self, args: &clap::ArgMatches, out: &Path, scripts: &Scripts) -> Vec<Step> {
+        let file = out.join("asked.oracle");
+        let question = args
+            .get_one::<String>("question")
+            .cloned()
+            .unwrap_or_default();
+        let read_back = file.clone();
+        vec![Step::new(
+            "ask",
+            Origin::procedure("Step 1", "ask the oracle"),
+            scripts.call("toy-oracle.sh").arg(&file).arg(question),
+            // Only an answer that reads back as the toy's format counts.
+            Check::Custom(std::sync::Arc::new(move |exit| match exit {
+                Err(e) => Outcome::Failed(e.to_string()),
+                Ok(_) => match std::fs::read(&read_back).map(|b| (FORMATS[0].parse)("", &b)) {
+                    Ok(Ok(_)) => Outcome::Ok,
+                    Ok(Err(p)) => Outcome::Failed(p.reason),
+                    Err(e) => Outcome::Failed(e.to_string()),
+                },
+            })),
+        )]
+    }
+}
+
+static TOY_COLLECTOR: ToyCollector = ToyCollector;
+
 impl Suite for Toy {
     fn info(&self) -> &'static SuiteInfo {
         &INFO
@@ -84,6 +149,10 @@ impl Suite for Toy {
 
     fn formats(&self) -> &'static [Format] {
         FORMATS
+    }
+
+    fn collector(&self) -> Option<&'static dyn Collector> {
+        Some(&TOY_COLLECTOR)
     }
 
     fn check_next(&self) -> &'static [Rule] {
@@ -203,6 +272,82 @@ fn a_toy_suite_registered_beside_the_real_ones_is_judged_advised_and_rendered() 
     assert!(next_steps::parse(TOY_TOML, "storage.")
         .map(|r| r.is_empty())
         .unwrap_or(false));
+}
+
+/// The toy's collection, registered by the same one line: `collect toy` is on the command
+/// line, its dry run writes nothing, its run writes the toy's format and a manifest with
+/// its script's checksum, and analyze reads what it wrote.
+#[test]
+fn a_toy_suite_collects_through_its_own_collect_subcommand_and_script() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("results");
+    let mut registry: Vec<&dyn Suite> = suites::SUITES.to_vec();
+    registry.push(&Toy);
+    let line = |extra: &[&str]| {
+        let mut args = vec!["reprobench", "collect", "toy", "--question", "life", "-o"];
+        args.push(out.to_str().expect("utf-8 path"));
+        args.extend(extra);
+        command_line::parse(&registry, args)
+    };
+    // Only a registry with the toy has the subcommand.
+    let mut help = Vec::new();
+    command_line::command(&registry)
+        .find_subcommand_mut("collect")
+        .expect("collect")
+        .write_long_help(&mut help)
+        .expect("help");
+    let help = String::from_utf8_lossy(&help);
+    assert!(
+        help.contains("toy") && help.contains("Ask the toy oracle"),
+        "{help}"
+    );
+    assert!(command_line::command(suites::SUITES)
+        .find_subcommand("collect")
+        .and_then(|c| c.find_subcommand("toy"))
+        .is_none());
+    assert!(command_line::parse(suites::SUITES, ["reprobench", "collect", "toy"]).is_err());
+    // What every collection takes is there without the toy asking for it; its own
+    // arguments are checked by clap.
+    assert!(command_line::parse(&registry, ["reprobench", "collect", "toy", "-o", "x"]).is_err());
+    let run = |parsed: Result<Asked, clap::Error>| match parsed.expect("parses") {
+        Asked::Collect {
+            collector, args, ..
+        } => reprobench::collect::plugin::run(collector, &args, &System).expect("runs"),
+        Asked::Cli(_) => panic!("the toy's subcommand is the toy's"),
+    };
+    assert_eq!(run(line(&["--dry-run"])), 0);
+    assert!(!out.exists(), "a dry run writes nothing");
+    if !common::need("bash") {
+        return;
+    }
+    assert_eq!(run(line(&[])), 0);
+    let written = std::fs::read_to_string(out.join("asked.oracle")).expect("the answer");
+    assert!(
+        written.starts_with("toy-oracle 1\nquestion: life\n"),
+        "{written}"
+    );
+    let manifest: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(out.join("manifests/toy.json")).expect("the manifest"),
+    )
+    .expect("json");
+    assert_eq!(manifest["procedure"], "The toy procedure, step 1");
+    assert_eq!(manifest["parameters"]["question"], "life");
+    assert_eq!(manifest["steps"][0]["name"], "ask");
+    assert_eq!(manifest["steps"][0]["result"], "ok");
+    assert_eq!(
+        manifest["collectors"]["toy-oracle.sh"]
+            .as_str()
+            .map(str::len),
+        Some(64),
+        "the script's sha256: {}",
+        manifest["collectors"]
+    );
+    let a = analysis::analyze_with(&out, &Options::default(), &registry).expect("analyzed");
+    let v = &a.suites[0].verdicts[0];
+    assert_eq!(
+        (v.status, v.files.clone()),
+        (Status::Fail, vec!["asked.oracle".to_string()])
+    );
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

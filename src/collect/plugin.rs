@@ -1,0 +1,124 @@
+//! A suite's own collection, as a plug-in: a `collect` subcommand that the command line
+//! builds from the suites' registry, the suite's collector scripts, and the steps one
+//! collection runs. What every collection takes and does is added here, not by the
+//! suite: `--out`, `--dry-run` and `--fresh`; the preflight; the device guard before
+//! every step that writes to a device; a manifest that records each step and each
+//! script's checksum; a dry run that prints every command expanded and writes nothing.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
+
+use super::plan::{expand_home, index_manifest, Collection};
+use super::scripts::{digest, Scripts};
+use super::steps::{Session, Step};
+use crate::cli::Running;
+use crate::process::Runner;
+
+/// One suite's collection.
+pub trait Collector: Sync {
+    /// The subcommand: its name, what it does and writes (`about`), its own arguments.
+    fn command(&self) -> clap::Command;
+    /// The section of the procedure the collection follows (the manifest's `procedure`).
+    fn procedure(&self) -> &'static str;
+    /// Its collector scripts (`collectors/<suite>/`): name and text, written beside
+    /// `lib.sh`, whose `run` every command goes through so that a dry run prints it.
+    fn scripts(&self) -> &'static [(&'static str, &'static str)];
+    /// What keeps the collection from running at all (a missing program, a folder that
+    /// is not there): each problem refuses it before any step runs.
+    fn preflight(&self, _args: &ArgMatches, _out: &Path) -> Vec<String> {
+        Vec::new()
+    }
+    /// The steps of one collection into `out`, with the subcommand's arguments.
+    fn steps(&self, args: &ArgMatches, out: &Path, scripts: &Scripts) -> Vec<Step>;
+}
+
+/// The subcommand of `collector`, with what every collection takes.
+pub fn command(collector: &dyn Collector) -> clap::Command {
+    let cmd = collector.command().arg(
+        Arg::new("out")
+            .short('o')
+            .long("out")
+            .value_name("DIR")
+            .default_value("results")
+            .value_parser(clap::value_parser!(PathBuf))
+            .help("The results folder; the manifest goes to OUT/manifests/<collection>.json"),
+    );
+    // `Running`'s own arguments, without the about text its derive would also set.
+    Running::augment_args(clap::Command::new("running"))
+        .get_arguments()
+        .fold(cmd, |cmd, arg| cmd.arg(arg.clone()))
+}
+
+/// Runs one collection of `collector` with the arguments clap matched for
+/// [`command`]: the exit status `collect` documents (0 every step ran, 1 a step failed,
+/// 2 the preflight or the device guard refused, 128+N a signal).
+pub fn run(
+    collector: &dyn Collector,
+    args: &ArgMatches,
+    runner: &dyn Runner,
+) -> anyhow::Result<i32> {
+    let running = Running::from_arg_matches(args)?;
+    let out = expand_home(
+        args.get_one::<PathBuf>("out")
+            .map_or(Path::new("results"), |p| p.as_path()),
+    );
+    let name = collector.command().get_name().to_string();
+    let scripts = Scripts::write_with(collector.scripts())?;
+    let manifest = out.join("manifests").join(format!("{name}.json"));
+    let mut session = Session::new(
+        manifest.clone(),
+        collector.procedure(),
+        &name,
+        parameters(&collector.command(), args),
+        Vec::new(),
+    );
+    session.resume = !running.fresh;
+    session.manifest.collectors.extend(
+        collector
+            .scripts()
+            .iter()
+            .map(|(script, text)| (script.to_string(), digest(text))),
+    );
+    let code = Collection {
+        session,
+        steps: collector.steps(args, &out, &scripts),
+        scripts: &scripts,
+        preflight: collector.preflight(args, &out),
+        checks: Vec::new(),
+        dry_run: running.dry_run,
+    }
+    .run(runner)?;
+    if !running.dry_run {
+        index_manifest(&out, &name, &manifest, &[])?;
+    }
+    Ok(code)
+}
+
+/// The subcommand's own arguments as given (or defaulted), for the manifest: a flag as
+/// a boolean, one value as a string, several as a list.
+fn parameters(cmd: &clap::Command, args: &ArgMatches) -> serde_json::Value {
+    let mut out = BTreeMap::new();
+    for arg in cmd.get_arguments() {
+        let id = arg.get_id().as_str();
+        let value = match arg.get_action() {
+            ArgAction::SetTrue | ArgAction::SetFalse => serde_json::Value::Bool(args.get_flag(id)),
+            _ => {
+                let raw: Vec<String> = args
+                    .get_raw(id)
+                    .into_iter()
+                    .flatten()
+                    .map(|v| v.to_string_lossy().into_owned())
+                    .collect();
+                match raw.as_slice() {
+                    [] => serde_json::Value::Null,
+                    [one] if !matches!(arg.get_action(), ArgAction::Append) => one.clone().into(),
+                    many => many.to_vec().into(),
+                }
+            }
+        };
+        out.insert(id.to_string(), value);
+    }
+    serde_json::to_value(out).unwrap_or_default()
+}

@@ -1,0 +1,83 @@
+//! The command line as the registry makes it: the built-in commands, and under `collect`
+//! each registered suite's own collection (its subcommand, see `collect::plugin`).
+
+use clap::{CommandFactory, FromArgMatches};
+
+use crate::cli::Cli;
+use crate::collect::plugin::{self, Collector};
+use crate::suites::Suite;
+
+/// What the command line asked for.
+pub enum Asked {
+    /// A built-in command.
+    Cli(Box<Cli>),
+    /// A suite's own collection, with its arguments and the global options.
+    Collect {
+        collector: &'static dyn Collector,
+        args: clap::ArgMatches,
+        quiet: bool,
+        color: crate::output::ColorWhen,
+    },
+}
+
+/// The suites' own collections whose names no built-in `collect` subcommand has.
+fn collectors(registry: &[&dyn Suite]) -> Vec<&'static dyn Collector> {
+    let builtin = Cli::command();
+    let taken: Vec<String> = builtin
+        .find_subcommand("collect")
+        .map(|c| {
+            c.get_subcommands()
+                .map(|s| s.get_name().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut out: Vec<&'static dyn Collector> = Vec::new();
+    for c in registry.iter().filter_map(|s| s.collector()) {
+        let name = c.command().get_name().to_string();
+        let seen = out.iter().any(|o| o.command().get_name() == name);
+        if !taken.contains(&name) && !seen {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The whole command line: what `--help`, the completions and the man pages show.
+pub fn command(registry: &[&dyn Suite]) -> clap::Command {
+    let own = collectors(registry);
+    Cli::command().mut_subcommand("collect", |collect| {
+        own.iter()
+            .fold(collect, |c, col| c.subcommand(plugin::command(*col)))
+    })
+}
+
+/// Parses `args` (the program's name first) against [`command`].
+pub fn parse<I, T>(registry: &[&dyn Suite], args: I) -> Result<Asked, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let mut cmd = command(registry);
+    let mut matches = cmd.try_get_matches_from_mut(args)?;
+    if let Some(("collect", sub)) = matches.subcommand() {
+        if let Some((name, args)) = sub.subcommand() {
+            if let Some(collector) = collectors(registry)
+                .into_iter()
+                .find(|c| c.command().get_name() == name)
+            {
+                return Ok(Asked::Collect {
+                    collector,
+                    args: args.clone(),
+                    quiet: matches.get_flag("quiet"),
+                    color: matches
+                        .get_one::<crate::output::ColorWhen>("color")
+                        .copied()
+                        .unwrap_or(crate::output::ColorWhen::Auto),
+                });
+            }
+        }
+    }
+    Cli::from_arg_matches_mut(&mut matches)
+        .map(|c| Asked::Cli(Box::new(c)))
+        .map_err(|e| e.format(&mut cmd))
+}
