@@ -1,289 +1,258 @@
-//! The Value-based reader of a fio document the tool had before its one typed reader,
-//! kept here as an independent oracle: wherever both read a file, the tool's reader must
-//! give what this one gives (on every fixture, sample and fuzzed file). Finding the
-//! documents in a file is not repeated here: both use the tool's finder.
+//! An oracle for fio's JSON written from fio's documentation, not from the tool's
+//! reader: what a document says, read from a `serde_json::Value` in the units the
+//! documentation gives, and checked against what the tool's one reader made of the
+//! same file. It compares the quantities the suites judge on (per job and direction:
+//! runtime, bandwidth, IOPS, I/O, latencies and their percentiles, json+ bins; per
+//! reporting group: I/O and runtime), never the reader's own shape.
+//!
+//! What fio's documentation (HOWTO, "JSON output", "JSON+ output", "Interpreting the
+//! output", "Terse output") says, and what each check rests on:
+//! - "The `runtime` value is reported in msec and the `bw` value is reported in 1024 bytes
+//!   per second units": the bandwidth in bytes/s is `bw` x 1024, to within the KiB that
+//!   `bw` is rounded to; `runtime` is milliseconds.
+//! - fio 3 reports latencies in nanoseconds (`clat_ns`, `lat_ns`, `slat_ns`: "completion
+//!   latency and json output use nanoseconds", fio 3.0); fio 2's blocks (`clat`, `lat`,
+//!   `slat`) are in microseconds, as its normal output's `clat (usec)` and its terse
+//!   format's "Completion latency: min, max, mean, stdev (usec)". Percentile keys are
+//!   percentages, values latencies in the block's unit.
+//! - json+: "Each `bins` object contains a set of (key, value) pairs where keys are
+//!   latency durations and values count how many I/Os had completion latencies of the
+//!   corresponding duration" (nanoseconds in the documentation's example, fio 3).
+//! - fio 2's `io_bytes` is in KiB, as its terse format's "Total IO (KiB)"; fio 3 writes
+//!   bytes there and KiB in `io_kbytes`.
+//! - "Run status group": a group's I/O is the aggregate of its threads', its runtime the
+//!   longest of theirs.
+//!
+//! Finding the documents in a file (text before the JSON, several documents) is the
+//! tool's finder ([`fio::find_documents`]), tested on its own with stated answers.
 
-#![allow(dead_code)]
-
-use reprobench::output::visible_name;
 use std::collections::BTreeMap;
 
-use reprobench::error::Problem;
-use reprobench::parse::fio;
-use reprobench::parse::fio::{DirStats, DiskUtil, FioJob, FioOutput, Latency};
+use reprobench::output::visible_name;
+use reprobench::parse::fio::{self, DirStats, FioOutput, Latency};
 use serde_json::Value;
 
-/// A file read as the tool reads it, but with this reader for the final document: the
-/// documents are found by the tool's own finder ([`fio::find_documents`], tested on its
-/// own with stated answers), and only what a document says is read here, from a
-/// `serde_json::Value`, independently of the tool's typed reader.
-pub fn read_general(bytes: &[u8]) -> Result<FioOutput, Problem> {
-    let found = fio::find_documents(bytes)?;
-    let doc: Value = serde_json::from_slice(&bytes[found.from..found.to])
-        .map_err(|e| Problem::at(found.line, format!("invalid JSON: {e}")))?;
-    read_document(&doc, found.line).map(|out| found.onto(out))
+/// One direction of one job as the documentation reads it.
+struct Dir {
+    at: String,
+    runtime_ms: Option<u64>,
+    bw_kib: Option<f64>,
+    iops: Option<f64>,
+    /// Bytes, where the file says them in a documented unit.
+    io_bytes: Option<u64>,
+    /// Means and percentiles in ns, by block (`slat`, `clat`, `lat`).
+    latency: Vec<(&'static str, Option<f64>, BTreeMap<String, f64>)>,
+    bins: Option<BTreeMap<u64, u64>>,
 }
 
-/// fio 2.x wrote `io_bytes` in KiB, bandwidth only in KiB/s and latencies in µs under
-/// `slat`/`clat`/`lat` (fio 3 added `io_kbytes`, `bw_bytes` and the `_ns` blocks).
-#[derive(Clone, Copy)]
-struct Units {
-    legacy: bool,
-}
-
-impl Units {
-    fn of(doc: &Value) -> Units {
-        let major = doc
-            .get("fio version")
-            .and_then(Value::as_str)
-            .and_then(|v| v.trim_start_matches("fio-").split('.').next())
-            .and_then(|m| m.parse::<u32>().ok());
-        Units {
-            legacy: major.is_some_and(|m| m < 3),
+/// Checks the tool's reading of `bytes` against the documentation's; `Ok(false)` when
+/// the oracle cannot read the final document itself (not JSON, no `jobs`), so there is
+/// nothing to compare.
+pub fn agrees(bytes: &[u8], tool: &FioOutput) -> Result<bool, String> {
+    let Ok(found) = fio::find_documents(bytes) else {
+        return Ok(false);
+    };
+    let Ok(doc) = serde_json::from_slice::<Value>(&bytes[found.from..found.to]) else {
+        return Ok(false);
+    };
+    let Some(jobs) = jobs_of(&doc) else {
+        return Ok(false);
+    };
+    let legacy = doc
+        .get("fio version")
+        .and_then(Value::as_str)
+        .and_then(|v| v.trim_start_matches("fio-").split('.').next())
+        .and_then(|m| m.parse::<u32>().ok())
+        .is_some_and(|m| m < 3);
+    if jobs.len() != tool.jobs.len() {
+        return Err(format!(
+            "{} jobs in the document, {} read",
+            jobs.len(),
+            tool.jobs.len()
+        ));
+    }
+    for (i, (j, t)) in jobs.iter().zip(&tool.jobs).enumerate() {
+        let name = j.get("jobname").and_then(Value::as_str).map(visible_name);
+        if name.as_deref() != Some(t.jobname.as_str()) {
+            return Err(format!("job {i}: named {name:?}, read {:?}", t.jobname));
         }
-    }
-}
-
-fn read_document(doc: &Value, line: usize) -> Result<FioOutput, Problem> {
-    let bad = |what: String| Problem::at(line, what);
-    let units = Units::of(doc);
-    // `fio --client` writes `client_stats`: one entry per client and job, and with
-    // several clients an `All clients` sum without options or percentiles, which is left
-    // out: the per-client entries are summed per group as group_reporting would.
-    let (key, jobs_v) = match (doc.get("jobs"), doc.get("client_stats")) {
-        (Some(Value::Array(j)), _) => ("jobs", j),
-        (_, Some(Value::Array(c))) => ("client_stats", c),
-        _ => return Err(bad("not fio output: no `jobs` array".into())),
-    };
-    let mut jobs = Vec::with_capacity(jobs_v.len());
-    for (i, j) in jobs_v.iter().enumerate() {
-        if key == "client_stats" && j.get("jobname").and_then(Value::as_str) == Some("All clients")
-        {
-            continue;
+        let gid = j.get("groupid").and_then(Value::as_u64).unwrap_or(0);
+        if gid != t.groupid {
+            return Err(format!("job {i}: group {gid}, read {}", t.groupid));
         }
-        jobs.push(read_job(j, &format!("{key}[{i}]"), units).map_err(bad)?);
-    }
-    Ok(FioOutput {
-        fio_version: doc
-            .get("fio version")
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        timestamp: doc.get("timestamp").and_then(Value::as_i64),
-        documents: 1,
-        line,
-        text_before: Vec::new(),
-        text_after: false,
-        broken_tail: None,
-        global_options: read_options(doc.get("global options")),
-        jobs,
-        client_stats: key == "client_stats",
-        disk_util: read_disk_util(doc.get("disk_util")),
-        signal: None,
-        separate_runs: Vec::new(),
-    })
-}
-
-fn read_disk_util(v: Option<&Value>) -> Vec<DiskUtil> {
-    let Some(Value::Array(list)) = v else {
-        return Vec::new();
-    };
-    list.iter()
-        .filter_map(|d| {
-            let name = d.get("name")?.as_str()?.to_string();
-            let aggregate = d
-                .as_object()
-                .is_some_and(|o| o.keys().any(|k| k.starts_with("aggr_")));
-            Some(DiskUtil { name, aggregate })
-        })
-        .collect()
-}
-
-fn read_job(j: &Value, at: &str, units: Units) -> Result<FioJob, String> {
-    if !j.is_object() {
-        return Err(format!("{at}: expected an object"));
-    }
-    let jobname = match j.get("jobname") {
-        Some(Value::String(s)) => visible_name(s).into_owned(),
-        Some(_) => return Err(format!("{at}.jobname: expected a string")),
-        None => return Err(format!("{at}: no `jobname`")),
-    };
-    Ok(FioJob {
-        jobname,
-        groupid: opt_u64(j, "groupid", at)?.unwrap_or(0),
-        error: opt_i64(j, "error", at)?.unwrap_or(0),
-        job_options: read_options(j.get("job options")),
-        read: read_dir(j.get("read"), &format!("{at}.read"), units)?,
-        write: read_dir(j.get("write"), &format!("{at}.write"), units)?,
-        trim: read_dir(j.get("trim"), &format!("{at}.trim"), units)?,
-        usr_cpu: opt_f64(j, "usr_cpu", at)?.unwrap_or(0.0),
-        sys_cpu: opt_f64(j, "sys_cpu", at)?.unwrap_or(0.0),
-        job_runtime_ms: opt_u64(j, "job_runtime", at)?.unwrap_or(0),
-    })
-}
-
-fn read_dir(v: Option<&Value>, at: &str, units: Units) -> Result<DirStats, String> {
-    let Some(v) = v else {
-        return Ok(DirStats::default());
-    };
-    if !v.is_object() {
-        return Err(format!("{at}: expected an object"));
-    }
-    let io_bytes = opt_u64(v, "io_bytes", at)?.unwrap_or(0);
-    let bw_kib = opt_f64(v, "bw", at)?;
-    // The `_ns` blocks when present; fio 2.x's µs blocks scaled to ns otherwise.
-    let lat = |name: &str| -> Result<Latency, String> {
-        let ns = format!("{name}_ns");
-        match (v.get(&ns), v.get(name)) {
-            (Some(b), _) => read_latency(Some(b), &format!("{at}.{ns}"), 1.0),
-            (None, Some(b)) => read_latency(Some(b), &format!("{at}.{name}"), 1000.0),
-            (None, None) => Ok(Latency::default()),
-        }
-    };
-    Ok(DirStats {
-        bw_bytes_given: v.get("bw_bytes").is_some_and(|x| !x.is_null()),
-        ns_latency: ["clat_ns", "lat_ns"]
-            .iter()
-            .any(|k| v.get(*k).is_some_and(|x| !x.is_null())),
-        io_bytes: if units.legacy && v.get("io_kbytes").is_none() {
-            io_bytes.saturating_mul(1024)
-        } else {
-            io_bytes
-        },
-        bw_bytes: match opt_f64(v, "bw_bytes", at)? {
-            Some(b) => b,
-            None => bw_kib.map_or(0.0, |k| k * 1024.0),
-        },
-        iops: opt_f64(v, "iops", at)?.unwrap_or(0.0),
-        runtime_ms: opt_u64(v, "runtime", at)?.unwrap_or(0),
-        total_ios: opt_u64(v, "total_ios", at)?.unwrap_or(0),
-        bw_mean_kib: opt_f64(v, "bw_mean", at)?.filter(|x| x.is_finite()),
-        bw_dev_kib: opt_f64(v, "bw_dev", at)?.filter(|x| x.is_finite()),
-        bw_samples: opt_u64(v, "bw_samples", at)?,
-        slat: lat("slat")?,
-        clat: lat("clat")?,
-        lat: lat("lat")?,
-    })
-}
-
-/// A latency block; `scale` turns its unit into ns (1000 for fio 2.x's µs).
-fn read_latency(v: Option<&Value>, at: &str, scale: f64) -> Result<Latency, String> {
-    let Some(v) = v else {
-        return Ok(Latency::default());
-    };
-    if !v.is_object() {
-        return Err(format!("{at}: expected an object"));
-    }
-    let mut percentiles = Vec::new();
-    if let Some(p) = v.get("percentile") {
-        let map = p
-            .as_object()
-            .ok_or_else(|| format!("{at}.percentile: expected an object"))?;
-        for (k, val) in map {
-            let pct: f64 = k
-                .parse()
-                .map_err(|_| format!("{at}.percentile: key `{k}` is not a number"))?;
-            let ns = val
-                .as_f64()
-                .ok_or_else(|| format!("{at}.percentile.{k}: expected a number"))?;
-            percentiles.push((pct, ns * scale));
-        }
-    }
-    let bins = match v.get("bins") {
-        None => None,
-        Some(b) => {
-            let map = b
-                .as_object()
-                .ok_or_else(|| format!("{at}.bins: expected an object"))?;
-            let mut bins = Vec::with_capacity(map.len());
-            for (k, val) in map {
-                let ns: u64 = k
-                    .parse()
-                    .map_err(|_| format!("{at}.bins: key `{k}` is not a whole number"))?;
-                let count = val
-                    .as_u64()
-                    .ok_or_else(|| format!("{at}.bins.{k}: expected a count"))?;
-                bins.push((ns, count));
+        for (key, dir) in [("read", &t.read), ("write", &t.write), ("trim", &t.trim)] {
+            if let Some(v) = j.get(key) {
+                let d = read_dir(v, format!("job {i} {key}"), legacy);
+                compare(&d, dir)?;
             }
-            bins.sort_unstable();
-            Some(bins)
         }
+    }
+    groups_agree(tool)?;
+    Ok(true)
+}
+
+/// The documents' jobs: `jobs`, or with `--client` the per-client `client_stats` (less
+/// the `All clients` sum, which has no percentiles).
+fn jobs_of(doc: &Value) -> Option<Vec<&Value>> {
+    if let Some(Value::Array(j)) = doc.get("jobs") {
+        return Some(j.iter().collect());
+    }
+    match doc.get("client_stats") {
+        Some(Value::Array(c)) => Some(
+            c.iter()
+                .filter(|j| j.get("jobname").and_then(Value::as_str) != Some("All clients"))
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+fn read_dir(v: &Value, at: String, legacy: bool) -> Dir {
+    let num = |k: &str| v.get(k).and_then(Value::as_f64);
+    let io_bytes = if legacy {
+        // fio 2: KiB.
+        v.get("io_bytes").and_then(Value::as_u64).map(|k| k * 1024)
+    } else {
+        v.get("io_bytes").and_then(Value::as_u64)
     };
-    Ok(Latency {
-        n: opt_u64(v, "N", at)?.unwrap_or(0),
-        mean: opt_f64(v, "mean", at)?.unwrap_or(0.0) * scale,
-        max: opt_f64(v, "max", at)?.unwrap_or(0.0) * scale,
-        percentiles,
-        // fio 2.x's json+ bins are indices, not durations: left out.
-        bins: bins.filter(|_| scale == 1.0),
-    })
+    let mut latency = Vec::new();
+    for block in ["slat", "clat", "lat"] {
+        // fio 3's nanosecond block, else fio 2's microseconds.
+        let (b, scale) = match (v.get(format!("{block}_ns")), v.get(block)) {
+            (Some(b), _) => (b, 1.0),
+            (None, Some(b)) => (b, 1000.0),
+            (None, None) => continue,
+        };
+        let mean = b.get("mean").and_then(Value::as_f64).map(|m| m * scale);
+        let pcts = b
+            .get("percentile")
+            .and_then(Value::as_object)
+            .map(|m| {
+                m.iter()
+                    .filter_map(|(k, x)| Some((k.clone(), x.as_f64()? * scale)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        latency.push((block, mean, pcts));
+    }
+    let bins = v
+        .get("clat_ns")
+        .and_then(|c| c.get("bins"))
+        .and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, x)| Some((k.parse().ok()?, x.as_u64()?)))
+                .collect()
+        });
+    Dir {
+        at,
+        runtime_ms: v.get("runtime").and_then(Value::as_u64),
+        bw_kib: num("bw"),
+        iops: num("iops"),
+        io_bytes,
+        latency,
+        bins,
+    }
 }
 
-fn read_options(v: Option<&Value>) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    if let Some(Value::Object(map)) = v {
-        for (k, val) in map {
-            // Names and options are shown with their control characters visible (the
-            // project's rule for every name from an input).
-            let s = match val {
-                Value::String(s) => visible_name(s).into_owned(),
-                other => other.to_string(),
-            };
-            out.insert(visible_name(k).into_owned(), s);
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+}
+
+fn compare(d: &Dir, t: &DirStats) -> Result<(), String> {
+    let at = &d.at;
+    if let Some(r) = d.runtime_ms {
+        if r != t.runtime_ms {
+            return Err(format!("{at}: runtime {r} ms, read {}", t.runtime_ms));
         }
     }
-    out
+    if let Some(kib) = d.bw_kib {
+        // `bw` is the bandwidth in KiB/s, rounded to a whole KiB (fio 3) or exact.
+        if (t.bw_bytes - kib * 1024.0).abs() >= 1024.0 {
+            return Err(format!("{at}: bw {kib} KiB/s, read {} bytes/s", t.bw_bytes));
+        }
+    }
+    if let Some(iops) = d.iops {
+        if !close(iops, t.iops) {
+            return Err(format!("{at}: iops {iops}, read {}", t.iops));
+        }
+    }
+    if let Some(io) = d.io_bytes {
+        if io != t.io_bytes {
+            return Err(format!("{at}: {io} bytes of I/O, read {}", t.io_bytes));
+        }
+    }
+    for (block, mean, pcts) in &d.latency {
+        let l: &Latency = match *block {
+            "slat" => &t.slat,
+            "clat" => &t.clat,
+            _ => &t.lat,
+        };
+        if let Some(m) = mean {
+            if !close(*m, l.mean) {
+                return Err(format!("{at} {block}: mean {m} ns, read {}", l.mean));
+            }
+        }
+        for (key, ns) in pcts {
+            let Ok(pct) = key.parse::<f64>() else {
+                continue;
+            };
+            let read = l
+                .percentiles
+                .iter()
+                .find(|(p, _)| p.to_bits() == pct.to_bits())
+                .map(|(_, v)| *v);
+            if !read.is_some_and(|r| close(r, *ns) || (r.is_nan() && ns.is_nan())) {
+                return Err(format!(
+                    "{at} {block}: {key}th percentile {ns} ns, read {read:?}"
+                ));
+            }
+        }
+    }
+    if let Some(bins) = &d.bins {
+        let read: Option<BTreeMap<u64, u64>> = t.clat.bins.as_ref().map(|b| {
+            let mut m = BTreeMap::new();
+            for (ns, n) in b {
+                *m.entry(*ns).or_default() += n;
+            }
+            m
+        });
+        if read.as_ref() != Some(bins) {
+            return Err(format!(
+                "{at}: {} json+ bins, read {:?}",
+                bins.len(),
+                read.map(|r| r.len())
+            ));
+        }
+    }
+    Ok(())
 }
 
-fn opt_f64(v: &Value, key: &str, at: &str) -> Result<Option<f64>, String> {
-    match v.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(x) => x
-            .as_f64()
-            .map(Some)
-            .ok_or_else(|| format!("{at}.{key}: expected a number, found {}", kind(x))),
+/// A reporting group's I/O is its jobs' sum and its runtime the longest of theirs.
+fn groups_agree(tool: &FioOutput) -> Result<(), String> {
+    for g in reprobench::fio::groups::groups(tool) {
+        let jobs: Vec<_> = tool
+            .jobs
+            .iter()
+            .filter(|j| j.groupid == g.groupid)
+            .collect();
+        for (name, dir, of) in [
+            (
+                "read",
+                &g.read,
+                (|j: &fio::FioJob| j.read.clone()) as fn(&_) -> _,
+            ),
+            ("write", &g.write, |j: &fio::FioJob| j.write.clone()),
+        ] {
+            let io: u64 = jobs.iter().map(|j| of(j).io_bytes).sum();
+            let run = jobs.iter().map(|j| of(j).runtime_ms).max().unwrap_or(0);
+            if (dir.io_bytes, dir.runtime_ms) != (io, run) {
+                return Err(format!(
+                    "group {} {name}: {io} bytes in {run} ms by its jobs, the group says {} in {}",
+                    g.groupid, dir.io_bytes, dir.runtime_ms
+                ));
+            }
+        }
     }
-}
-
-/// An errno: a whole number (`0.5` is not one, and not success either).
-fn opt_i64(v: &Value, key: &str, at: &str) -> Result<Option<i64>, String> {
-    match v.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(x) => match (x.as_i64(), x.as_f64()) {
-            (Some(n), _) => Ok(Some(n)),
-            (None, Some(f)) if f.fract() == 0.0 && f.abs() < 9.2e18 => Ok(Some(f as i64)),
-            _ => Err(format!(
-                "{at}.{key}: expected a whole number, found {}",
-                if x.is_number() {
-                    x.to_string()
-                } else {
-                    kind(x).to_string()
-                }
-            )),
-        },
-    }
-}
-
-fn opt_u64(v: &Value, key: &str, at: &str) -> Result<Option<u64>, String> {
-    match v.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(x) => match (x.as_u64(), x.as_f64()) {
-            (Some(n), _) => Ok(Some(n)),
-            (None, Some(f)) if f >= 0.0 && f.fract() == 0.0 && f < 1.8e19 => Ok(Some(f as u64)),
-            _ => Err(format!(
-                "{at}.{key}: expected a whole number, found {}",
-                kind(x)
-            )),
-        },
-    }
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
+    Ok(())
 }
