@@ -57,3 +57,7 @@ impl Problem {
         ParseError::new(path, self.line, self.reason)
     }
 }
+
+/// The exit status of a command whose input or arguments were unusable (nothing judged,
+/// nothing run).
+pub const UNUSABLE: i32 = 2;

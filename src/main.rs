@@ -19,9 +19,7 @@ fn main() {
         }) => {
             reprobench::output::set_quiet(quiet);
             reprobench::output::set_color(color);
-            let run =
-                reprobench::collect::plugin::run(collector, &args, &reprobench::process::System);
-            exit(run)
+            exit(collector.run(&args, &commands::collect::context()))
         }
         Err(e) => e.exit(),
     };

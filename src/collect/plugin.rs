@@ -21,41 +21,82 @@ pub trait Collector: Sync {
     /// The subcommand: its name, what it does and writes (`about`), its own arguments.
     fn command(&self) -> clap::Command;
     /// The section of the procedure the collection follows (the manifest's `procedure`).
-    fn procedure(&self) -> &'static str;
+    fn procedure(&self) -> &'static str {
+        ""
+    }
     /// Its collector scripts (`collectors/<suite>/`): name and text, written beside
     /// `lib.sh`, whose `run` every command goes through so that a dry run prints it.
-    fn scripts(&self) -> &'static [(&'static str, &'static str)];
+    fn scripts(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
     /// What keeps the collection from running at all (a missing program, a folder that
     /// is not there): each problem refuses it before any step runs.
     fn preflight(&self, _args: &ArgMatches, _out: &Path) -> Vec<String> {
         Vec::new()
     }
     /// The steps of one collection into `out`, with the subcommand's arguments.
-    fn steps(&self, args: &ArgMatches, out: &Path, scripts: &Scripts) -> Vec<Step>;
+    fn steps(&self, _args: &ArgMatches, _out: &Path, _scripts: &Scripts) -> Vec<Step> {
+        Vec::new()
+    }
+    /// Runs one collection with the arguments clap matched for [`command`]: by default
+    /// the [`Collector::steps`] as every collection runs them ([`run_steps`]); a
+    /// procedure's own collection (rounds, servers brought up and down) runs itself, on
+    /// the same steps, guard and manifest.
+    fn run(&self, args: &ArgMatches, cx: &Context) -> anyhow::Result<i32> {
+        run_steps(self, args, cx.runner)
+    }
 }
 
-/// The subcommand of `collector`, with what every collection takes.
+/// What a collection is handed by the command that runs it.
+pub struct Context<'a> {
+    /// Runs the commands (the system's processes; a test's stand-in).
+    pub runner: &'a dyn Runner,
+    /// The verdicts `analyze` gives a results folder, or why it gives none (for
+    /// collections that judge as they go: `--until-settled`). Handed in: the analysis
+    /// sits above the suites.
+    pub judge: Judge,
+}
+
+/// See [`Context::judge`].
+pub type Judge = fn(&Path) -> Result<Vec<crate::model::verdict::Verdict>, String>;
+
+/// The subcommand of `collector`, with what every collection takes (`-o/--out`,
+/// `--dry-run`, `--fresh`). A collector whose own arguments already hold `Running`
+/// (`--dry-run`: a procedure's collection, which says itself where it writes) is taken
+/// as it is.
 pub fn command(collector: &dyn Collector) -> clap::Command {
-    let cmd = collector.command().arg(
-        Arg::new("out")
-            .short('o')
-            .long("out")
-            .value_name("DIR")
-            .default_value("results")
-            .value_parser(clap::value_parser!(PathBuf))
-            .help("The results folder; the manifest goes to OUT/manifests/<collection>.json"),
-    );
+    let cmd = collector.command();
+    let has = |id: &str| cmd.get_arguments().any(|a| a.get_id() == id);
+    if has("dry_run") {
+        return cmd;
+    }
+    let mut add = Vec::new();
+    if !has("out") {
+        add.push(
+            Arg::new("out")
+                .short('o')
+                .long("out")
+                .value_name("DIR")
+                .default_value("results")
+                .value_parser(clap::value_parser!(PathBuf))
+                .help("The results folder; the manifest goes to OUT/manifests/<collection>.json"),
+        );
+    }
     // `Running`'s own arguments, without the about text its derive would also set.
-    Running::augment_args(clap::Command::new("running"))
-        .get_arguments()
-        .fold(cmd, |cmd, arg| cmd.arg(arg.clone()))
+    add.extend(
+        Running::augment_args(clap::Command::new("running"))
+            .get_arguments()
+            .filter(|a| !has(a.get_id().as_str()))
+            .cloned(),
+    );
+    add.into_iter().fold(cmd, |cmd, arg| cmd.arg(arg))
 }
 
-/// Runs one collection of `collector` with the arguments clap matched for
+/// Runs one collection of `collector`'s steps with the arguments clap matched for
 /// [`command`]: the exit status `collect` documents (0 every step ran, 1 a step failed,
 /// 2 the preflight or the device guard refused, 128+N a signal).
-pub fn run(
-    collector: &dyn Collector,
+pub fn run_steps<C: Collector + ?Sized>(
+    collector: &C,
     args: &ArgMatches,
     runner: &dyn Runner,
 ) -> anyhow::Result<i32> {

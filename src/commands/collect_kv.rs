@@ -2,7 +2,11 @@
 //! (plain vLLM, then the connector), test 2 alternating the variants on a freshly started
 //! server, two runs each (or `--runs`), and with `--dram` test 3.
 
+use clap::{ArgMatches, Args, FromArgMatches};
+
+use crate::collect::plugin::Context;
 use crate::process::Runner;
+use crate::suites::kv_common::collect_args::{facts_steps, kv_plan, KvCommon};
 
 use crate::collect::plan::Collection;
 use crate::collect::scripts::Scripts;
@@ -72,4 +76,40 @@ pub fn collect(
         p.index("kv", &path)?;
     }
     Ok(code)
+}
+
+#[derive(Debug, Args)]
+pub struct CollectKvAllArgs {
+    /// Runs of each variant's ladder (the procedure: at least two).
+    #[arg(long, default_value_t = 2)]
+    pub runs: u32,
+    /// Client counts of the ladder.
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16,32")]
+    pub levels: Vec<u32>,
+    /// Also test 3 (LMCache with a DRAM tier; needs ~/bench/lmcache).
+    #[arg(long)]
+    pub dram: bool,
+    #[command(flatten)]
+    pub kv: KvCommon,
+}
+
+/// `collect kv`: the KV procedure's three tests in order, beside the suites' own
+/// collections.
+pub struct KvCollector;
+
+pub static COLLECTOR: KvCollector = KvCollector;
+
+impl crate::collect::plugin::Collector for KvCollector {
+    fn command(&self) -> clap::Command {
+        CollectKvAllArgs::augment_args(clap::Command::new("kv"))
+            .about("The KV-cache procedure end to end: tests 1 and 2 (and 3 with --dram), in order")
+    }
+
+    fn run(&self, args: &ArgMatches, cx: &Context) -> anyhow::Result<i32> {
+        let a = &CollectKvAllArgs::from_arg_matches(args)?;
+        let p = kv_plan(&a.kv)?;
+        let s = Scripts::write()?;
+        let facts = facts_steps(&a.kv, &p.kv.out, &s);
+        collect(&p, facts, &s, &a.levels, a.runs, a.dram, cx.runner)
+    }
 }

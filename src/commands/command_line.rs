@@ -20,7 +20,11 @@ pub enum Asked {
     },
 }
 
-/// The suites' own collections whose names no built-in `collect` subcommand has.
+/// Collections that belong to no one suite: the KV procedure's three tests in order.
+const PROCEDURES: &[&dyn Collector] = &[&super::collect_kv::COLLECTOR];
+
+/// The suites' own collections, then the procedures', whose names no built-in `collect`
+/// subcommand has.
 fn collectors(registry: &[&dyn Suite]) -> Vec<&'static dyn Collector> {
     let builtin = Cli::command();
     let taken: Vec<String> = builtin
@@ -32,7 +36,8 @@ fn collectors(registry: &[&dyn Suite]) -> Vec<&'static dyn Collector> {
         })
         .unwrap_or_default();
     let mut out: Vec<&'static dyn Collector> = Vec::new();
-    for c in registry.iter().filter_map(|s| s.collector()) {
+    let suites = registry.iter().filter_map(|s| s.collector());
+    for c in suites.chain(PROCEDURES.iter().copied()) {
         let name = c.command().get_name().to_string();
         let seen = out.iter().any(|o| o.command().get_name() == name);
         if !taken.contains(&name) && !seen {
@@ -46,8 +51,15 @@ fn collectors(registry: &[&dyn Suite]) -> Vec<&'static dyn Collector> {
 pub fn command(registry: &[&dyn Suite]) -> clap::Command {
     let own = collectors(registry);
     Cli::command().mut_subcommand("collect", |collect| {
-        own.iter()
-            .fold(collect, |c, col| c.subcommand(plugin::command(*col)))
+        // The collections first, in the registry's order; then the built-in ones
+        // (sysinfo, replay).
+        let collect = collect.mut_subcommands(|c| {
+            let after = own.len() + c.get_display_order();
+            c.display_order(after)
+        });
+        own.iter().enumerate().fold(collect, |c, (i, col)| {
+            c.subcommand(plugin::command(*col).display_order(i))
+        })
     })
 }
 

@@ -34,7 +34,7 @@ pub fn analyze_input(
 }
 
 /// An input was unusable: print why and exit 2.
-pub const UNUSABLE: i32 = 2;
+pub use crate::error::UNUSABLE;
 
 /// Refuses an output path inside the input folder: a results folder is evidence and is
 /// never written to.

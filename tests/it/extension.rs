@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use reprobench::analysis;
 use reprobench::collect::outcome::Outcome;
-use reprobench::collect::plugin::Collector;
+use reprobench::collect::plugin::{Collector, Context};
 use reprobench::collect::scripts::Scripts;
 use reprobench::collect::steps::{Check, Origin, Step};
 use reprobench::commands::command_line::{self, Asked};
@@ -312,7 +312,13 @@ fn a_toy_suite_collects_through_its_own_collect_subcommand_and_script() {
     let run = |parsed: Result<Asked, clap::Error>| match parsed.expect("parses") {
         Asked::Collect {
             collector, args, ..
-        } => reprobench::collect::plugin::run(collector, &args, &System).expect("runs"),
+        } => {
+            let cx = Context {
+                runner: &System,
+                judge: |_| Err("not judged here".into()),
+            };
+            collector.run(&args, &cx).expect("runs")
+        }
         Asked::Cli(_) => panic!("the toy's subcommand is the toy's"),
     };
     assert_eq!(run(line(&["--dry-run"])), 0);
@@ -472,4 +478,42 @@ fn no_phrase_is_made_of_formatted_text() {
         "formatted text made into a phrase (build it with phrase! and typed numbers):\n{}",
         found.join("\n")
     );
+}
+
+/// The procedures' collections are the suites' (and the KV procedure's three-test run):
+/// `collect`'s subcommands other than the built-in `sysinfo` and `replay` all come from
+/// the registry, each once.
+#[test]
+fn every_collect_subcommand_but_the_built_in_ones_comes_from_the_registry() {
+    use clap::CommandFactory;
+    let builtin: Vec<String> = reprobench::cli::Cli::command()
+        .find_subcommand("collect")
+        .expect("collect")
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    assert_eq!(builtin, ["sysinfo", "replay"]);
+    let line = command_line::command(suites::SUITES);
+    let all: Vec<&str> = line
+        .find_subcommand("collect")
+        .expect("collect")
+        .get_subcommands()
+        .map(|c| c.get_name())
+        .collect();
+    let mut from_suites: Vec<String> = suites::SUITES
+        .iter()
+        .filter_map(|s| s.collector())
+        .map(|c| c.command().get_name().to_string())
+        .collect();
+    assert_eq!(
+        from_suites.len(),
+        suites::SUITES.len(),
+        "every suite collects"
+    );
+    from_suites.push("kv".into());
+    from_suites.extend(builtin);
+    let mut all_sorted: Vec<String> = all.iter().map(|s| s.to_string()).collect();
+    all_sorted.sort();
+    from_suites.sort();
+    assert_eq!(all_sorted, from_suites);
 }

@@ -4,6 +4,7 @@
 pub mod aggregate;
 pub mod checklist;
 pub mod collect;
+pub mod collect_args;
 pub mod conformance;
 pub mod deviations;
 pub mod hit_source;

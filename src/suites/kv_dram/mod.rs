@@ -20,6 +20,7 @@ use crate::suites::{Options, Suite, SuiteInfo, SuiteReport, Table};
 
 mod analyze;
 pub mod collect;
+pub mod collector;
 mod deviations;
 mod observations;
 mod tables;
@@ -53,6 +54,10 @@ const INFO: SuiteInfo = SuiteInfo {
 };
 
 impl Suite for KvDram {
+    fn collector(&self) -> Option<&'static dyn crate::collect::plugin::Collector> {
+        Some(&collector::COLLECTOR)
+    }
+
     fn info(&self) -> &'static SuiteInfo {
         &INFO
     }

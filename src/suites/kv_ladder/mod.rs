@@ -19,6 +19,7 @@ use crate::suites::kv_common::{self, ADP, PLAIN};
 use crate::suites::{Options, Preformatted, Suite, SuiteInfo, SuiteReport, Table};
 mod analyze;
 pub mod collect;
+pub mod collector;
 mod observations;
 mod regime;
 mod tables;
@@ -55,6 +56,10 @@ const INFO: SuiteInfo = SuiteInfo {
 };
 
 impl Suite for KvLadder {
+    fn collector(&self) -> Option<&'static dyn crate::collect::plugin::Collector> {
+        Some(&collector::COLLECTOR)
+    }
+
     fn info(&self) -> &'static SuiteInfo {
         &INFO
     }

@@ -16,6 +16,7 @@ use crate::suites::{Options, Suite, SuiteInfo, SuiteReport, Table};
 
 mod analyze;
 pub mod collect;
+pub mod collector;
 mod limits;
 mod tables;
 mod verdicts;
@@ -47,6 +48,10 @@ const INFO: SuiteInfo = SuiteInfo {
 };
 
 impl Suite for KvRestore {
+    fn collector(&self) -> Option<&'static dyn crate::collect::plugin::Collector> {
+        Some(&collector::COLLECTOR)
+    }
+
     fn info(&self) -> &'static SuiteInfo {
         &INFO
     }

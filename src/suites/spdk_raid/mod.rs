@@ -3,6 +3,7 @@
 //! article's published tables beside the measured ones.
 
 pub mod collect;
+pub mod collector;
 mod deviations;
 mod frames;
 mod judge;
@@ -44,6 +45,10 @@ const INFO: SuiteInfo = SuiteInfo {
 };
 
 impl Suite for SpdkRaid {
+    fn collector(&self) -> Option<&'static dyn crate::collect::plugin::Collector> {
+        Some(&collector::COLLECTOR)
+    }
+
     fn info(&self) -> &'static SuiteInfo {
         &INFO
     }

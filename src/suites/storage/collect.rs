@@ -153,8 +153,7 @@ pub struct Plan {
     pub judge: Judge,
 }
 
-/// The verdicts `analyze` gives a results folder, or why it gives none.
-pub type Judge = fn(&Path) -> Result<Vec<crate::model::verdict::Verdict>, String>;
+pub use crate::collect::plugin::Judge;
 
 fn is_raid10(plan: &Plan) -> bool {
     plan.array.eq_ignore_ascii_case("raid10")

@@ -5,6 +5,7 @@ mod analyze;
 mod charts;
 mod checklist;
 pub mod collect;
+pub mod collector;
 pub mod conformance;
 mod deviations;
 mod drives;
@@ -55,6 +56,10 @@ const INFO: SuiteInfo = SuiteInfo {
 };
 
 impl Suite for Storage {
+    fn collector(&self) -> Option<&'static dyn crate::collect::plugin::Collector> {
+        Some(&collector::COLLECTOR)
+    }
+
     fn info(&self) -> &'static SuiteInfo {
         &INFO
     }

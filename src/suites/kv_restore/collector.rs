@@ -1,0 +1,34 @@
+//! `collect kv-restore`: its arguments, registered through the suite (`Suite::collector`).
+
+use clap::{ArgMatches, Args, FromArgMatches};
+
+use crate::collect::plugin::{Collector, Context};
+use crate::collect::scripts::Scripts;
+use crate::suites::kv_common::collect_args::{facts_steps, kv_plan, KvCommon};
+
+#[derive(Debug, Args)]
+pub struct CollectKvRestoreArgs {
+    #[command(flatten)]
+    pub kv: KvCommon,
+}
+
+pub struct KvRestoreCollector;
+
+/// The suite's collector.
+pub static COLLECTOR: KvRestoreCollector = KvRestoreCollector;
+
+impl Collector for KvRestoreCollector {
+    fn command(&self) -> clap::Command {
+        CollectKvRestoreArgs::augment_args(clap::Command::new("kv-restore"))
+            .about("KV test 1: long-context restore after restarts, plain vLLM then the connector")
+    }
+
+    fn run(&self, args: &ArgMatches, cx: &Context) -> anyhow::Result<i32> {
+        let a = CollectKvRestoreArgs::from_arg_matches(args)?;
+        let a = &a;
+        let p = kv_plan(&a.kv)?;
+        let s = Scripts::write()?;
+        let facts = facts_steps(&a.kv, &p.kv.out, &s);
+        super::collect::collect(&p, facts, &s, cx.runner)
+    }
+}
