@@ -32,8 +32,8 @@ for array in raid10 adp; do
   rm -rf "$OUT"
   mkdir -p "$OUT/iostat"
   echo "$array: DEV=$DEV" >> "$here/results/devices.txt"
-  run() {                              # the procedure's helper, as collectors/storage-fio.sh runs it
-    bash "$here/../../collectors/storage-fio.sh" "$OUT" "$DEV" "$@" || true
+  run() {                              # the procedure's helper, as collectors/storage/storage-fio.sh runs it
+    bash "$here/../../collectors/storage/storage-fio.sh" "$OUT" "$DEV" "$@" || true
   }
   run precondition --readwrite=write --bs=128k --numjobs=8 --iodepth=8 --size=1g --runtime=3
   run randread-8k-j32-d32  --readwrite=randread  --bs=8k --numjobs=32  --iodepth=32 --size=1g --runtime=4 --time_based=1

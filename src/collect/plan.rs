@@ -111,6 +111,7 @@ impl Collection<'_> {
     /// [`Collection::run`], then more rounds while `more` asks for them and nothing has
     /// failed, been refused or been stopped; then its tail.
     pub fn run_with(mut self, runner: &dyn Runner, more: Option<More>) -> anyhow::Result<i32> {
+        self.session.manifest.collectors = self.scripts.digests().clone();
         if self.dry_run {
             if !self.checks.is_empty() {
                 crate::outln!("# before anything runs, the preflight checks:");

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
 
 use super::plan::{expand_home, index_manifest, Collection};
-use super::scripts::{digest, Scripts};
+use super::scripts::Scripts;
 use super::steps::{Session, Step};
 use crate::cli::Running;
 use crate::process::Runner;
@@ -116,12 +116,6 @@ pub fn run_steps<C: Collector + ?Sized>(
         Vec::new(),
     );
     session.resume = !running.fresh;
-    session.manifest.collectors.extend(
-        collector
-            .scripts()
-            .iter()
-            .map(|(script, text)| (script.to_string(), digest(text))),
-    );
     let code = Collection {
         session,
         steps: collector.steps(args, &out, &scripts),

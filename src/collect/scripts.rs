@@ -9,39 +9,13 @@ use anyhow::Context;
 
 use crate::process::{Invocation, Runner};
 
+/// The scripts every collection has: `lib.sh` (every command through `run`, so a dry run
+/// prints it) and `capture.sh` (a system command's output kept). A procedure's own
+/// scripts are its suite's (`collectors/<suite>/`, given to [`Scripts::write_with`]).
 const SCRIPTS: &[(&str, &str)] = &[
     ("lib.sh", include_str!("../../collectors/lib.sh")),
-    (
-        "storage-fio.sh",
-        include_str!("../../collectors/storage-fio.sh"),
-    ),
-    (
-        "storage-drives.sh",
-        include_str!("../../collectors/storage-drives.sh"),
-    ),
     ("capture.sh", include_str!("../../collectors/capture.sh")),
-    (
-        "kv-ladder.sh",
-        include_str!("../../collectors/kv-ladder.sh"),
-    ),
-    (
-        "kv-server.sh",
-        include_str!("../../collectors/kv-server.sh"),
-    ),
-    ("spdk-fio.sh", include_str!("../../collectors/spdk-fio.sh")),
-    (
-        "spdk-degraded.sh",
-        include_str!("../../collectors/spdk-degraded.sh"),
-    ),
 ];
-
-/// Each collector script by name with the sha256 of its text, for the manifest.
-pub fn digests() -> std::collections::BTreeMap<String, String> {
-    SCRIPTS
-        .iter()
-        .map(|(name, text)| (name.to_string(), digest(text)))
-        .collect()
-}
 
 /// The sha256 of a script's text, in hex.
 pub fn digest(text: &str) -> String {
@@ -65,6 +39,8 @@ pub fn environment() -> std::collections::BTreeMap<String, String> {
 /// The scripts, written out for one collection.
 pub struct Scripts {
     dir: tempfile::TempDir,
+    /// Each script by name with the sha256 of its text, for the manifest.
+    digests: std::collections::BTreeMap<String, String>,
 }
 
 impl Scripts {
@@ -88,12 +64,19 @@ impl Scripts {
                 "a suite's collector script `{name}` has the name of a built-in one"
             );
         }
+        let mut digests = std::collections::BTreeMap::new();
         for (name, text) in SCRIPTS.iter().chain(extra) {
+            digests.insert(name.to_string(), digest(text));
             let p = dir.path().join(name);
             std::fs::write(&p, text)
                 .with_context(|| format!("failed to write the collector `{name}`"))?;
         }
-        Ok(Scripts { dir })
+        Ok(Scripts { dir, digests })
+    }
+
+    /// Each script written, by name, with the sha256 of its text.
+    pub fn digests(&self) -> &std::collections::BTreeMap<String, String> {
+        &self.digests
     }
 
     pub fn path(&self, name: &str) -> PathBuf {

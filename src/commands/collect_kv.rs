@@ -108,7 +108,7 @@ impl crate::collect::plugin::Collector for KvCollector {
     fn run(&self, args: &ArgMatches, cx: &Context) -> anyhow::Result<i32> {
         let a = &CollectKvAllArgs::from_arg_matches(args)?;
         let p = kv_plan(&a.kv)?;
-        let s = Scripts::write()?;
+        let s = Scripts::write_with(crate::suites::kv_common::collect::SCRIPTS)?;
         let facts = facts_steps(&a.kv, &p.kv.out, &s);
         collect(&p, facts, &s, &a.levels, a.runs, a.dram, cx.runner)
     }

@@ -451,7 +451,7 @@ fn the_real_engine_s_ladder_folder_matches_the_procedure_s_script() {
     );
 }
 
-/// `collectors/kv-server.sh STEP ARGS` (the script `collect` runs for each KV step) with
+/// `collectors/kv/kv-server.sh STEP ARGS` (the script `collect` runs for each KV step) with
 /// the real engine's docker on PATH.
 fn server_step(b: &Bench, args: &[&str]) -> std::process::Output {
     let path = format!(
@@ -460,7 +460,7 @@ fn server_step(b: &Bench, args: &[&str]) -> std::process::Output {
         std::env::var("PATH").unwrap_or_default()
     );
     std::process::Command::new("bash")
-        .arg(root().join("collectors/kv-server.sh"))
+        .arg(root().join("collectors/kv/kv-server.sh"))
         .args(args)
         .env("PATH", path)
         .env("REPROBENCH_ENGINE_PYTHON", &b.python)

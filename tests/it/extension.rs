@@ -348,6 +348,13 @@ fn a_toy_suite_collects_through_its_own_collect_subcommand_and_script() {
         "the script's sha256: {}",
         manifest["collectors"]
     );
+    // The scripts it wrote, and no other suite's.
+    let scripts: Vec<&String> = manifest["collectors"]
+        .as_object()
+        .expect("collectors")
+        .keys()
+        .collect();
+    assert_eq!(scripts, ["capture.sh", "lib.sh", "toy-oracle.sh"]);
     let a = analysis::analyze_with(&out, &Options::default(), &registry).expect("analyzed");
     let v = &a.suites[0].verdicts[0];
     assert_eq!(

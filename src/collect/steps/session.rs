@@ -38,7 +38,8 @@ impl Session {
                 signal: None,
                 set_aside: Vec::new(),
                 not_collected: Vec::new(),
-                collectors: crate::collect::scripts::digests(),
+                // The scripts the collection writes (set when it runs).
+                collectors: BTreeMap::new(),
                 environment: crate::collect::scripts::environment(),
                 steps: Vec::new(),
                 rounds: Vec::new(),

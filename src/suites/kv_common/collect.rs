@@ -1,7 +1,7 @@
 //! What the KV-cache collectors share: the server steps (`docker compose` in a variant's
 //! folder, `ready`), the procedure's shell helpers (`new_prompt`, `ask`, the prefix-cache
 //! reset), test 1's sequence and one ladder level, each one step through
-//! `collectors/kv-server.sh` and `collectors/kv-ladder.sh`; and the preflight checks of a
+//! `collectors/kv/kv-server.sh` and `collectors/kv/kv-ladder.sh`; and the preflight checks of a
 //! variant's compose file against the model's row of the procedure.
 
 use std::path::{Path, PathBuf};
@@ -14,6 +14,19 @@ use crate::collect::outcome::Outcome;
 use crate::collect::scripts::Scripts;
 use crate::collect::steps::origin::lines;
 use crate::collect::steps::{Check, Origin, Step};
+
+/// The KV procedure's collector scripts (`collectors/kv/`): one server step (compose up,
+/// ready, ask, restart, down) and one ladder level.
+pub const SCRIPTS: &[(&str, &str)] = &[
+    (
+        "kv-server.sh",
+        include_str!("../../../collectors/kv/kv-server.sh"),
+    ),
+    (
+        "kv-ladder.sh",
+        include_str!("../../../collectors/kv/kv-ladder.sh"),
+    ),
+];
 
 pub const PLAIN: &str = "gpu-only";
 pub const ADP: &str = "adp";

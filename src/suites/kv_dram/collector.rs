@@ -33,7 +33,7 @@ impl Collector for KvDramCollector {
         let a = CollectKvDramArgs::from_arg_matches(args)?;
         let a = &a;
         let p = kv_plan(&a.kv)?;
-        let s = Scripts::write()?;
+        let s = Scripts::write_with(crate::suites::kv_common::collect::SCRIPTS)?;
         let facts = facts_steps(&a.kv, &p.kv.out, &s);
         super::collect::collect(&p, facts, &s, &a.levels, a.runs, cx.runner)
     }

@@ -1,5 +1,5 @@
 //! `collect kv-ladder`: KV test 2's ladder for one variant and run against the running
-//! server, one step per level through `collectors/kv-ladder.sh` (the procedure's
+//! server, one step per level through `collectors/kv/kv-ladder.sh` (the procedure's
 //! `ladder()`, with `2>&1 | tee` so the clients' failure counts reach the `.log`), into
 //! `results/<variant>-<run>-L<clients>.*`. A level whose records, snapshots and log are
 //! all there is not run again.

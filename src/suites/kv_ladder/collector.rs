@@ -37,7 +37,7 @@ impl Collector for KvLadderCollector {
         let a = CollectKvLadderArgs::from_arg_matches(args)?;
         let a = &a;
         let p = kv_plan(&a.kv)?;
-        let s = Scripts::write()?;
+        let s = Scripts::write_with(crate::suites::kv_common::collect::SCRIPTS)?;
         super::collect::collect(&p, &s, &a.variant, a.run, &a.levels, cx.runner)
     }
 }

@@ -20,6 +20,19 @@ use crate::collect::scripts::Scripts;
 use crate::collect::steps::origin::lines;
 use crate::collect::steps::{Check, Origin, Session, Step, Write};
 
+/// The article's collector scripts (`collectors/spdk-raid/`): fio through SPDK's plugin,
+/// and the degraded runs (bdevperf with a member removed).
+pub const SCRIPTS: &[(&str, &str)] = &[
+    (
+        "spdk-fio.sh",
+        include_str!("../../../collectors/spdk-raid/spdk-fio.sh"),
+    ),
+    (
+        "spdk-degraded.sh",
+        include_str!("../../../collectors/spdk-raid/spdk-degraded.sh"),
+    ),
+];
+
 pub struct Plan {
     pub out: PathBuf,
     pub spdk_dir: PathBuf,
@@ -289,7 +302,7 @@ fn degraded(
 }
 
 pub fn collect(p: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
-    let scripts = Scripts::write()?;
+    let scripts = Scripts::write_with(SCRIPTS)?;
     let list = match steps(p, &scripts) {
         Ok(l) => l,
         Err(why) => {

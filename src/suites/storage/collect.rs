@@ -22,6 +22,19 @@ use crate::collect::steps::origin::{lines, option_differences};
 use crate::collect::steps::{Check, Origin, Session, Step, Write};
 use crate::collect::sysinfo;
 
+/// The storage procedure's collector scripts (`collectors/storage/`): its `run()` helper
+/// (fio with iostat beside it) and the drives' preparation and teardown.
+pub const SCRIPTS: &[(&str, &str)] = &[
+    (
+        "storage-fio.sh",
+        include_str!("../../../collectors/storage/storage-fio.sh"),
+    ),
+    (
+        "storage-drives.sh",
+        include_str!("../../../collectors/storage/storage-drives.sh"),
+    ),
+];
+
 pub const SWEEP_TOML: &str = include_str!("../../../reports/storage-sweep.toml");
 
 #[derive(Debug, Clone, Deserialize)]
@@ -541,7 +554,7 @@ fn teardown_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
 
 /// Checks what it can before anything runs, then runs (or prints) every step.
 pub fn collect(plan: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
-    let scripts = Scripts::write()?;
+    let scripts = Scripts::write_with(SCRIPTS)?;
     let mut list = steps(plan, &scripts);
     let tail = tail_steps(plan, &scripts);
     let settle = match plan.rounds {

@@ -10,7 +10,9 @@
 #                                                       and .post.prom around the request)
 #        kv-server.sh reset URL
 set -u
-. "$(dirname "$0")/lib.sh"
+# lib.sh: beside it when reprobench runs it, one folder up in the source tree.
+lib=$(dirname "$0")/lib.sh; [ -f "$lib" ] || lib=$(dirname "$0")/../lib.sh
+. "$lib"
 step=$1; shift
 in_dir() {               # in_dir DIR CMD...
   local d=$1; shift

@@ -6,7 +6,9 @@
 # is detached, as a lost drive) or remove-base-bdev (SPDK's graceful removal).
 # Usage: spdk-degraded.sh SPDK_DIR CONFIG MEMBER OUTDIR JOB WORKLOAD QD IO_SIZE RUNTIME [METHOD]
 set -u
-. "$(dirname "$0")/lib.sh"
+# lib.sh: beside it when reprobench runs it, one folder up in the source tree.
+lib=$(dirname "$0")/lib.sh; [ -f "$lib" ] || lib=$(dirname "$0")/../lib.sh
+. "$lib"
 SPDK=$1 conf=$2 member=$3 out=$4 job=$5 w=$6 qd=$7 size=$8 t=$9 method=${10:-detach-controller}
 sock=${SPDK_RPC_SOCK:-/var/tmp/spdk.sock}
 rpc=("$SPDK/scripts/rpc.py" -s "$sock")

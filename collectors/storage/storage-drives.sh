@@ -8,7 +8,9 @@
 #        storage-drives.sh stop MD
 #        storage-drives.sh zero DEV...
 set -u
-. "$(dirname "$0")/lib.sh"
+# lib.sh: beside it when reprobench runs it, one folder up in the source tree.
+lib=$(dirname "$0")/lib.sh; [ -f "$lib" ] || lib=$(dirname "$0")/../lib.sh
+. "$lib"
 step=$1; shift
 case $step in
   discard)

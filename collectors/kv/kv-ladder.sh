@@ -4,7 +4,9 @@
 # the load folder holding agents.json.
 # Usage: kv-ladder.sh URL MODEL SERVED_NAME VARIANT RUN CLIENTS [PAUSE_S]
 set -u
-. "$(dirname "$0")/lib.sh"
+# lib.sh: beside it when reprobench runs it, one folder up in the source tree.
+lib=$(dirname "$0")/lib.sh; [ -f "$lib" ] || lib=$(dirname "$0")/../lib.sh
+. "$lib"
 URL=$1 MODEL=$2 SERVED=$3 variant=$4 run=$5 p=$6 pause=${7:-15}
 run mkdir -p results
 base="results/$variant-$run-L$p"

@@ -3,7 +3,9 @@
 # fio job, results in $OUT/<name>.json and $OUT/iostat/<name>.iostat.
 # Usage: storage-fio.sh OUT DEV NAME [fio options...]
 set -u
-. "$(dirname "$0")/lib.sh"
+# lib.sh: beside it when reprobench runs it, one folder up in the source tree.
+lib=$(dirname "$0")/lib.sh; [ -f "$lib" ] || lib=$(dirname "$0")/../lib.sh
+. "$lib"
 OUT=$1 DEV=$2 name=$3
 shift 3
 run mkdir -p "$OUT/iostat"
