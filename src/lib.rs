@@ -23,7 +23,6 @@ pub mod process;
 pub mod render;
 pub mod schema;
 pub mod signals;
-pub mod spdk;
 pub mod stats;
 pub mod suites;
 pub mod typst;

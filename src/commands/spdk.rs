@@ -3,9 +3,9 @@
 use anyhow::Context;
 
 use crate::cli::{SpdkCommand, SpdkConfigArgs, SpdkJobsArgs};
-use crate::spdk::config::{self, Members, Spec};
-use crate::spdk::jobs::{self, Target};
-use crate::spdk::Raid;
+use crate::suites::spdk_raid::inputs::config::{self, Members, Spec};
+use crate::suites::spdk_raid::inputs::jobs::{self, Target};
+use crate::suites::spdk_raid::inputs::Raid;
 
 use super::UNUSABLE;
 

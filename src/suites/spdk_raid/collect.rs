@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use crate::parse::bdevperf;
 use crate::process::{Invocation, Runner};
-use crate::spdk::jobs::{article_suite, Job, Target};
-use crate::spdk::{stripe_bytes, Raid};
+use crate::suites::spdk_raid::inputs::jobs::{article_suite, Job, Target};
+use crate::suites::spdk_raid::inputs::{stripe_bytes, Raid};
 
 use crate::collect::outcome::Outcome;
 use crate::collect::plan::{self, Collection};
@@ -329,7 +329,7 @@ pub fn collect(p: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
         ));
     }
     for a in &p.pcie {
-        if let Err(why) = crate::spdk::config::check_pcie(a) {
+        if let Err(why) = crate::suites::spdk_raid::inputs::config::check_pcie(a) {
             preflight.push(why);
         }
     }

@@ -4,6 +4,7 @@
 
 pub mod collect;
 pub mod collector;
+pub mod inputs;
 mod deviations;
 mod frames;
 mod judge;
