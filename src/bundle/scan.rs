@@ -40,85 +40,9 @@ fn words() -> &'static Words {
             .parse::<toml::Table>()
             .map(toml::Value::Table)
             .unwrap_or(toml::Value::Boolean(false));
-        let list = |v: Option<&toml::Value>| -> Vec<String> {
-            v.and_then(toml::Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(|x| x.as_str().map(str::to_ascii_lowercase))
-                .collect()
-        };
-        let keys = data.get("keys");
-        let mut names = list(keys.and_then(|k| k.get("strong")));
-        // `token` alone, and the pairs written every way (`api_key`, `api-key`, `apikey`):
-        // `key` and `pass` alone name too much to stop a bundle on.
-        names.push("token".into());
-        names.push("cookie".into());
-        for pair in keys
-            .and_then(|k| k.get("pairs"))
-            .and_then(toml::Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let p = list(Some(pair));
-            if let [a, b] = p.as_slice() {
-                for sep in ["_", "-", ""] {
-                    names.push(format!("{a}{sep}{b}"));
-                }
-            }
-        }
-        names.retain(|n| n.len() >= 3);
-        names.sort();
-        names.dedup();
-        let rules = || {
-            data.get("rule")
-                .and_then(toml::Value::as_array)
-                .into_iter()
-                .flatten()
-        };
-        let mut params: Vec<String> = rules()
-            .flat_map(|r| list(r.get("params")))
-            .map(|p| format!("{p}="))
-            .collect();
-        params.sort();
-        params.dedup();
-        let mut prefixes: Vec<String> = rules()
-            .filter(|r| list(r.get("params")).is_empty())
-            .flat_map(|r| list(r.get("keywords")))
-            .filter(|k| {
-                k.len() >= 3 && k.bytes().any(|c| !c.is_ascii_alphabetic()) && !k.contains(' ')
-            })
-            .collect();
-        prefixes.sort();
-        prefixes.dedup();
-        let tools: Vec<(Vec<String>, Vec<String>)> = data
-            .get("tool")
-            .and_then(toml::Value::as_array)
-            .into_iter()
-            .flatten()
-            .map(|t| {
-                let raw = |k: &str| -> Vec<String> {
-                    t.get(k)
-                        .and_then(toml::Value::as_array)
-                        .into_iter()
-                        .flatten()
-                        .filter_map(|x| x.as_str().map(str::to_string))
-                        .collect()
-                };
-                let mut flags = raw("value");
-                flags.extend(raw("attached"));
-                flags.extend(raw("userpass"));
-                flags.retain(|f| !f.is_empty());
-                (raw("names"), flags)
-            })
-            .collect();
-        let stdin: Vec<(Vec<String>, Vec<String>)> = data
-            .get("tool")
-            .and_then(toml::Value::as_array)
-            .into_iter()
-            .flatten()
-            .map(|t| (list(t.get("names")), list(t.get("stdin"))))
-            .filter(|(_, flags)| !flags.is_empty())
-            .collect();
+        let names = key_names(&data);
+        let (params, prefixes) = rule_words(&data);
+        let (tools, stdin) = tool_flags(&data);
         let tool_names: Vec<&String> = tools
             .iter()
             .chain(stdin.iter())
@@ -136,6 +60,104 @@ fn words() -> &'static Words {
             stdin,
         }
     })
+}
+
+/// A list of words from the rule file, lower case.
+fn list(v: Option<&toml::Value>) -> Vec<String> {
+    v.and_then(toml::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|x| x.as_str().map(str::to_ascii_lowercase))
+        .collect()
+}
+
+/// The key names that say a value is a secret.
+fn key_names(data: &toml::Value) -> Vec<String> {
+    let keys = data.get("keys");
+    let mut names = list(keys.and_then(|k| k.get("strong")));
+    // `token` alone, and the pairs written every way (`api_key`, `api-key`, `apikey`):
+    // `key` and `pass` alone name too much to stop a bundle on.
+    names.push("token".into());
+    names.push("cookie".into());
+    for pair in keys
+        .and_then(|k| k.get("pairs"))
+        .and_then(toml::Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let p = list(Some(pair));
+        if let [a, b] = p.as_slice() {
+            for sep in ["_", "-", ""] {
+                names.push(format!("{a}{sep}{b}"));
+            }
+        }
+    }
+    names.retain(|n| n.len() >= 3);
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The rules' URL parameters (`X-Amz-Signature=`) and the prefixes of their keywords.
+fn rule_words(data: &toml::Value) -> (Vec<String>, Vec<String>) {
+    let rules = || {
+        data.get("rule")
+            .and_then(toml::Value::as_array)
+            .into_iter()
+            .flatten()
+    };
+    let mut params: Vec<String> = rules()
+        .flat_map(|r| list(r.get("params")))
+        .map(|p| format!("{p}="))
+        .collect();
+    params.sort();
+    params.dedup();
+    let mut prefixes: Vec<String> = rules()
+        .filter(|r| list(r.get("params")).is_empty())
+        .flat_map(|r| list(r.get("keywords")))
+        .filter(|k| k.len() >= 3 && k.bytes().any(|c| !c.is_ascii_alphabetic()) && !k.contains(' '))
+        .collect();
+    prefixes.sort();
+    prefixes.dedup();
+    (params, prefixes)
+}
+
+/// Per tool: its names, and some of its flags.
+type ToolFlags = Vec<(Vec<String>, Vec<String>)>;
+
+/// Each tool's names with the flags that carry a secret, and with the flags that read one
+/// from standard input (tools without such flags left out).
+fn tool_flags(data: &toml::Value) -> (ToolFlags, ToolFlags) {
+    let tools: ToolFlags = data
+        .get("tool")
+        .and_then(toml::Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|t| {
+            let raw = |k: &str| -> Vec<String> {
+                t.get(k)
+                    .and_then(toml::Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            };
+            let mut flags = raw("value");
+            flags.extend(raw("attached"));
+            flags.extend(raw("userpass"));
+            flags.retain(|f| !f.is_empty());
+            (raw("names"), flags)
+        })
+        .collect();
+    let stdin: ToolFlags = data
+        .get("tool")
+        .and_then(toml::Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|t| (list(t.get("names")), list(t.get("stdin"))))
+        .filter(|(_, flags)| !flags.is_empty())
+        .collect();
+    (tools, stdin)
 }
 
 /// One hit: the line and the value, masked.

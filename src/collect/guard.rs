@@ -461,13 +461,30 @@ pub fn check(dev: &Path, runner: &dyn Runner) -> Findings {
     if let Some(rdev) = rdev_of(&real) {
         f.in_use.extend(processes_using(&name, rdev));
     }
-    // The kernel's word, whatever the lists above know: an exclusive open is refused
-    // while anything claims the device.
-    match open_exclusive(&real) {
+    ask_the_kernel(&name, &real, &mut f);
+    let parts = partitions(&name);
+    for p in &parts {
+        uses(p, 0, &mut f.in_use);
+        if let Some(rdev) = rdev_of(&Path::new("/dev").join(p)) {
+            f.in_use.extend(processes_using(p, rdev));
+        }
+    }
+    if !parts.is_empty() {
+        f.looks_used
+            .push(format!("`{name}` has partitions: {}", parts.join(", ")));
+    }
+    signatures(&name, &real, runner, &mut f);
+    f
+}
+
+/// The kernel's word, whatever the lists know: an exclusive open is refused while
+/// anything claims the device.
+fn ask_the_kernel(name: &str, real: &Path, f: &mut Findings) {
+    match open_exclusive(real) {
         Ok(_) => {}
         Err(e) if e.raw_os_error() == Some(libc::EBUSY) => {
             if f.in_use.is_empty() {
-                f.in_use.push(busy_reason(&name, &real));
+                f.in_use.push(busy_reason(name, real));
             }
         }
         Err(e) if matches!(e.raw_os_error(), Some(libc::EACCES) | Some(libc::EPERM)) => {
@@ -485,17 +502,11 @@ pub fn check(dev: &Path, runner: &dyn Runner) -> Findings {
             "`{name}` cannot be opened exclusively to check it: {e}"
         )),
     }
-    let parts = partitions(&name);
-    for p in &parts {
-        uses(p, 0, &mut f.in_use);
-        if let Some(rdev) = rdev_of(&Path::new("/dev").join(p)) {
-            f.in_use.extend(processes_using(p, rdev));
-        }
-    }
-    if !parts.is_empty() {
-        f.looks_used
-            .push(format!("`{name}` has partitions: {}", parts.join(", ")));
-    }
+}
+
+/// What `blkid -p` finds on the device: a filesystem, RAID or LVM member, a partition
+/// table.
+fn signatures(name: &str, real: &Path, runner: &dyn Runner, f: &mut Findings) {
     match runner.run(
         &Invocation::new("blkid")
             .arg("-p")
@@ -524,7 +535,6 @@ pub fn check(dev: &Path, runner: &dyn Runner) -> Findings {
             .looks_used
             .push(format!("could not check `{name}` for signatures: {e}")),
     }
-    f
 }
 
 /// Whether a confirmation names this device: the same path, or a path to the same

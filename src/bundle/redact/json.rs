@@ -71,61 +71,8 @@ impl Parser<'_> {
         }
         self.ws();
         match *self.b.get(self.at)? {
-            b'{' => {
-                self.at += 1;
-                self.ws();
-                if self.b.get(self.at) == Some(&b'}') {
-                    self.at += 1;
-                    return Some(());
-                }
-                let mut members: Vec<Member> = Vec::new();
-                loop {
-                    self.ws();
-                    let (s, e, escaped) = self.string()?;
-                    let name = decoded(&self.text[s..e], escaped);
-                    self.text_in_string(s, e, &name, escaped);
-                    self.eat(b':')?;
-                    self.ws();
-                    let start = self.at;
-                    self.value(Some(&name), depth + 1)?;
-                    members.push(Member {
-                        name,
-                        start,
-                        end: self.at,
-                    });
-                    self.ws();
-                    match *self.b.get(self.at)? {
-                        b',' => self.at += 1,
-                        b'}' => {
-                            self.at += 1;
-                            self.record(&members);
-                            return Some(());
-                        }
-                        _ => return None,
-                    }
-                }
-            }
-            b'[' => {
-                self.at += 1;
-                self.ws();
-                if self.b.get(self.at) == Some(&b']') {
-                    self.at += 1;
-                    return Some(());
-                }
-                loop {
-                    // Elements are under the array's key: `"api_key": ["x"]`.
-                    self.value(key, depth + 1)?;
-                    self.ws();
-                    match *self.b.get(self.at)? {
-                        b',' => self.at += 1,
-                        b']' => {
-                            self.at += 1;
-                            return Some(());
-                        }
-                        _ => return None,
-                    }
-                }
-            }
+            b'{' => self.object(depth),
+            b'[' => self.array(key, depth),
             b'"' => {
                 let (s, e, escaped) = self.string()?;
                 let value = decoded(&self.text[s..e], escaped);
@@ -136,38 +83,100 @@ impl Parser<'_> {
                 }
                 Some(())
             }
-            _ => {
-                let s = self.at;
-                while self.at < self.b.len()
-                    && !matches!(
-                        self.b[self.at],
-                        b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'
-                    )
-                {
+            _ => self.literal(key),
+        }
+    }
+
+    /// An object: each member's value under its name, then the object as a record.
+    fn object(&mut self, depth: usize) -> Option<()> {
+        self.at += 1;
+        self.ws();
+        if self.b.get(self.at) == Some(&b'}') {
+            self.at += 1;
+            return Some(());
+        }
+        let mut members: Vec<Member> = Vec::new();
+        loop {
+            self.ws();
+            let (s, e, escaped) = self.string()?;
+            let name = decoded(&self.text[s..e], escaped);
+            self.text_in_string(s, e, &name, escaped);
+            self.eat(b':')?;
+            self.ws();
+            let start = self.at;
+            self.value(Some(&name), depth + 1)?;
+            members.push(Member {
+                name,
+                start,
+                end: self.at,
+            });
+            self.ws();
+            match *self.b.get(self.at)? {
+                b',' => self.at += 1,
+                b'}' => {
                     self.at += 1;
+                    self.record(&members);
+                    return Some(());
                 }
-                let token = &self.text[s..self.at];
-                let literal = matches!(token, "true" | "false" | "null")
-                    || token.parse::<f64>().is_ok_and(|_| {
-                        token.bytes().all(|c| {
-                            c.is_ascii_digit() || matches!(c, b'-' | b'+' | b'.' | b'e' | b'E')
-                        })
-                    });
-                if !literal {
-                    return None;
-                }
-                if key.is_some_and(|k| is_secret(k, token)) {
-                    self.out.push(Edit {
-                        start: s,
-                        end: self.at,
-                        replacement: Some(format!("\"{MARK}\"")),
-                        rule: "json-key".into(),
-                        count: 1,
-                    });
-                }
-                Some(())
+                _ => return None,
             }
         }
+    }
+
+    /// An array: its elements are under the array's key (`"api_key": ["x"]`).
+    fn array(&mut self, key: Option<&str>, depth: usize) -> Option<()> {
+        self.at += 1;
+        self.ws();
+        if self.b.get(self.at) == Some(&b']') {
+            self.at += 1;
+            return Some(());
+        }
+        loop {
+            self.value(key, depth + 1)?;
+            self.ws();
+            match *self.b.get(self.at)? {
+                b',' => self.at += 1,
+                b']' => {
+                    self.at += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A number, `true`, `false` or `null` (anything else is not JSON); masked, quoted,
+    /// under a secret's key.
+    fn literal(&mut self, key: Option<&str>) -> Option<()> {
+        let s = self.at;
+        while self.at < self.b.len()
+            && !matches!(
+                self.b[self.at],
+                b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'
+            )
+        {
+            self.at += 1;
+        }
+        let token = &self.text[s..self.at];
+        let literal = matches!(token, "true" | "false" | "null")
+            || token.parse::<f64>().is_ok_and(|_| {
+                token
+                    .bytes()
+                    .all(|c| c.is_ascii_digit() || matches!(c, b'-' | b'+' | b'.' | b'e' | b'E'))
+            });
+        if !literal {
+            return None;
+        }
+        if key.is_some_and(|k| is_secret(k, token)) {
+            self.out.push(Edit {
+                start: s,
+                end: self.at,
+                replacement: Some(format!("\"{MARK}\"")),
+                rule: "json-key".into(),
+                count: 1,
+            });
+        }
+        Some(())
     }
 
     /// An object that is a record of a setting: one member gives its name (`"name":

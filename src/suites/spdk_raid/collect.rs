@@ -68,8 +68,6 @@ fn me() -> PathBuf {
 
 fn steps(p: &Plan, s: &Scripts) -> Result<Vec<Step>, String> {
     let mut out = Vec::new();
-    let spdk = p.out.join("spdk");
-    let jobs_root = p.out.join("spdk-jobs");
     // The raw drives first: every array's theoretical maximum is built on them.
     let mut arrays = p.arrays.clone();
     arrays.sort_by_key(|a| a != "raw");
@@ -87,99 +85,136 @@ fn steps(p: &Plan, s: &Scripts) -> Result<Vec<Step>, String> {
             .collect();
         for array in &arrays {
             let raid = raid_of(array)?;
-            let dir = spdk.join(format!("{array}-{n}"));
-            let jobs_dir = jobs_root.join(format!("{array}-{n}"));
-            let conf = dir.join("config.json");
-            let raid_arg = match &raid {
-                Raid::None => "none".to_string(),
-                Raid::Spdk(l) => l.clone(),
-                Raid::Xinnor(l) => format!("xinnor:{l}"),
-            };
-            out.push(
-                Step::new(
-                    format!("{array}-{n}: spdk config"),
-                    Origin::tool("writes the SPDK config for these drives' PCIe addresses and the array (the article shows its own for its drives: `reprobench spdk config` writes the same for 16)"),
-                    Invocation::new(me())
-                        .arg("spdk")
-                        .arg("config")
-                        .arg("--pcie")
-                        .arg(addrs.join(","))
-                        .arg("--raid")
-                        .arg(&raid_arg)
-                        .arg("--strip-kb")
-                        .arg(p.strip_kb.to_string())
-                        .arg("-o")
-                        .arg(conf.as_os_str()),
-                    Check::Exit,
-                )
-                .required(),
-            );
-            let filename = match &raid {
-                Raid::None => (0..n)
-                    .map(|i| format!("nvme{i}n1"))
-                    .collect::<Vec<_>>()
-                    .join(":"),
-                _ => "raid5".to_string(),
-            };
-            out.push(
-                Step::new(
-                    format!("{array}-{n}: spdk jobs"),
-                    Origin::tool("writes one fio job file per run from the article's two job files, which list several values per option (numjobs=[1, 16, 32, 64]) where fio takes one"),
-                    Invocation::new(me())
-                        .arg("spdk")
-                        .arg("jobs")
-                        .arg("--drives")
-                        .arg(n.to_string())
-                        .arg("--raid")
-                        .arg(&raid_arg)
-                        .arg("--strip-kb")
-                        .arg(p.strip_kb.to_string())
-                        .arg("--spdk-conf")
-                        .arg(conf.as_os_str())
-                        .arg("--runtime")
-                        .arg(p.runtime_s.to_string())
-                        .arg("--seq-runtime")
-                        .arg(p.seq_runtime_s.to_string())
-                        .arg("-o")
-                        .arg(jobs_dir.as_os_str()),
-                    Check::Exit,
-                )
-                .required(),
-            );
-            let target = Target {
-                raid: raid.clone(),
-                drives: n,
-                strip_kb: p.strip_kb,
-                spdk_conf: conf.display().to_string(),
-                filename,
-            };
-            let (jobs, _refused) = article_suite(&target, p.runtime_s, p.seq_runtime_s);
-            for j in &jobs {
-                let json = dir.join(format!("{}.json", j.name()));
-                let (origin, differs) = job_origin(j, p);
-                let mut step = Step::new(
-                    format!("{array}-{n}: {}", j.name()),
-                    origin,
-                    s.call("spdk-fio.sh")
-                        .arg(p.fio.as_os_str())
-                        .arg(p.plugin.as_os_str())
-                        .arg(jobs_dir.join(format!("{}.fio", j.name())).as_os_str())
-                        .arg(json.as_os_str()),
-                    Check::Fio(json),
-                )
-                .differs(differs)
-                .estimate(u64::from(j.runtime_s) + 5);
-                for w in &writes {
-                    step = step.writes(w.clone());
-                }
-                out.push(step);
-            }
+            let at = Where::new(p, array, n);
+            out.extend(input_steps(p, &at, &addrs, &raid));
+            out.extend(run_steps(p, s, &at, &raid, &writes));
             if p.degraded && raid != Raid::None {
-                out.extend(degraded(p, s, &raid, n, &dir, &conf, &writes));
+                out.extend(degraded(p, s, &raid, n, &at.dir, &at.conf, &writes));
             }
         }
     }
     Ok(out)
+}
+
+/// Where one array of `n` drives is written: its results, its config, its job files.
+struct Where {
+    /// `<array>-<n>`, the steps' prefix.
+    name: String,
+    n: u32,
+    dir: PathBuf,
+    jobs_dir: PathBuf,
+    conf: PathBuf,
+}
+
+impl Where {
+    fn new(p: &Plan, array: &str, n: u32) -> Where {
+        let name = format!("{array}-{n}");
+        let dir = p.out.join("spdk").join(&name);
+        Where {
+            jobs_dir: p.out.join("spdk-jobs").join(&name),
+            conf: dir.join("config.json"),
+            dir,
+            name,
+            n,
+        }
+    }
+}
+
+/// The array's `--raid` argument to `spdk config` and `spdk jobs`.
+fn raid_arg(raid: &Raid) -> String {
+    match raid {
+        Raid::None => "none".to_string(),
+        Raid::Spdk(l) => l.clone(),
+        Raid::Xinnor(l) => format!("xinnor:{l}"),
+    }
+}
+
+/// The SPDK config for these drives and the array, then one fio job file per run.
+fn input_steps(p: &Plan, at: &Where, addrs: &[String], raid: &Raid) -> [Step; 2] {
+    let (name, n, conf) = (&at.name, at.n, &at.conf);
+    let raid_arg = raid_arg(raid);
+    [
+        Step::new(
+            format!("{name}: spdk config"),
+            Origin::tool("writes the SPDK config for these drives' PCIe addresses and the array (the article shows its own for its drives: `reprobench spdk config` writes the same for 16)"),
+            Invocation::new(me())
+                .arg("spdk")
+                .arg("config")
+                .arg("--pcie")
+                .arg(addrs.join(","))
+                .arg("--raid")
+                .arg(&raid_arg)
+                .arg("--strip-kb")
+                .arg(p.strip_kb.to_string())
+                .arg("-o")
+                .arg(conf.as_os_str()),
+            Check::Exit,
+        )
+        .required(),
+        Step::new(
+            format!("{name}: spdk jobs"),
+            Origin::tool("writes one fio job file per run from the article's two job files, which list several values per option (numjobs=[1, 16, 32, 64]) where fio takes one"),
+            Invocation::new(me())
+                .arg("spdk")
+                .arg("jobs")
+                .arg("--drives")
+                .arg(n.to_string())
+                .arg("--raid")
+                .arg(&raid_arg)
+                .arg("--strip-kb")
+                .arg(p.strip_kb.to_string())
+                .arg("--spdk-conf")
+                .arg(conf.as_os_str())
+                .arg("--runtime")
+                .arg(p.runtime_s.to_string())
+                .arg("--seq-runtime")
+                .arg(p.seq_runtime_s.to_string())
+                .arg("-o")
+                .arg(at.jobs_dir.as_os_str()),
+            Check::Exit,
+        )
+        .required(),
+    ]
+}
+
+/// One fio run per job of the article's suite, through SPDK's plugin, each holding the
+/// array's drives.
+fn run_steps(p: &Plan, s: &Scripts, at: &Where, raid: &Raid, writes: &[Write]) -> Vec<Step> {
+    let n = at.n;
+    let filename = match raid {
+        Raid::None => (0..n)
+            .map(|i| format!("nvme{i}n1"))
+            .collect::<Vec<_>>()
+            .join(":"),
+        _ => "raid5".to_string(),
+    };
+    let target = Target {
+        raid: raid.clone(),
+        drives: n,
+        strip_kb: p.strip_kb,
+        spdk_conf: at.conf.display().to_string(),
+        filename,
+    };
+    let (jobs, _refused) = article_suite(&target, p.runtime_s, p.seq_runtime_s);
+    jobs.iter()
+        .map(|j| {
+            let json = at.dir.join(format!("{}.json", j.name()));
+            let (origin, differs) = job_origin(j, p);
+            let step = Step::new(
+                format!("{}: {}", at.name, j.name()),
+                origin,
+                s.call("spdk-fio.sh")
+                    .arg(p.fio.as_os_str())
+                    .arg(p.plugin.as_os_str())
+                    .arg(at.jobs_dir.join(format!("{}.fio", j.name())).as_os_str())
+                    .arg(json.as_os_str()),
+                Check::Fio(json),
+            )
+            .differs(differs)
+            .estimate(u64::from(j.runtime_s) + 5);
+            writes.iter().fold(step, |step, w| step.writes(w.clone()))
+        })
+        .collect()
 }
 
 /// The article's line a job comes from, and how the job differs from it.

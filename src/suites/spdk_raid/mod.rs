@@ -4,9 +4,9 @@
 
 pub mod collect;
 pub mod collector;
-pub mod inputs;
 mod deviations;
 mod frames;
+pub mod inputs;
 mod judge;
 pub mod load;
 mod measurements;
