@@ -46,28 +46,34 @@ pub fn parse(text: &str) -> Result<IostatLog, Problem> {
             )
         });
     };
-    let head = &text[..stats_at];
-    let banner = match (
-        host_field(head, "sysname"),
-        host_field(head, "release"),
-        host_field(head, "nodename"),
-        host_field(head, "date"),
-        host_field(head, "machine"),
-        host_field(head, "number-of-cpus"),
-    ) {
-        (Some(sys), Some(rel), Some(node), Some(date), machine, cpus) => Some(format!(
-            "{sys} {rel} ({node}) {date} _{}_ ({} CPU)",
-            machine.unwrap_or_default(),
-            cpus.unwrap_or_default()
-        )),
-        _ => None,
-    };
+    let banner = banner(&text[..stats_at]);
     let Some(open) = text[stats_at..].find('[').map(|i| stats_at + i + 1) else {
         return Err(Problem::at(
             line_of(text, stats_at),
             "`statistics` is not a list",
         ));
     };
+    let (blocks, truncated_tail) = blocks(text, open)?;
+    if blocks.is_empty() {
+        return Err(Problem::at(
+            line_of(text, stats_at),
+            "sysstat JSON with no complete sample",
+        ));
+    }
+    let mut samples: Vec<IostatSample> = blocks.into_iter().skip(1).collect();
+    for (i, s) in samples.iter_mut().enumerate() {
+        s.index = i + 1;
+    }
+    Ok(IostatLog {
+        banner,
+        samples,
+        truncated_tail,
+    })
+}
+
+/// The samples of `statistics` from `open` (just inside its `[`), each read as one JSON
+/// value, and whether the list is cut short (the file ends inside it).
+fn blocks(text: &str, open: usize) -> Result<(Vec<IostatSample>, bool), Problem> {
     let mut blocks: Vec<IostatSample> = Vec::new();
     let mut at = open;
     let mut truncated_tail = false;
@@ -113,21 +119,26 @@ pub fn parse(text: &str) -> Result<IostatLog, Problem> {
             }
         }
     }
-    if blocks.is_empty() {
-        return Err(Problem::at(
-            line_of(text, stats_at),
-            "sysstat JSON with no complete sample",
-        ));
+    Ok((blocks, truncated_tail))
+}
+
+/// iostat's first line, as its text output prints it, from sysstat's `hosts` fields.
+fn banner(head: &str) -> Option<String> {
+    match (
+        host_field(head, "sysname"),
+        host_field(head, "release"),
+        host_field(head, "nodename"),
+        host_field(head, "date"),
+        host_field(head, "machine"),
+        host_field(head, "number-of-cpus"),
+    ) {
+        (Some(sys), Some(rel), Some(node), Some(date), machine, cpus) => Some(format!(
+            "{sys} {rel} ({node}) {date} _{}_ ({} CPU)",
+            machine.unwrap_or_default(),
+            cpus.unwrap_or_default()
+        )),
+        _ => None,
     }
-    let mut samples: Vec<IostatSample> = blocks.into_iter().skip(1).collect();
-    for (i, s) in samples.iter_mut().enumerate() {
-        s.index = i + 1;
-    }
-    Ok(IostatLog {
-        banner,
-        samples,
-        truncated_tail,
-    })
 }
 
 fn num(v: &Value, key: &str) -> Option<f64> {
