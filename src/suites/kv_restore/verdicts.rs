@@ -38,30 +38,10 @@ pub(super) fn cached_verdict(
             format!("`{file}` has only the cold request; the restores after restarts are missing");
         return v;
     }
-    let mut worst: Option<f64> = None;
-    let mut misses = Vec::new();
-    let mut failed = Vec::new();
-    let mut unreported = Vec::new();
-    for a in &restores {
-        if let Some(why) = &a.failed {
-            failed.push(format!("line {}: {why}", a.line));
-            continue;
-        }
-        match (a.prompt_tokens, a.cached) {
-            (Some(p), Some(c)) if p > 0 => {
-                let s = c as f64 / p as f64;
-                worst = Some(worst.map_or(s, |w: f64| w.min(s)));
-                if s < share {
-                    misses.push(format!("line {}: {c} of {p} cached", a.line));
-                }
-            }
-            (Some(_), None) => unreported.push(format!("line {}", a.line)),
-            _ => failed.push(format!("line {}: no prompt tokens", a.line)),
-        }
-    }
-    let measured_n = restores.len() - failed.len() - unreported.len();
-    v.set_measured(worst.map(|w| w * 100.0));
-    v.measured = worst.map_or(Phrase::dash(), |w| {
+    let c = Cached::of(&restores, share);
+    let measured_n = restores.len() - c.failed.len() - c.unreported.len();
+    v.set_measured(c.worst.map(|w| w * 100.0));
+    v.measured = c.worst.map_or(Phrase::dash(), |w| {
         phrase!(
             "lowest {} ({} of {} restores measured)",
             qty(w * 100.0, 2, Unit::Percent),
@@ -69,38 +49,84 @@ pub(super) fn cached_verdict(
             count(restores.len())
         )
     });
-    let mut note = Vec::new();
-    if !misses.is_empty() {
-        note.push(format!(
-            "restores that missed the cache: {}",
-            misses.join("; ")
-        ));
-    }
-    if !failed.is_empty() {
-        note.push(format!(
-            "failed requests measure nothing: {}",
-            failed.join("; ")
-        ));
-    }
-    if !unreported.is_empty() {
-        note.push(format!(
-            "cached is null at {}: the server does not report cached tokens (start vLLM with --enable-prompt-tokens-details)",
-            unreported.join(", ")
-        ));
-    }
-    v.note = note.join("; ");
-    // Pass needs every restore measured and hitting; one real miss is a failure; failed
-    // or unreported requests leave the rest unknown.
-    v.status = if !misses.is_empty() {
-        Status::Fail
-    } else if !failed.is_empty() {
-        Status::Inconclusive
-    } else if !unreported.is_empty() {
-        Status::NotMeasured
-    } else {
-        Status::Pass
-    };
+    v.note = c.note();
+    v.status = c.status();
     v
+}
+
+/// What the restores' `cached` counts say: the lowest share, and the restores that
+/// missed, failed or did not report.
+struct Cached {
+    worst: Option<f64>,
+    misses: Vec<String>,
+    failed: Vec<String>,
+    unreported: Vec<String>,
+}
+
+impl Cached {
+    fn of(restores: &[&Attempt], share: f64) -> Cached {
+        let mut c = Cached {
+            worst: None,
+            misses: Vec::new(),
+            failed: Vec::new(),
+            unreported: Vec::new(),
+        };
+        for a in restores {
+            if let Some(why) = &a.failed {
+                c.failed.push(format!("line {}: {why}", a.line));
+                continue;
+            }
+            match (a.prompt_tokens, a.cached) {
+                (Some(p), Some(n)) if p > 0 => {
+                    let s = n as f64 / p as f64;
+                    c.worst = Some(c.worst.map_or(s, |w: f64| w.min(s)));
+                    if s < share {
+                        c.misses.push(format!("line {}: {n} of {p} cached", a.line));
+                    }
+                }
+                (Some(_), None) => c.unreported.push(format!("line {}", a.line)),
+                _ => c.failed.push(format!("line {}: no prompt tokens", a.line)),
+            }
+        }
+        c
+    }
+
+    fn note(&self) -> String {
+        let mut note = Vec::new();
+        if !self.misses.is_empty() {
+            note.push(format!(
+                "restores that missed the cache: {}",
+                self.misses.join("; ")
+            ));
+        }
+        if !self.failed.is_empty() {
+            note.push(format!(
+                "failed requests measure nothing: {}",
+                self.failed.join("; ")
+            ));
+        }
+        if !self.unreported.is_empty() {
+            note.push(format!(
+                "cached is null at {}: the server does not report cached tokens (start vLLM with --enable-prompt-tokens-details)",
+                self.unreported.join(", ")
+            ));
+        }
+        note.join("; ")
+    }
+
+    /// Pass needs every restore measured and hitting; one real miss is a failure; failed
+    /// or unreported requests leave the rest unknown.
+    fn status(&self) -> Status {
+        if !self.misses.is_empty() {
+            Status::Fail
+        } else if !self.failed.is_empty() {
+            Status::Inconclusive
+        } else if !self.unreported.is_empty() {
+            Status::NotMeasured
+        } else {
+            Status::Pass
+        }
+    }
 }
 
 pub(super) fn time_verdict(
