@@ -113,23 +113,7 @@ impl Collection<'_> {
     pub fn run_with(mut self, runner: &dyn Runner, more: Option<More>) -> anyhow::Result<i32> {
         self.session.manifest.collectors = self.scripts.digests().clone();
         if self.dry_run {
-            if !self.checks.is_empty() {
-                crate::outln!("# before anything runs, the preflight checks:");
-                for c in &self.checks {
-                    crate::outln!("#   {c}");
-                }
-            }
-            for p in &self.preflight {
-                crate::outln!("# preflight here: {p}");
-            }
-            let scripts = self.scripts;
-            steps::print_dry_run(&self.steps, |s| {
-                scripts::expand(&s.invocation, scripts, runner)
-            });
-            crate::outln!(
-                "\n# manifest: {} (tool version, host, parameters, every step with start, end, exit status and result)",
-                self.session.path.display()
-            );
+            self.print_dry_run(runner);
             return Ok(0);
         }
         if !self.preflight.is_empty() {
@@ -145,40 +129,8 @@ impl Collection<'_> {
             self.session.expanded.insert(s.name.clone(), text);
         }
         let mut ran = self.session.execute(&self.steps, runner)?;
-        if let Some(More { next, tail }) = more {
-            let mut round = 1;
-            loop {
-                if ran.exit_code() != 0 {
-                    // Nothing is judged on a round with a failure: the rounds end, said.
-                    let why = if ran.interrupted {
-                        "interrupted"
-                    } else if ran.refused.is_some() {
-                        "the guard refused a device"
-                    } else {
-                        "a step failed (see the manifest's steps); nothing is judged on a round with a failure"
-                    };
-                    let line = format!("round {round}: stopped: {why}");
-                    crate::errln!("{line}");
-                    self.session.manifest.rounds.push(line);
-                    self.session.save()?;
-                    break;
-                }
-                let (line, steps) = next(round);
-                crate::outln!("round {round}: {line}");
-                self.session
-                    .manifest
-                    .rounds
-                    .push(format!("round {round}: {line}"));
-                let Some(steps) = steps else {
-                    self.session.save()?;
-                    break;
-                };
-                round += 1;
-                ran = self.execute_more(ran, &steps, runner)?;
-            }
-            if ran.refused.is_none() && !ran.interrupted && !ran.stopped && !tail.is_empty() {
-                ran = self.execute_more(ran, &tail, runner)?;
-            }
+        if let Some(more) = more {
+            ran = self.rounds(ran, more, runner)?;
         }
         crate::outln!(
             "{}: {} steps ok, {} failed, {} skipped (done before, not needed, or unavailable here); manifest: {}",
@@ -198,6 +150,73 @@ impl Collection<'_> {
 }
 
 impl Collection<'_> {
+    /// What a dry run prints: the preflight's checks and findings, every step's commands
+    /// expanded, where the manifest would go.
+    fn print_dry_run(&self, runner: &dyn Runner) {
+        if !self.checks.is_empty() {
+            crate::outln!("# before anything runs, the preflight checks:");
+            for c in &self.checks {
+                crate::outln!("#   {c}");
+            }
+        }
+        for p in &self.preflight {
+            crate::outln!("# preflight here: {p}");
+        }
+        let scripts = self.scripts;
+        steps::print_dry_run(&self.steps, |s| {
+            scripts::expand(&s.invocation, scripts, runner)
+        });
+        crate::outln!(
+            "\n# manifest: {} (tool version, host, parameters, every step with start, end, exit status and result)",
+            self.session.path.display()
+        );
+    }
+
+    /// More rounds after the first while `more` asks for them and nothing has failed,
+    /// been refused or been stopped; then its tail.
+    fn rounds(
+        &mut self,
+        mut ran: steps::Ran,
+        more: More,
+        runner: &dyn Runner,
+    ) -> anyhow::Result<steps::Ran> {
+        let More { next, tail } = more;
+        let mut round = 1;
+        loop {
+            if ran.exit_code() != 0 {
+                // Nothing is judged on a round with a failure: the rounds end, said.
+                let why = if ran.interrupted {
+                    "interrupted"
+                } else if ran.refused.is_some() {
+                    "the guard refused a device"
+                } else {
+                    "a step failed (see the manifest's steps); nothing is judged on a round with a failure"
+                };
+                let line = format!("round {round}: stopped: {why}");
+                crate::errln!("{line}");
+                self.session.manifest.rounds.push(line);
+                self.session.save()?;
+                break;
+            }
+            let (line, steps) = next(round);
+            crate::outln!("round {round}: {line}");
+            self.session
+                .manifest
+                .rounds
+                .push(format!("round {round}: {line}"));
+            let Some(steps) = steps else {
+                self.session.save()?;
+                break;
+            };
+            round += 1;
+            ran = self.execute_more(ran, &steps, runner)?;
+        }
+        if ran.refused.is_none() && !ran.interrupted && !ran.stopped && !tail.is_empty() {
+            ran = self.execute_more(ran, &tail, runner)?;
+        }
+        Ok(ran)
+    }
+
     /// Runs `steps` in the same session, the counts added to `before`'s.
     fn execute_more(
         &mut self,
