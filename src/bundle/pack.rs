@@ -678,8 +678,13 @@ fn second_check(entries: &BTreeMap<String, Vec<u8>>, allowed: &[String]) -> anyh
 pub fn survey(input: &Path, opts: &BundleOptions) -> anyhow::Result<(Folder, Analysis)> {
     let folder =
         Folder::scan(input).with_context(|| format!("cannot read `{}`", input.display()))?;
-    // One walk: the listing the bundle chooses from is the one the analysis read.
-    let catalog = Catalog::ingest(folder.clone());
+    // One walk: the listing the bundle chooses from is the one the analysis read, with
+    // the suites' own formats as analyze knows them.
+    let formats: Vec<&crate::ingest::format::Format> = crate::suites::SUITES
+        .iter()
+        .flat_map(|s| s.formats())
+        .collect();
+    let catalog = Catalog::ingest_with(folder.clone(), &formats);
     let analysis = analyze_catalog(input, &catalog, &opts.judging)?;
     Ok((folder, analysis))
 }

@@ -24,8 +24,11 @@ pub trait Collector: Sync {
     fn procedure(&self) -> &'static str {
         ""
     }
-    /// Its collector scripts (`collectors/<suite>/`): name and text, written beside
-    /// `lib.sh`, whose `run` every command goes through so that a dry run prints it.
+    /// Its collector scripts (`collectors/<procedure>/`): name and text, written beside
+    /// `lib.sh`. Each must source `lib.sh` before it does anything (refused otherwise)
+    /// and run every command through its `run`, so that a dry run prints it: a dry run
+    /// runs the script with `DRY_RUN=1`. A step that writes to a device names it in
+    /// `Step::writes`, where the guard looks before the step runs.
     fn scripts(&self) -> &'static [(&'static str, &'static str)] {
         &[]
     }
@@ -61,7 +64,7 @@ pub struct Context<'a> {
 pub type Judge = fn(&Path) -> Result<Vec<crate::model::verdict::Verdict>, String>;
 
 /// The subcommand of `collector`, with what every collection takes (`-o/--out`,
-/// `--dry-run`, `--fresh`). A collector whose own arguments already hold `Running`
+/// `--confirm-device`, `--dry-run`, `--fresh`). A collector whose own arguments already hold `Running`
 /// (`--dry-run`: a procedure's collection, which says itself where it writes) is taken
 /// as it is.
 pub fn command(collector: &dyn Collector) -> clap::Command {
@@ -80,6 +83,16 @@ pub fn command(collector: &dyn Collector) -> clap::Command {
                 .default_value("results")
                 .value_parser(clap::value_parser!(PathBuf))
                 .help("The results folder; the manifest goes to OUT/manifests/<collection>.json"),
+        );
+    }
+    if !has("confirm_device") {
+        add.push(
+            Arg::new("confirm_device")
+                .long("confirm-device")
+                .value_name("DEV")
+                .action(ArgAction::Append)
+                .value_parser(clap::value_parser!(PathBuf))
+                .help("Write to a device although it looks used (a filesystem, RAID or LVM signature, a partition table): name exactly that device (repeatable). A device in use is refused whatever this says"),
         );
     }
     // `Running`'s own arguments, without the about text its derive would also set.
@@ -102,9 +115,17 @@ pub fn run_steps<C: Collector + ?Sized>(
 ) -> anyhow::Result<i32> {
     let running = Running::from_arg_matches(args)?;
     let out = expand_home(
-        args.get_one::<PathBuf>("out")
+        args.try_get_one::<PathBuf>("out")
+            .ok()
+            .flatten()
             .map_or(Path::new("results"), |p| p.as_path()),
     );
+    let confirmed: Vec<PathBuf> = args
+        .try_get_many::<PathBuf>("confirm_device")
+        .ok()
+        .flatten()
+        .map(|v| v.cloned().collect())
+        .unwrap_or_default();
     let name = collector.command().get_name().to_string();
     let scripts = Scripts::write_with(collector.scripts())?;
     let manifest = out.join("manifests").join(format!("{name}.json"));
@@ -113,7 +134,7 @@ pub fn run_steps<C: Collector + ?Sized>(
         collector.procedure(),
         &name,
         parameters(&collector.command(), args),
-        Vec::new(),
+        confirmed,
     );
     session.resume = !running.fresh;
     let code = Collection {

@@ -11,11 +11,32 @@ use crate::process::{Invocation, Runner};
 
 /// The scripts every collection has: `lib.sh` (every command through `run`, so a dry run
 /// prints it) and `capture.sh` (a system command's output kept). A procedure's own
-/// scripts are its suite's (`collectors/<suite>/`, given to [`Scripts::write_with`]).
+/// scripts are its suite's (`collectors/<procedure>/`, given to [`Scripts::write_with`]).
 const SCRIPTS: &[(&str, &str)] = &[
     ("lib.sh", include_str!("../../collectors/lib.sh")),
     ("capture.sh", include_str!("../../collectors/capture.sh")),
 ];
+
+/// Whether a script sources `lib.sh` (`. "$lib"` after `lib=.../lib.sh`, or
+/// `. "$(dirname "$0")/lib.sh"`) before anything else runs.
+fn sources_lib(text: &str) -> bool {
+    let mut named = false;
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') || line.starts_with("set ") {
+            continue;
+        }
+        if line.contains("lib.sh") && !line.starts_with(". ") && !line.starts_with("source ") {
+            named = true;
+            continue;
+        }
+        let sourced = line
+            .strip_prefix(". ")
+            .or_else(|| line.strip_prefix("source "));
+        return sourced
+            .is_some_and(|what| what.contains("lib.sh") || (named && what.contains("$lib")));
+    }
+    false
+}
 
 /// The sha256 of a script's text, in hex.
 pub fn digest(text: &str) -> String {
@@ -62,6 +83,15 @@ impl Scripts {
             anyhow::ensure!(
                 !SCRIPTS.iter().any(|(n, _)| n == name),
                 "a suite's collector script `{name}` has the name of a built-in one"
+            );
+        }
+        for (name, text) in extra.iter().filter(|(n, _)| n.ends_with(".sh")) {
+            // A dry run runs the script with DRY_RUN=1 (and a real run does, for the
+            // manifest, before the guard looks at a device): only `lib.sh`'s `run` makes
+            // that print instead of act.
+            anyhow::ensure!(
+                sources_lib(text),
+                "the collector script `{name}` does not source lib.sh: its commands must go through `run` so that a dry run prints them"
             );
         }
         let mut digests = std::collections::BTreeMap::new();

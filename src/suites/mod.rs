@@ -95,7 +95,7 @@ pub trait Suite: Sync {
         &[]
     }
     /// This suite's own collection, when it has one: a `collect` subcommand built from
-    /// it (`collect::plugin`). The procedures' collections are built in for now.
+    /// it (`collect::plugin`).
     fn collector(&self) -> Option<&'static dyn crate::collect::plugin::Collector> {
         None
     }

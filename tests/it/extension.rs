@@ -308,7 +308,50 @@ fn a_toy_suite_collects_through_its_own_collect_subcommand_and_script() {
     assert!(command_line::parse(suites::SUITES, ["reprobench", "collect", "toy"]).is_err());
     // What every collection takes is there without the toy asking for it; its own
     // arguments are checked by clap.
+    match command_line::parse(
+        &registry,
+        [
+            "reprobench",
+            "collect",
+            "toy",
+            "--question",
+            "q",
+            "-o",
+            "x",
+            "--confirm-device",
+            "/dev/loop9",
+        ],
+    ) {
+        Ok(Asked::Collect { args, .. }) => {
+            assert_eq!(args.get_one::<PathBuf>("out"), Some(&PathBuf::from("x")));
+            let confirmed: Vec<&PathBuf> = args
+                .get_many::<PathBuf>("confirm_device")
+                .into_iter()
+                .flatten()
+                .collect();
+            assert_eq!(confirmed, [&PathBuf::from("/dev/loop9")]);
+            assert!(!args.get_flag("dry_run"));
+        }
+        _ => panic!("`-o` and `--confirm-device` are what every collection takes"),
+    }
     assert!(command_line::parse(&registry, ["reprobench", "collect", "toy", "-o", "x"]).is_err());
+    assert!(command_line::parse(
+        &registry,
+        ["reprobench", "collect", "toy", "--question", "q", "--bogus"]
+    )
+    .is_err());
+    // A script that does not go through lib.sh would act in a dry run: refused.
+    let acts = "#!/usr/bin/env bash\nrm -f \"$1\"\n. \"$(dirname \"$0\")/lib.sh\"\n";
+    let refused = Scripts::write_with(&[("acts.sh", acts)])
+        .err()
+        .map(|e| e.to_string());
+    assert!(
+        refused
+            .as_deref()
+            .is_some_and(|e| e.contains("does not source lib.sh")),
+        "{refused:?}"
+    );
+    assert!(Scripts::write_with(&[("toy-oracle.sh", TOY_SCRIPT)]).is_ok());
     let run = |parsed: Result<Asked, clap::Error>| match parsed.expect("parses") {
         Asked::Collect {
             collector, args, ..

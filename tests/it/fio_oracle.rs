@@ -9,7 +9,8 @@
 //! output", "Terse output") says, and what each check rests on:
 //! - "The `runtime` value is reported in msec and the `bw` value is reported in 1024 bytes
 //!   per second units": the bandwidth in bytes/s is `bw` x 1024, to within the KiB that
-//!   `bw` is rounded to; `runtime` is milliseconds.
+//!   `bw` is rounded to; `runtime` is milliseconds. fio 3 also writes the bytes per
+//!   second themselves (`bw_bytes`): where a file has them, they are the bandwidth.
 //! - fio 3 reports latencies in nanoseconds (`clat_ns`, `lat_ns`, `slat_ns`: "completion
 //!   latency and json output use nanoseconds", fio 3.0); fio 2's blocks (`clat`, `lat`,
 //!   `slat`) are in microseconds, as its normal output's `clat (usec)` and its terse
@@ -19,9 +20,10 @@
 //!   latency durations and values count how many I/Os had completion latencies of the
 //!   corresponding duration" (nanoseconds in the documentation's example, fio 3).
 //! - fio 2's `io_bytes` is in KiB, as its terse format's "Total IO (KiB)"; fio 3 writes
-//!   bytes there and KiB in `io_kbytes`.
+//!   bytes there and KiB in `io_kbytes` (a file with `io_kbytes` says bytes in `io_bytes`).
 //! - "Run status group": a group's I/O is the aggregate of its threads', its runtime the
-//!   longest of theirs.
+//!   longest of theirs (checked on the tool's groups against the jobs it read: what the
+//!   groups sum, not how a job is read).
 //!
 //! Finding the documents in a file (text before the JSON, several documents) is the
 //! tool's finder ([`fio::find_documents`]), tested on its own with stated answers.
@@ -37,6 +39,7 @@ struct Dir {
     at: String,
     runtime_ms: Option<u64>,
     bw_kib: Option<f64>,
+    bw_bytes: Option<f64>,
     iops: Option<f64>,
     /// Bytes, where the file says them in a documented unit.
     io_bytes: Option<u64>,
@@ -76,7 +79,7 @@ pub fn agrees(bytes: &[u8], tool: &FioOutput) -> Result<bool, String> {
         if name.as_deref() != Some(t.jobname.as_str()) {
             return Err(format!("job {i}: named {name:?}, read {:?}", t.jobname));
         }
-        let gid = j.get("groupid").and_then(Value::as_u64).unwrap_or(0);
+        let gid = whole(j.get("groupid")).unwrap_or(0);
         if gid != t.groupid {
             return Err(format!("job {i}: group {gid}, read {}", t.groupid));
         }
@@ -109,11 +112,12 @@ fn jobs_of(doc: &Value) -> Option<Vec<&Value>> {
 
 fn read_dir(v: &Value, at: String, legacy: bool) -> Dir {
     let num = |k: &str| v.get(k).and_then(Value::as_f64);
-    let io_bytes = if legacy {
+    let io = whole(v.get("io_bytes"));
+    let io_bytes = if legacy && v.get("io_kbytes").is_none() {
         // fio 2: KiB.
-        v.get("io_bytes").and_then(Value::as_u64).map(|k| k * 1024)
+        io.map(|k| k.saturating_mul(1024))
     } else {
-        v.get("io_bytes").and_then(Value::as_u64)
+        io
     };
     let mut latency = Vec::new();
     for block in ["slat", "clat", "lat"] {
@@ -141,18 +145,29 @@ fn read_dir(v: &Value, at: String, legacy: bool) -> Dir {
         .and_then(Value::as_object)
         .map(|m| {
             m.iter()
-                .filter_map(|(k, x)| Some((k.parse().ok()?, x.as_u64()?)))
+                .filter_map(|(k, x)| Some((k.parse().ok()?, whole(Some(x))?)))
                 .collect()
         });
     Dir {
         at,
-        runtime_ms: v.get("runtime").and_then(Value::as_u64),
+        runtime_ms: whole(v.get("runtime")),
         bw_kib: num("bw"),
+        bw_bytes: num("bw_bytes"),
         iops: num("iops"),
         io_bytes,
         latency,
         bins,
     }
+}
+
+/// A whole number as JSON may write it (`3` or `3.0`).
+fn whole(v: Option<&Value>) -> Option<u64> {
+    let v = v?;
+    v.as_u64().or_else(|| {
+        v.as_f64()
+            .filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 1.8e19)
+            .map(|f| f as u64)
+    })
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -166,7 +181,11 @@ fn compare(d: &Dir, t: &DirStats) -> Result<(), String> {
             return Err(format!("{at}: runtime {r} ms, read {}", t.runtime_ms));
         }
     }
-    if let Some(kib) = d.bw_kib {
+    if let Some(b) = d.bw_bytes {
+        if !close(b, t.bw_bytes) {
+            return Err(format!("{at}: bw_bytes {b}, read {}", t.bw_bytes));
+        }
+    } else if let Some(kib) = d.bw_kib {
         // `bw` is the bandwidth in KiB/s, rounded to a whole KiB (fio 3) or exact.
         if (t.bw_bytes - kib * 1024.0).abs() >= 1024.0 {
             return Err(format!("{at}: bw {kib} KiB/s, read {} bytes/s", t.bw_bytes));

@@ -30,8 +30,7 @@ impl Collector for KvDramCollector {
     }
 
     fn run(&self, args: &ArgMatches, cx: &Context) -> anyhow::Result<i32> {
-        let a = CollectKvDramArgs::from_arg_matches(args)?;
-        let a = &a;
+        let a = &CollectKvDramArgs::from_arg_matches(args)?;
         let p = kv_plan(&a.kv)?;
         let s = Scripts::write_with(crate::suites::kv_common::collect::SCRIPTS)?;
         let facts = facts_steps(&a.kv, &p.kv.out, &s);

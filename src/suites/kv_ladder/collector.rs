@@ -34,8 +34,7 @@ impl Collector for KvLadderCollector {
     }
 
     fn run(&self, args: &ArgMatches, cx: &Context) -> anyhow::Result<i32> {
-        let a = CollectKvLadderArgs::from_arg_matches(args)?;
-        let a = &a;
+        let a = &CollectKvLadderArgs::from_arg_matches(args)?;
         let p = kv_plan(&a.kv)?;
         let s = Scripts::write_with(crate::suites::kv_common::collect::SCRIPTS)?;
         super::collect::collect(&p, &s, &a.variant, a.run, &a.levels, cx.runner)

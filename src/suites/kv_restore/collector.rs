@@ -24,8 +24,7 @@ impl Collector for KvRestoreCollector {
     }
 
     fn run(&self, args: &ArgMatches, cx: &Context) -> anyhow::Result<i32> {
-        let a = CollectKvRestoreArgs::from_arg_matches(args)?;
-        let a = &a;
+        let a = &CollectKvRestoreArgs::from_arg_matches(args)?;
         let p = kv_plan(&a.kv)?;
         let s = Scripts::write_with(crate::suites::kv_common::collect::SCRIPTS)?;
         let facts = facts_steps(&a.kv, &p.kv.out, &s);
