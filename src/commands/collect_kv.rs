@@ -6,7 +6,7 @@ use clap::{ArgMatches, Args, FromArgMatches};
 
 use crate::collect::plugin::Context;
 use crate::process::Runner;
-use crate::suites::kv_common::collect_args::{facts_steps, kv_plan, KvCommon};
+use crate::suites::kv_common::collect_args::{start, KvCommon};
 
 use crate::collect::plan::Collection;
 use crate::collect::scripts::Scripts;
@@ -107,9 +107,15 @@ impl crate::collect::plugin::Collector for KvCollector {
 
     fn run(&self, args: &ArgMatches, cx: &Context) -> anyhow::Result<i32> {
         let a = &CollectKvAllArgs::from_arg_matches(args)?;
-        let p = kv_plan(&a.kv)?;
-        let s = Scripts::write_with(crate::suites::kv_common::collect::SCRIPTS)?;
-        let facts = facts_steps(&a.kv, &p.kv.out, &s);
-        collect(&p, facts, &s, &a.levels, a.runs, a.dram, cx.runner)
+        let st = start(&a.kv)?;
+        collect(
+            &st.plan,
+            st.facts,
+            &st.scripts,
+            &a.levels,
+            a.runs,
+            a.dram,
+            cx.runner,
+        )
     }
 }

@@ -85,3 +85,22 @@ pub fn facts_steps(k: &KvCommon, out: &Path, s: &Scripts) -> Vec<Step> {
         Vec::new()
     }
 }
+
+/// What a KV collection starts from: its plan, the KV scripts written out, and the
+/// system facts' steps when `--sysinfo` asks for them.
+pub struct Start {
+    pub plan: KvPlan,
+    pub scripts: Scripts,
+    pub facts: Vec<Step>,
+}
+
+pub fn start(k: &KvCommon) -> anyhow::Result<Start> {
+    let plan = kv_plan(k)?;
+    let scripts = Scripts::write_with(super::collect::SCRIPTS)?;
+    let facts = facts_steps(k, &plan.kv.out, &scripts);
+    Ok(Start {
+        plan,
+        scripts,
+        facts,
+    })
+}

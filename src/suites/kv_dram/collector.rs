@@ -3,8 +3,7 @@
 use clap::{ArgMatches, Args, FromArgMatches};
 
 use crate::collect::plugin::{Collector, Context};
-use crate::collect::scripts::Scripts;
-use crate::suites::kv_common::collect_args::{facts_steps, kv_plan, KvCommon};
+use crate::suites::kv_common::collect_args::{start, KvCommon};
 
 #[derive(Debug, Args)]
 pub struct CollectKvDramArgs {
@@ -31,9 +30,14 @@ impl Collector for KvDramCollector {
 
     fn run(&self, args: &ArgMatches, cx: &Context) -> anyhow::Result<i32> {
         let a = &CollectKvDramArgs::from_arg_matches(args)?;
-        let p = kv_plan(&a.kv)?;
-        let s = Scripts::write_with(crate::suites::kv_common::collect::SCRIPTS)?;
-        let facts = facts_steps(&a.kv, &p.kv.out, &s);
-        super::collect::collect(&p, facts, &s, &a.levels, a.runs, cx.runner)
+        let st = start(&a.kv)?;
+        super::collect::collect(
+            &st.plan,
+            st.facts,
+            &st.scripts,
+            &a.levels,
+            a.runs,
+            cx.runner,
+        )
     }
 }

@@ -3,8 +3,7 @@
 use clap::{ArgMatches, Args, FromArgMatches};
 
 use crate::collect::plugin::{Collector, Context};
-use crate::collect::scripts::Scripts;
-use crate::suites::kv_common::collect_args::{facts_steps, kv_plan, KvCommon};
+use crate::suites::kv_common::collect_args::{start, KvCommon};
 
 #[derive(Debug, Args)]
 pub struct CollectKvRestoreArgs {
@@ -25,9 +24,7 @@ impl Collector for KvRestoreCollector {
 
     fn run(&self, args: &ArgMatches, cx: &Context) -> anyhow::Result<i32> {
         let a = &CollectKvRestoreArgs::from_arg_matches(args)?;
-        let p = kv_plan(&a.kv)?;
-        let s = Scripts::write_with(crate::suites::kv_common::collect::SCRIPTS)?;
-        let facts = facts_steps(&a.kv, &p.kv.out, &s);
-        super::collect::collect(&p, facts, &s, cx.runner)
+        let st = start(&a.kv)?;
+        super::collect::collect(&st.plan, st.facts, &st.scripts, cx.runner)
     }
 }
