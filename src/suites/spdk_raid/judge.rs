@@ -9,7 +9,7 @@ use crate::model::phrase::{count, printed, qty, Phrase, UnitOf};
 use crate::model::verdict::{Observation, Status, Verdict};
 use crate::phrase;
 
-use super::load::{ArrayDir, Run};
+use super::load::{ArrayDir, RaidState, Run};
 use super::reference::SpdkReference;
 use super::theory::{drives_worth, level_of, Op};
 
@@ -419,21 +419,7 @@ fn degraded_verdict(a: &ArrayDir, name: &str, r: &SpdkReference) -> Verdict {
     let bad: Vec<String> = runs
         .iter()
         .filter(|x| !x.clean())
-        .map(|x| {
-            format!(
-                "`{}`: {}",
-                x.file,
-                if let Some(line) = &x.interrupted {
-                    format!("cut short (`{line}`)")
-                } else if x.error != 0 {
-                    format!("error {} ({} bytes moved)", x.error, x.io_bytes)
-                } else if x.failed_ios > 0 {
-                    format!("{} failed I/Os", x.failed_ios)
-                } else {
-                    "no I/O".to_string()
-                }
-            )
-        })
+        .map(|x| format!("`{}`: {}", x.file, not_clean(x)))
         .collect();
     let state = a.degraded_state.as_ref();
     v.set_measured(Some(bad.len() as f64));
@@ -445,9 +431,29 @@ fn degraded_verdict(a: &ArrayDir, name: &str, r: &SpdkReference) -> Verdict {
             .map(|s| phrase!("; array {}", phrase::name(s.label())))
             .unwrap_or_default()
     );
+    (v.status, v.note) = degraded_status(a, state, &bad);
+    v
+}
+
+/// Why a run is not clean: cut short, an error, failed I/Os, or no I/O at all.
+fn not_clean(x: &Run) -> String {
+    if let Some(line) = &x.interrupted {
+        format!("cut short (`{line}`)")
+    } else if x.error != 0 {
+        format!("error {} ({} bytes moved)", x.error, x.io_bytes)
+    } else if x.failed_ios > 0 {
+        format!("{} failed I/Os", x.failed_ios)
+    } else {
+        "no I/O".to_string()
+    }
+}
+
+/// The degraded criterion's status and note, from the array's state after the member was
+/// removed and the runs that were not clean.
+fn degraded_status(a: &ArrayDir, state: Option<&RaidState>, bad: &[String]) -> (Status, String) {
     let survives = level(a).map(survivable);
     let missing = state.map(|s| s.members.saturating_sub(s.operational));
-    (v.status, v.note) = match (state, missing, survives) {
+    match (state, missing, survives) {
         // The array the runs hit could not have served them: never a pass.
         (Some(s), Some(m), Some(k)) if s.state != "online" || m > k => (
             Status::Fail,
@@ -475,8 +481,7 @@ fn degraded_verdict(a: &ArrayDir, name: &str, r: &SpdkReference) -> Verdict {
                 a.dir
             ),
         ),
-    };
-    v
+    }
 }
 
 /// How many members a level can lose and still serve I/O.
