@@ -356,7 +356,14 @@ pub(super) fn plain_cold_verdict(plain: Option<&(String, Vec<Attempt>)>) -> Verd
             count(attempts.len())
         );
     }
-    (v.status, v.note) = if !hits.is_empty() {
+    (v.status, v.note) = plain_status(&hits, &failed, &unreported);
+    v
+}
+
+/// Plain vLLM's status and note: a hit fails it; failed requests leave it open; requests
+/// without `cached` leave it unmeasured.
+fn plain_status(hits: &[String], failed: &[String], unreported: &[String]) -> (Status, String) {
+    if !hits.is_empty() {
         (
             Status::Fail,
             format!(
@@ -379,8 +386,7 @@ pub(super) fn plain_cold_verdict(plain: Option<&(String, Vec<Attempt>)>) -> Verd
         )
     } else {
         (Status::Pass, String::new())
-    };
-    v
+    }
 }
 
 pub(super) fn kv_size_verdict(logs: &ServerLogs) -> Verdict {
