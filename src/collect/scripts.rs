@@ -17,23 +17,37 @@ const SCRIPTS: &[(&str, &str)] = &[
     ("capture.sh", include_str!("../../collectors/capture.sh")),
 ];
 
-/// Whether a script sources `lib.sh` (`. "$lib"` after `lib=.../lib.sh`, or
-/// `. "$(dirname "$0")/lib.sh"`) before anything else runs.
+/// Whether a script sources `lib.sh` before it runs anything: after comments and `set`
+/// lines, either `. "$(dirname "$0")/lib.sh"` (or `source`), or the two-folder form the
+/// project's scripts use, `lib=$(dirname "$0")/lib.sh; [ -f "$lib" ] ||
+/// lib=$(dirname "$0")/../lib.sh` then `. "$lib"`. Nothing else may run first.
 fn sources_lib(text: &str) -> bool {
+    const BESIDE: &str = r#"$(dirname "$0")/lib.sh"#;
+    const ABOVE: &str = r#"$(dirname "$0")/../lib.sh"#;
     let mut named = false;
     for line in text.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') || line.starts_with("set ") {
             continue;
         }
-        if line.contains("lib.sh") && !line.starts_with(". ") && !line.starts_with("source ") {
-            named = true;
-            continue;
-        }
         let sourced = line
             .strip_prefix(". ")
-            .or_else(|| line.strip_prefix("source "));
-        return sourced
-            .is_some_and(|what| what.contains("lib.sh") || (named && what.contains("$lib")));
+            .or_else(|| line.strip_prefix("source "))
+            .map(|w| w.trim().trim_matches('"'));
+        if let Some(what) = sourced {
+            return what == BESIDE.trim_matches('"') || (named && what == "$lib");
+        }
+        // Only the assignments of `lib` and the test between them.
+        let naming = line.split(';').flat_map(|p| p.split("||")).all(|part| {
+            let part = part.trim();
+            part == r#"[ -f "$lib" ]"#
+                || part
+                    .strip_prefix("lib=")
+                    .is_some_and(|v| v == BESIDE || v == ABOVE)
+        });
+        if !naming {
+            return false;
+        }
+        named = true;
     }
     false
 }

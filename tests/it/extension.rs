@@ -567,3 +567,29 @@ fn every_collect_subcommand_but_the_built_in_ones_comes_from_the_registry() {
     from_suites.sort();
     assert_eq!(all_sorted, from_suites);
 }
+
+/// A collector script sources lib.sh before it does anything, in the forms the project
+/// writes; one that acts first, in any shape, is refused (a dry run runs it).
+#[test]
+fn a_collector_script_that_acts_before_sourcing_lib_sh_is_refused() {
+    let ok = |t: &str| Scripts::write_with(&[("x.sh", t)]).is_ok();
+    // Other ways of sourcing lib.sh: accepted.
+    assert!(ok(
+        "#!/bin/bash\nset -euo pipefail\nsource \"$(dirname \"$0\")/lib.sh\"\nrun fio\n"
+    ));
+    assert!(ok(
+        "#!/bin/bash\n\n  # note\nlib=$(dirname \"$0\")/lib.sh\n. \"$lib\"\nrun dd\n"
+    ));
+    // Acting before sourcing, in other shapes: refused.
+    assert!(!ok("#!/bin/bash\ncd /tmp && . ./lib.sh\n"));
+    assert!(!ok(
+        "#!/bin/bash\nexport X=1\n. \"$(dirname \"$0\")/lib.sh\"\n"
+    ));
+    assert!(!ok("#!/bin/bash\nrun fio\n"));
+    assert!(!ok(
+        "#!/bin/bash\nlib=/tmp/lib.sh; wipefs -a /dev/sdz\n. \"$lib\"\n"
+    ));
+    // A name that climbs out, or clashes with a built-in: refused.
+    assert!(Scripts::write_with(&[("../x.sh", "")]).is_err());
+    assert!(Scripts::write_with(&[("lib.sh", "")]).is_err());
+}
