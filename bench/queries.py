@@ -103,7 +103,7 @@ def run_polars(doc, dataset, repeat):
     import polars as pl
 
     def table(name):
-        files = sorted(glob.glob(f"{dataset.rstrip('/')}/{name}/*/*/*.parquet"))
+        files = sorted(glob.glob(f"{dataset.rstrip('/')}/{name}/*/*.parquet"))
         return pl.concat(
             [pl.scan_parquet(f, hive_partitioning=True) for f in files],
             how="diagonal_relaxed",

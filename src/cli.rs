@@ -181,6 +181,21 @@ pub enum DatasetCommand {
     /// Exit status: 0 when listed (an empty selection too); 2 when DATASET is not a
     /// dataset or cannot be read.
     List(DatasetListArgs),
+    /// Merge every campaign's files into one file per table and suite, so that queries
+    /// open a few files instead of one per campaign (each file then has the table's
+    /// whole current schema); also rewrites a dataset of schema 1 in this version's
+    /// layout. One atomic change; compacting a compact dataset changes nothing.
+    ///
+    /// Exit status: 0 when compacted (or already compact); 2 when DATASET is not a
+    /// dataset, or a file in it is not the one this tool wrote (nothing is changed).
+    Compact(DatasetCompactArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DatasetCompactArgs {
+    /// The dataset folder.
+    #[arg(value_name = "DATASET")]
+    pub dataset: PathBuf,
 }
 
 #[derive(Debug, Args)]

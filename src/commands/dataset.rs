@@ -1,6 +1,7 @@
-//! `reprobench dataset add|list`: campaigns into a Parquet dataset, and what it holds.
+//! `reprobench dataset add|list|compact`: campaigns into a Parquet dataset, what it
+//! holds, and its files merged.
 
-use crate::cli::{DatasetAddArgs, DatasetCommand, DatasetListArgs, Format};
+use crate::cli::{DatasetAddArgs, DatasetCommand, DatasetCompactArgs, DatasetListArgs, Format};
 use crate::dataset::{self, AddOptions, Outcome};
 
 use super::{options, UNUSABLE};
@@ -9,7 +10,44 @@ pub fn run(cmd: &DatasetCommand) -> anyhow::Result<i32> {
     match cmd {
         DatasetCommand::Add(a) => add(a),
         DatasetCommand::List(a) => list(a),
+        DatasetCommand::Compact(a) => compact(a),
     }
+}
+
+fn compact(args: &DatasetCompactArgs) -> anyhow::Result<i32> {
+    let c = match dataset::compact::compact(&args.dataset) {
+        Ok(c) => c,
+        Err(e) => {
+            crate::errln!("error: {e:#}");
+            crate::errln!("note: `{}` is as it was", args.dataset.display());
+            return Ok(UNUSABLE);
+        }
+    };
+    let shown = args.dataset.display();
+    if c.unchanged {
+        crate::outln!(
+            "{shown}: already compact ({} campaigns in {} files): unchanged",
+            c.campaigns,
+            c.files_before
+        );
+    } else {
+        let from = if c.from_major == crate::schema::dataset::MAJOR {
+            String::new()
+        } else {
+            format!(
+                ", rewritten from schema {} to {}",
+                c.from_major,
+                crate::schema::dataset::VERSION
+            )
+        };
+        crate::outln!(
+            "{shown}: {} campaigns compacted from {} files to {}{from}",
+            c.campaigns,
+            c.files_before,
+            c.files_after
+        );
+    }
+    Ok(0)
 }
 
 fn add(args: &DatasetAddArgs) -> anyhow::Result<i32> {

@@ -116,6 +116,7 @@ impl Locked {
             .keep();
         Ok(Staged {
             dir,
+            root: self.root.clone(),
             plan: Plan::default(),
         })
     }
@@ -164,10 +165,14 @@ impl Locked {
         }
         for r in &p.remove {
             let path = self.root.join(r);
-            if path.exists() {
-                std::fs::remove_dir_all(&path)
-                    .with_context(|| format!("cannot remove `{}`", path.display()))?;
-            }
+            // A folder (schema 1's partitions) or a file (a segment's); a link is
+            // removed, never followed.
+            let removed = match std::fs::symlink_metadata(&path) {
+                Ok(m) if m.is_dir() => std::fs::remove_dir_all(&path),
+                Ok(_) => std::fs::remove_file(&path),
+                Err(_) => Ok(()),
+            };
+            removed.with_context(|| format!("cannot remove `{}`", path.display()))?;
             if let Some(parent) = path.parent() {
                 // The suite folder, once its last campaign is gone.
                 let _ = std::fs::remove_dir(parent);
@@ -213,6 +218,8 @@ fn inside(rel: &str) -> bool {
 /// A change being staged: write under `dir`, say where it goes in `plan`.
 pub struct Staged {
     pub dir: PathBuf,
+    /// The dataset it changes.
+    pub root: PathBuf,
     pub plan: Plan,
 }
 
@@ -228,6 +235,32 @@ impl Staged {
             .with_context(|| format!("cannot write `{}`", path.display()))?;
         self.plan.put.push((staged.to_string(), target));
         Ok(())
+    }
+
+    /// Takes back a file staged for `rel` inside the dataset (a segment staged by an
+    /// earlier input of the same change, replaced by a later one).
+    pub fn unput(&mut self, rel: &str) {
+        let dir = &self.dir;
+        self.plan.put.retain(|(staged, target)| match target {
+            Target::Inside(r) if r == rel => {
+                let _ = std::fs::remove_file(dir.join(staged));
+                false
+            }
+            _ => true,
+        });
+    }
+
+    /// Where a dataset file is as this change sees it: staged, else in the dataset.
+    pub fn current(&self, rel: &str) -> PathBuf {
+        let staged = self
+            .plan
+            .put
+            .iter()
+            .find_map(|(staged, target)| match target {
+                Target::Inside(r) if r == rel => Some(self.dir.join(staged)),
+                _ => None,
+            });
+        staged.unwrap_or_else(|| self.root.join(rel))
     }
 }
 

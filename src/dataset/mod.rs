@@ -1,14 +1,18 @@
-//! A result dataset: campaigns' typed results accumulated as Hive-partitioned Parquet
-//! (`<table>/suite=<suite>/campaign=<sha256>/part-0.parquet`), for DuckDB, Spark or Trino
-//! to query across campaigns and for compare and `--trend` to read back. A campaign is
-//! keyed by the sha256 of its input (`campaign`); adding the same one again changes
-//! nothing, adding a changed one under the same name replaces it; every add is atomic
-//! (`commit`). The schema (`crate::schema::dataset`) is written as `_schema.json` and checked on every
-//! file written.
+//! A result dataset: campaigns' typed results accumulated as Parquet partitioned by suite
+//! (`<table>/suite=<suite>/part-<segment>.parquet`, see [`segment`]), for DuckDB, Spark,
+//! Trino or Polars to query across campaigns and for compare and `--trend` to read back.
+//! A campaign is keyed by the sha256 of its input (`campaign`, a column of every row);
+//! adding the same one again changes nothing, adding a changed one under the same name
+//! replaces it; an add writes its campaign as a segment of its own and `dataset compact`
+//! merges the segments ([`compact`]); every change is atomic (`commit`). The schema
+//! (`crate::schema::dataset`) is written as `_schema.json` and checked on every file
+//! written.
 
 pub mod campaign;
 pub mod commit;
+pub mod compact;
 pub mod read;
+pub mod segment;
 pub mod tables;
 
 use std::collections::BTreeMap;
@@ -29,6 +33,10 @@ use commit::{Locked, Target};
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct Index {
     pub campaigns: BTreeMap<String, Entry>,
+    /// Every segment by id: the sha256 of its files as they were written
+    /// ([`campaign::files_digest`]).
+    #[serde(default)]
+    pub segments: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -36,7 +44,12 @@ pub struct Entry {
     pub name: String,
     pub suites: Vec<String>,
     pub started: Option<String>,
-    /// sha256 of its partition files as `add` wrote them ([`campaign::files_digest`]).
+    /// The segment that holds its rows.
+    #[serde(default)]
+    pub segment: String,
+    /// Schema 1: sha256 of its own partition files as `add` wrote them (what `dataset
+    /// compact` checks before it rewrites a dataset of schema 1).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub files: String,
 }
 
@@ -72,8 +85,17 @@ impl Index {
                     return Err(format!("campaign {id}: `{s}` is not a suite"));
                 }
             }
+            if !e.segment.is_empty() && !segment::is_id(&e.segment) {
+                return Err(format!(
+                    "campaign {id}: `{}` is not a segment id",
+                    e.segment
+                ));
+            }
         }
-        Ok(())
+        match self.segments.keys().find(|s| !segment::is_id(s)) {
+            Some(s) => Err(format!("`{s}` is not a segment id (16 hex digits)")),
+            None => Ok(()),
+        }
     }
 
     fn by_name(&self, name: &str) -> Option<&String> {
@@ -126,21 +148,13 @@ pub fn is_id(id: &str) -> bool {
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
-fn partition(table: &str, suite: &str, id: &str) -> String {
-    format!("{table}/suite={suite}/campaign={id}")
-}
-
-/// Refuses a folder that is not a dataset of this major version (or empty).
-fn check_schema(root: &Path) -> anyhow::Result<()> {
+/// The schema major version of the dataset at `root`: None for a folder that is empty
+/// (or missing); an error for one that holds something else.
+fn major_at(root: &Path) -> anyhow::Result<Option<String>> {
     let path = root.join("_schema.json");
     match std::fs::read_to_string(&path) {
         Ok(t) => match schema::major_of(&t) {
-            Some(m) if m == schema::MAJOR => Ok(()),
-            Some(m) => anyhow::bail!(
-                "`{}` is a dataset of schema major version {m}; this reprobench writes version {}: add to a new dataset",
-                root.display(),
-                schema::VERSION
-            ),
+            Some(m) => Ok(Some(m)),
             None => anyhow::bail!("`{}` is not a dataset schema", path.display()),
         },
         Err(_) => {
@@ -148,7 +162,7 @@ fn check_schema(root: &Path) -> anyhow::Result<()> {
                 .map(|mut d| d.all(|e| e.is_ok_and(|e| e.file_name() == ".lock")))
                 .unwrap_or(true);
             if empty {
-                Ok(())
+                Ok(None)
             } else {
                 anyhow::bail!(
                     "`{}` is not empty and holds no _schema.json: not a dataset",
@@ -156,6 +170,26 @@ fn check_schema(root: &Path) -> anyhow::Result<()> {
                 )
             }
         }
+    }
+}
+
+/// Refuses a folder that is not a dataset of this major version (or empty).
+fn check_schema(root: &Path) -> anyhow::Result<()> {
+    match major_at(root)? {
+        None => Ok(()),
+        Some(m) if m == schema::MAJOR => Ok(()),
+        Some(m) if m == "1" => anyhow::bail!(
+            "`{}` is a dataset of schema major version 1; this reprobench writes version {}: `reprobench dataset compact {}` rewrites it as version {} (one atomic change), then add to it",
+            root.display(),
+            schema::VERSION,
+            root.display(),
+            schema::VERSION
+        ),
+        Some(m) => anyhow::bail!(
+            "`{}` is a dataset of schema major version {m}; this reprobench writes version {}: add to a new dataset",
+            root.display(),
+            schema::VERSION
+        ),
     }
 }
 
@@ -190,7 +224,7 @@ fn read_mapping(root: &Path) -> anyhow::Result<BTreeMap<String, String>> {
     }
 }
 
-fn parquet(df: &mut polars_core::prelude::DataFrame) -> anyhow::Result<Vec<u8>> {
+pub(crate) fn parquet(df: &mut polars_core::prelude::DataFrame) -> anyhow::Result<Vec<u8>> {
     let mut buf = Vec::new();
     // A campaign's files are small: one thread each, many files at once. Snappy (what
     // Spark writes by default, read everywhere) and min/max/null statistics for pruning,
@@ -384,21 +418,44 @@ fn pseudonyms_for(
     p
 }
 
-/// A campaign of the same name in the dataset is replaced: its entry leaves the index and
-/// its partitions are removed at the commit.
-fn replace_by_name(shown: &str, index: &mut Index, staged: &mut commit::Staged) -> Outcome {
-    match index.by_name(shown).cloned() {
-        Some(old) => {
-            let e = index.campaigns.remove(&old);
-            for s in e.map(|e| e.suites).unwrap_or_default() {
-                for t in table_names() {
-                    staged.plan.remove.push(partition(t, &s, &old));
-                }
-            }
-            Outcome::Replaced(old)
-        }
-        None => Outcome::Added,
+/// A campaign of the same name in the dataset is replaced: its entry leaves the index,
+/// its segment's files are removed at the commit, and the other campaigns of that
+/// segment (after a compaction) are written again as a segment without it.
+fn replace_by_name(
+    shown: &str,
+    index: &mut Index,
+    staged: &mut commit::Staged,
+) -> anyhow::Result<Outcome> {
+    let Some(old) = index.by_name(shown).cloned() else {
+        return Ok(Outcome::Added);
+    };
+    let seg = index.campaigns[&old].segment.clone();
+    let others: Vec<String> = segment::members(index, &seg)
+        .into_iter()
+        .filter(|c| **c != *old)
+        .map(String::from)
+        .collect();
+    let old_files = segment::files(index, &seg);
+    let kept = if others.is_empty() {
+        None
+    } else {
+        Some(compact::rewrite(index, &seg, &others, staged)?)
+    };
+    for rel in old_files {
+        staged.unput(&rel);
+        staged.plan.remove.push(rel);
     }
+    index.segments.remove(&seg);
+    index.campaigns.remove(&old);
+    if let Some((new_seg, digest)) = kept {
+        for o in &others {
+            if let Some(e) = index.campaigns.get_mut(o) {
+                e.segment = new_seg.clone();
+            }
+        }
+        index.segments.insert(new_seg, digest);
+    }
+    Ok(Outcome::Replaced(old))
 }
 
 fn stage_one(
@@ -428,14 +485,15 @@ fn stage_one(
     let frames = tables::build(&a, id, &shown, opts.pseudonymize, &mut cleaner)?;
     t.lap("dataset: tables (redacted, checked)");
     let mut suites: Vec<String> = Vec::new();
+    let seg = segment::id([id.id.as_str()]);
     let written: Vec<(String, anyhow::Result<Vec<u8>>)> = {
         use rayon::prelude::*;
         frames
             .into_par_iter()
             .map(|(table, suite, mut df)| {
-                let part = partition(table, suite, &id.id);
-                let bytes = parquet(&mut df).with_context(|| format!("cannot write `{part}`"));
-                (part, bytes)
+                let rel = segment::file(table, suite, &seg);
+                let bytes = parquet(&mut df).with_context(|| format!("cannot write `{rel}`"));
+                (rel, bytes)
             })
             .collect()
     };
@@ -445,30 +503,27 @@ fn stage_one(
         }
     }
     let mut lines: Vec<String> = Vec::new();
-    for (part, bytes) in written {
+    for (rel, bytes) in written {
         let bytes = bytes?;
-        lines.push(campaign::file_line(
-            &format!("{part}/part-0.parquet"),
-            &bytes,
-        ));
-        staged.put_file(
-            &format!("{part}/part-0.parquet"),
-            &bytes,
-            Target::Inside(format!("{part}/part-0.parquet")),
-        )?;
+        lines.push(campaign::file_line(&rel, &bytes));
+        staged.put_file(&rel, &bytes, Target::Inside(rel.clone()))?;
     }
     t.lap("dataset: Parquet");
     if let Some(p) = cleaner.pseudonyms {
         *mapping = p.map;
     }
-    let outcome = replace_by_name(&shown, index, staged);
+    let outcome = replace_by_name(&shown, index, staged)?;
+    index
+        .segments
+        .insert(seg.clone(), campaign::files_digest(lines));
     index.campaigns.insert(
         id.id.clone(),
         Entry {
             name: shown.clone(),
             suites: suites.clone(),
             started: a.started.clone(),
-            files: campaign::files_digest(lines),
+            segment: seg,
+            files: String::new(),
         },
     );
     Ok(Added {

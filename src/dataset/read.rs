@@ -10,12 +10,11 @@
 //! after, by name. The dataset's folder is the first prefix of the input before a `:`
 //! that is a dataset, so a selector may hold `:` (times do).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use polars_core::prelude::DataFrame;
-use polars_io::prelude::ParquetReader;
-use polars_io::SerReader;
 
 use crate::compare::campaign::{Campaign, Judged};
 use crate::compare::measure::{Better, Sample};
@@ -90,6 +89,7 @@ pub fn select(root: &Path, sel: &Selector) -> anyhow::Result<Vec<(String, Entry)
     if root.join(".pending").exists() {
         drop(super::commit::Locked::open(root)?);
     }
+    super::check_schema(root)?;
     let bounds = bounds(sel)?;
     let index = Index::read(root)?;
     let mut out: Vec<(String, Entry)> = index
@@ -142,69 +142,37 @@ fn describe(sel: &Selector) -> String {
     }
 }
 
-/// A campaign's partition files, read whole and checked against the digest the index
-/// keeps: only bytes `dataset add` wrote reach the Parquet reader.
-struct Files {
-    bytes: std::collections::BTreeMap<String, Vec<u8>>,
+/// A segment's files, read whole and checked against the digest the index keeps (only
+/// bytes `dataset` wrote reach the Parquet reader), each table and suite read once.
+struct Segment {
+    frames: BTreeMap<String, DataFrame>,
 }
 
-impl Files {
-    fn read(root: &Path, id: &str, e: &Entry) -> anyhow::Result<Files> {
-        let mut bytes = std::collections::BTreeMap::new();
-        for suite in &e.suites {
-            for table in super::table_names() {
-                let rel = format!("{table}/suite={suite}/campaign={id}/part-0.parquet");
-                let path = root.join(&rel);
-                let b = std::fs::read(&path)
-                    .with_context(|| format!("cannot read `{}`", path.display()))?;
-                bytes.insert(rel, b);
-            }
+impl Segment {
+    fn read(root: &Path, index: &Index, seg: &str) -> anyhow::Result<Segment> {
+        let mut frames = BTreeMap::new();
+        for (rel, b) in super::segment::read(root, index, seg)? {
+            let df = super::segment::parquet(&b, &root.join(&rel))?;
+            frames.insert(rel, df);
         }
-        let lines = bytes
-            .iter()
-            .map(|(rel, b)| super::campaign::file_line(rel, b))
-            .collect();
-        if super::campaign::files_digest(lines) != e.files {
-            anyhow::bail!(
-                "the files of campaign {} (`{}`) in `{}` are not the ones `dataset add` wrote (their sha256 differs from _index.json): a file was changed or damaged; add the campaign again",
-                id.get(..12).unwrap_or(id),
-                e.name,
-                root.display()
-            );
-        }
-        Ok(Files { bytes })
+        Ok(Segment { frames })
     }
 
-    fn frame(&self, root: &Path, table: &str, suite: &str, id: &str) -> anyhow::Result<DataFrame> {
-        let rel = format!("{table}/suite={suite}/campaign={id}/part-0.parquet");
-        let shown = root.join(&rel);
-        let b = self
-            .bytes
+    /// One campaign's rows of one table and suite.
+    fn frame(
+        &self,
+        root: &Path,
+        seg: &str,
+        table: &str,
+        suite: &str,
+        id: &str,
+    ) -> anyhow::Result<DataFrame> {
+        let rel = super::segment::file(table, suite, seg);
+        let df = self
+            .frames
             .get(&rel)
-            .with_context(|| format!("`{}` was not read", shown.display()))?;
-        parquet(b).with_context(|| {
-            format!(
-                "`{}` is not a Parquet file of this dataset",
-                shown.display()
-            )
-        })
-    }
-}
-
-/// The Parquet reader on checked bytes. Bytes crafted to match their digest can still
-/// make the reader panic (on one of its threads): that is an error naming the file too,
-/// never the end of the program, and the panic's message is not printed as ours.
-fn parquet(bytes: &[u8]) -> anyhow::Result<DataFrame> {
-    let cursor = std::io::Cursor::new(bytes);
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        ParquetReader::new(cursor).finish()
-    }));
-    std::panic::set_hook(hook);
-    match r {
-        Ok(r) => Ok(r?),
-        Err(_) => anyhow::bail!("the Parquet reader failed on it"),
+            .with_context(|| format!("`{}` was not read", root.join(&rel).display()))?;
+        super::segment::rows_of(df, id)
     }
 }
 
@@ -226,8 +194,8 @@ fn text(v: &Option<String>) -> String {
     v.clone().unwrap_or_default()
 }
 
-/// One campaign of the dataset as compare and trend read it.
-pub fn load(root: &Path, id: &str, e: &Entry) -> anyhow::Result<Campaign> {
+/// One campaign of the dataset as compare and trend read it, from its segment.
+fn load(root: &Path, id: &str, e: &Entry, seg: &Segment) -> anyhow::Result<Campaign> {
     let input = format!("{}:{}", root.display(), e.name);
     let mut c = Campaign {
         input: input.clone(),
@@ -246,18 +214,17 @@ pub fn load(root: &Path, id: &str, e: &Entry) -> anyhow::Result<Campaign> {
             .unwrap_or(usize::MAX)
     };
     suites.sort_by_key(|s| pos(s));
-    let files = Files::read(root, id, e)?;
-    let frame = |table: &str, suite: &str, id: &str| files.frame(root, table, suite, id);
+    let frame = |table: &str, suite: &str| seg.frame(root, &e.segment, table, suite, id);
     for suite in suites {
-        let at = |t: &str| format!("{t}/suite={suite}/campaign={id}");
-        let m = frame("measurements", suite, id)?;
+        let at = |t: &str| super::segment::file(t, suite, &e.segment);
+        let m = frame("measurements", suite)?;
         c.samples
             .extend(samples(&m, suite, &input, &at("measurements"))?);
-        let v = frame("verdicts", suite, id)?;
+        let v = frame("verdicts", suite)?;
         c.verdicts.extend(verdicts(&v, &at("verdicts"))?);
-        let s = frame("setup", suite, id)?;
+        let s = frame("setup", suite)?;
         setup_facts(&s, &mut c.setup)?;
-        let p = frame("parameters", suite, id)?;
+        let p = frame("parameters", suite)?;
         c.parameters.extend(parameters(&p)?);
     }
     Ok(c)
@@ -384,10 +351,17 @@ fn parameters(p: &DataFrame) -> anyhow::Result<Vec<Parameter>> {
         .collect())
 }
 
-/// Every campaign a dataset input selects.
+/// Every campaign a dataset input selects (each segment read once).
 pub fn campaigns(root: &Path, sel: &Selector) -> anyhow::Result<Vec<Campaign>> {
-    select(root, sel)?
-        .iter()
-        .map(|(id, e)| load(root, id, e))
-        .collect()
+    let selected = select(root, sel)?;
+    let index = Index::read(root)?;
+    let mut segments: BTreeMap<String, Segment> = BTreeMap::new();
+    let mut out = Vec::with_capacity(selected.len());
+    for (id, e) in &selected {
+        if !segments.contains_key(&e.segment) {
+            segments.insert(e.segment.clone(), Segment::read(root, &index, &e.segment)?);
+        }
+        out.push(load(root, id, e, &segments[&e.segment])?);
+    }
+    Ok(out)
 }

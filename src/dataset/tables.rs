@@ -131,12 +131,13 @@ fn of_suite(
     Ok(f.df.drop("suite")?)
 }
 
-/// Every string cell through `clean`.
+/// Every string cell through `clean`, but the campaign's id: a sha256 this tool computed,
+/// not text from the files (and one a redactor could take for a token).
 fn clean_strings(df: &mut DataFrame, clean: &mut dyn Clean) -> anyhow::Result<()> {
     let names: Vec<String> = df
         .columns()
         .iter()
-        .filter(|c| c.dtype() == &DataType::String)
+        .filter(|c| c.dtype() == &DataType::String && c.name().as_str() != "campaign")
         .map(|c| c.name().to_string())
         .collect();
     for n in names {
@@ -148,15 +149,17 @@ fn clean_strings(df: &mut DataFrame, clean: &mut dyn Clean) -> anyhow::Result<()
     Ok(())
 }
 
-/// The campaign's name and start time on every row of the other tables (what queries
-/// select campaigns by, without a join), then the schema version.
+/// The campaign's id on every row (a segment holds many campaigns), its name and start
+/// time on every row of the other tables (what queries select campaigns by, without a
+/// join), then the schema version.
 fn with_keys(
     mut df: DataFrame,
     table: &str,
-    name: &str,
+    (id, name): (&str, &str),
     started: Option<&str>,
 ) -> anyhow::Result<DataFrame> {
     let n = df.height();
+    df.with_column(Series::new("campaign".into(), vec![id; n]).into_column())?;
     if table != "campaigns" {
         df.with_column(Series::new("campaign_name".into(), vec![name; n]).into_column())?;
         df.with_column(Series::new("started".into(), vec![started; n]).into_column())?;
@@ -204,7 +207,7 @@ pub fn build(
             ("parameters", of_suite(frames::measurements::parameters, s)?),
         ];
         for (table, df) in frames {
-            let mut df = with_keys(df, table, name, a.started.as_deref())?;
+            let mut df = with_keys(df, table, (&id.id, name), a.started.as_deref())?;
             clean_strings(&mut df, clean)?;
             let described = schema::table(table)
                 .ok_or_else(|| anyhow::anyhow!("`{table}` is not a table of the schema"))?;

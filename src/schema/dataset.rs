@@ -11,25 +11,28 @@ use super::{c, Column, Table, Type, DEVIATION, MEASUREMENT, PARAMETER, STANDARD_
 
 /// `major.minor`, in every file (a column and the Parquet key-value metadata) and in
 /// `_schema.json`.
-pub const VERSION: &str = "1.1";
-pub const MAJOR: &str = "1";
+pub const VERSION: &str = "2.0";
+pub const MAJOR: &str = "2";
 
-/// The partition columns: in every table's path (`suite=…/campaign=…`), never inside the
-/// files (Spark and DuckDB add them from the path).
-pub const PARTITIONS: &[Column] = &[
-    Column {
-        name: "suite",
-        ty: Type::Str,
-        unit: "",
-        meaning: "the suite (kv-restore, kv-ladder, kv-dram, storage, spdk-raid)",
-    },
-    Column {
-        name: "campaign",
-        ty: Type::Str,
-        unit: "",
-        meaning: "the campaign's id: sha256 of its input's contents (hex)",
-    },
-];
+/// The layout, as `_schema.json` states it.
+pub const LAYOUT: &str = "<table>/suite=<suite>/part-<segment>.parquet (Hive-style partitions by suite; a segment holds one campaign as added, or many after `dataset compact`)";
+
+/// The partition column: in every table's path (`suite=…`), never inside the files
+/// (Spark, DuckDB and Polars add it from the path).
+pub const PARTITIONS: &[Column] = &[Column {
+    name: "suite",
+    ty: Type::Str,
+    unit: "",
+    meaning: "the suite (kv-restore, kv-ladder, kv-dram, storage, spdk-raid)",
+}];
+
+/// Every table's first column: which campaign a row is of (a segment file holds many).
+const CAMPAIGN: &[Column] = &[c(
+    "campaign",
+    Type::Str,
+    "",
+    "the campaign's id: sha256 of its input's contents (hex)",
+)];
 
 const NAME_COLUMN: Column = c(
     "campaign_name",
@@ -59,6 +62,7 @@ pub const TABLES: &[Table] = &[
         name: "campaigns",
         rows: "suite a campaign ran: what it is, when it started, how its verdicts came out",
         parts: &[
+            CAMPAIGN,
             &[
                 c("name", Type::Str, "", "the campaign's name: the input's file name, or --name; a campaign added again under the same name replaces it"),
                 c("input_kind", Type::Str, "", "folder or bundle"),
@@ -79,22 +83,23 @@ pub const TABLES: &[Table] = &[
     Table {
         name: "measurements",
         rows: "number a suite measured (what compare and --trend pool)",
-        parts: &[MEASUREMENT, KEYS, STANDARD_ERROR],
+        parts: &[CAMPAIGN, MEASUREMENT, KEYS, STANDARD_ERROR],
     },
     Table {
         name: "verdicts",
         rows: "pass criterion the procedure states, judged",
-        parts: &[VERDICT, KEYS],
+        parts: &[CAMPAIGN, VERDICT, KEYS],
     },
     Table {
         name: "deviations",
         rows: "way a run departs from the procedure",
-        parts: &[DEVIATION, KEYS],
+        parts: &[CAMPAIGN, DEVIATION, KEYS],
     },
     Table {
         name: "setup",
         rows: "fact about the setup the files show (kind fact), and row of the procedure's reference-setup table beside what the files show (kind reference); a campaign's rows are in each of its suites' partitions",
         parts: &[
+            CAMPAIGN,
             &[
                 c("kind", Type::Str, "", "fact or reference"),
                 c("id", Type::Str, "", "the fact's key (gpu-model, nvme-devices, ...) or the reference row's id (drives, gpu, ...)"),
@@ -111,7 +116,7 @@ pub const TABLES: &[Table] = &[
     Table {
         name: "parameters",
         rows: "parameter a run or a server ran with, as its files record it",
-        parts: &[PARAMETER, KEYS],
+        parts: &[CAMPAIGN, PARAMETER, KEYS],
     },
 ];
 
@@ -123,7 +128,7 @@ pub fn table(name: &str) -> Option<&'static Table> {
 pub fn json() -> String {
     let value = serde_json::json!({
         "schema_version": VERSION,
-        "layout": "<table>/suite=<suite>/campaign=<sha256>/part-0.parquet (Hive-style partitions)",
+        "layout": LAYOUT,
         "evolution": "additive only within a major version (new tables; new columns at the end); anything else is a new major version",
         "partitions": PARTITIONS,
         "tables": TABLES,

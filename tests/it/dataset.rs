@@ -145,9 +145,9 @@ fn a_changed_campaign_under_the_same_name_replaces_it() {
     assert_eq!(add(&ds, std::slice::from_ref(&run_dir), &[]).code, 0);
     let old: Vec<PathBuf> = files(&ds)
         .into_keys()
-        .filter(|p| p.to_string_lossy().contains("campaign="))
+        .filter(|p| p.to_string_lossy().contains("/part-"))
         .collect();
-    assert_eq!(old.len(), 6, "one partition per table: {old:?}");
+    assert_eq!(old.len(), 6, "one file per table: {old:?}");
     // One number changes: the same campaign, measured again.
     crate::common::edit_json(&run_dir.join("results/adp/randwrite-8k-j8-d8.json"), |v| {
         let w = &mut v["jobs"][0]["write"];
@@ -159,7 +159,7 @@ fn a_changed_campaign_under_the_same_name_replaces_it() {
     assert!(r.stdout.contains("replaced campaign"), "{}", r.stdout);
     let now: Vec<PathBuf> = files(&ds)
         .into_keys()
-        .filter(|p| p.to_string_lossy().contains("campaign="))
+        .filter(|p| p.to_string_lossy().contains("/part-"))
         .collect();
     assert_eq!(now.len(), 6);
     assert!(
@@ -309,30 +309,34 @@ fn every_file_holds_the_documented_columns_and_the_schema_only_grows() {
         checked += 1;
     }
     assert!(checked >= 6 * 7, "{checked} files");
-    // Against the committed 1.0 schema: within major 1, every table and column stays, in
-    // its place and of its type; new ones only at the end and with a higher minor.
+    // Against the committed schema of this major version's first release: within a
+    // major, every table and column stays, in its place and of its type; new ones only
+    // at the end and with a higher minor. A new major version needs a new committed
+    // schema.
+    let major = version.split('.').next().expect("major");
     let old: Value = serde_json::from_str(
-        &std::fs::read_to_string(root().join("tests/fixtures/dataset/schema-1.0.json"))
-            .expect("committed schema"),
+        &std::fs::read_to_string(
+            root().join(format!("tests/fixtures/dataset/schema-{major}.0.json")),
+        )
+        .expect("the committed schema of this major version"),
     )
     .expect("json");
-    assert_eq!(
-        version.split('.').next(),
-        Some("1"),
-        "a new major version needs a new committed schema"
-    );
     let (was, now) = (described(&old), tables);
     for (t, cols) in &was {
         let n = now
             .get(t)
-            .unwrap_or_else(|| panic!("table {t} removed within major 1"));
+            .unwrap_or_else(|| panic!("table {t} removed within major {major}"));
         assert!(
             n.len() >= cols.len() && &n[..cols.len()] == cols.as_slice(),
-            "table {t}: columns changed within major 1: {cols:?} -> {n:?}"
+            "table {t}: columns changed within major {major}: {cols:?} -> {n:?}"
         );
     }
     if now != was {
-        assert_ne!(version, "1.0", "the schema grew: raise the minor version");
+        assert_ne!(
+            version,
+            format!("{major}.0"),
+            "the schema grew: raise the minor version"
+        );
     }
 }
 
@@ -821,7 +825,8 @@ fn a_crafted_or_damaged_dataset_is_refused_with_the_file_named() {
     let r = run(&["analyze", "--trend", s(&ds), s(&sample)]);
     assert_eq!(r.code, 2);
     assert!(
-        r.stderr.contains("not the ones `dataset add` wrote"),
+        r.stderr.contains("not the ones this tool wrote")
+            && r.stderr.contains("sha256 differs from _index.json"),
         "{}",
         r.stderr
     );
@@ -855,8 +860,11 @@ fn a_bundle_is_one_campaign_keyed_by_its_tarballs_sha256() {
         "{}",
         r.stdout
     );
-    let part = ds.join(format!(
-        "campaigns/suite=storage/campaign={hex}/part-0.parquet"
+    let seg = reprobench::dataset::segment::id([hex.as_str()]);
+    let part = ds.join(reprobench::dataset::segment::file(
+        "campaigns",
+        "storage",
+        &seg,
     ));
     let df = ParquetReader::new(std::fs::File::open(&part).expect("partition"))
         .finish()
@@ -936,8 +944,8 @@ fn damaged_parquet_files_are_errors_never_panics() {
                 .collect();
             let digest = files_digest(lines);
             let mut v: Value = serde_json::from_str(&good_index).expect("json");
-            for e in v["campaigns"].as_object_mut().expect("map").values_mut() {
-                e["files"] = Value::from(digest.clone());
+            for d in v["segments"].as_object_mut().expect("map").values_mut() {
+                *d = Value::from(digest.clone());
             }
             std::fs::write(&index, v.to_string()).expect("crafted index");
         }
@@ -1275,14 +1283,16 @@ print(len(schema["frames"]), columns, guessed_wrong, typed_wrong, rows_differ)
     assert_eq!((typed_wrong, rows_differ), (0, 0), "{text}");
 }
 
-/// A dataset grows across minor versions: campaigns added under `1.0` have no
-/// `standard_error` in `measurements` (1.1 added it). Read with the documented recipes
-/// (DuckDB's `union_by_name`, Spark's `mergeSchema`, Polars' concatenation by name), every
-/// engine gives the answers it gives on the same dataset written wholly under 1.1, the
-/// older campaigns' new column null; and `compare` reads the older campaigns from the
-/// dataset itself.
+/// A dataset grows across minor versions: campaigns added under an older minor have no
+/// `standard_error` in `measurements` (the table's last column, added in 1.1; rows
+/// marked `older`). Read with the documented recipes (DuckDB's `union_by_name`, Spark's
+/// `mergeSchema`, Polars' concatenation by name), every engine gives the answers it gives
+/// on the same dataset written wholly under the current version, the older campaigns'
+/// new column null; `compare` reads the older campaigns from the dataset itself; and
+/// `dataset compact` writes the column into every file (null where it was unknown),
+/// the answers unchanged in every engine.
 #[test]
-fn a_dataset_of_campaigns_written_under_1_0_and_1_1_reads_the_same_in_every_engine() {
+fn a_dataset_of_campaigns_written_under_two_minor_versions_reads_the_same_in_every_engine() {
     let Some(duckdb) = duckdb_python() else {
         return;
     };
@@ -1352,36 +1362,91 @@ fn a_dataset_of_campaigns_written_under_1_0_and_1_1_reads_the_same_in_every_engi
             "{engine}: the five documented queries and ours"
         );
     }
-    // The storage samples' measurements as a 1.0 dataset wrote them: no standard_error,
-    // schema_version 1.0.
+    // The storage samples' measurements as an older minor wrote them: no
+    // standard_error, schema_version `older`.
     let mut older = 0;
     for e in std::fs::read_dir(ds.join("measurements/suite=storage")).expect("storage") {
-        let part = e.expect("entry").path().join("part-0.parquet");
-        // The file alone (no partition columns from its path), as 1.0 wrote it: without
-        // the column, its rows and its key-value metadata saying 1.0.
-        let script = "import duckdb, sys\nf = sys.argv[1]\nduckdb.sql(f\"COPY (SELECT * EXCLUDE (standard_error) REPLACE ('1.0' AS schema_version) FROM read_parquet('{f}', hive_partitioning = false)) TO '{f}.old' (FORMAT parquet, KV_METADATA {{'reprobench.schema_version': '1.0'}})\")\n";
+        let part = e.expect("entry").path();
+        // The file alone (no partition column from its path), as the older version
+        // wrote it: without the column, its rows and its key-value metadata saying so.
+        let script = "import duckdb, sys\nf = sys.argv[1]\nduckdb.sql(f\"COPY (SELECT * EXCLUDE (standard_error) REPLACE ('older' AS schema_version) FROM read_parquet('{f}', hive_partitioning = false)) TO '{f}.old' (FORMAT parquet, KV_METADATA {{'reprobench.schema_version': 'older'}})\")\n";
         output_of(Command::new(&duckdb).args(["-c", script]).arg(&part));
         std::fs::rename(part.with_extension("parquet.old"), &part).expect("rename");
         older += 1;
     }
     assert_eq!(older, 2, "the two storage samples");
-    // As `dataset add` of 1.0 would have indexed them: the digest of each campaign's
+    // As the older `dataset add` would have indexed them: the digest of each segment's
     // files as written (`rel NUL sha256 LF`, in path order).
     let reindex = r#"
 import glob, hashlib, json, os, sys
 ds = sys.argv[1]
 index = json.load(open(os.path.join(ds, "_index.json")))
-for cid, e in index["campaigns"].items():
+for seg in index["segments"]:
     lines = []
-    for suite in e["suites"]:
-        for path in glob.glob(os.path.join(ds, "*", "suite=" + suite, "campaign=" + cid, "part-0.parquet")):
-            rel = os.path.relpath(path, ds)
-            lines.append(rel + "\0" + hashlib.sha256(open(path, "rb").read()).hexdigest() + "\n")
-    e["files"] = hashlib.sha256("".join(sorted(lines)).encode()).hexdigest()
+    for path in glob.glob(os.path.join(ds, "*", "suite=*", "part-" + seg + ".parquet")):
+        rel = os.path.relpath(path, ds)
+        lines.append(rel + "\0" + hashlib.sha256(open(path, "rb").read()).hexdigest() + "\n")
+    index["segments"][seg] = hashlib.sha256("".join(sorted(lines)).encode()).hexdigest()
 json.dump(index, open(os.path.join(ds, "_index.json"), "w"), indent=1)
 "#;
     output_of(Command::new("python3").args(["-c", reindex]).arg(&ds));
+    let mixed = check_mixed_answers(&engines, &before, &answers);
+    assert!(mixed, "the older campaigns were seen as older");
+    // The tool's own reader takes the older campaigns too.
+    let r = run(&[
+        "compare",
+        &format!("{}:storage-published", s(&ds)),
+        &format!("{}:storage-loopback", s(&ds)),
+        "--format",
+        "json",
+    ]);
+    assert!(r.code == 0 || r.code == 1, "{}{}", r.stdout, r.stderr);
+    // Compacted: one file per table and suite, every file with the whole schema (the
+    // older campaigns' standard_error null), the answers the same in every engine.
+    let r = run(&["dataset", "compact", s(&ds)]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let parts: Vec<PathBuf> = files(&ds)
+        .into_keys()
+        .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
+        .collect();
+    let suites = std::fs::read_dir(ds.join("verdicts"))
+        .expect("verdicts")
+        .count();
+    assert_eq!(parts.len(), 6 * suites, "{parts:?}");
+    for p in &parts {
+        let df = ParquetReader::new(std::fs::File::open(ds.join(p)).expect("open"))
+            .finish()
+            .expect("parquet");
+        let table = p.iter().next().and_then(|t| t.to_str()).expect("table");
+        let want: Vec<&str> = reprobench::schema::dataset::table(table)
+            .expect("a table")
+            .columns()
+            .map(|c| c.name)
+            .collect();
+        let have: Vec<&str> = df.get_column_names().iter().map(|c| c.as_str()).collect();
+        assert_eq!(have, want, "{}", p.display());
+    }
     for ((engine, py), before) in engines.iter().zip(&before) {
+        let after = answers(engine, py);
+        for (name, rows) in before {
+            if name != "standard-errors-by-campaign" {
+                assert_eq!(&after[name], rows, "{engine}: compacted: {name}");
+            }
+        }
+    }
+}
+
+/// The answers on a dataset whose storage campaigns an older minor wrote, against the
+/// same dataset written wholly by this version (`before`): the same, but the older
+/// campaigns' storage rows count with no standard error. Whether older rows were seen.
+fn check_mixed_answers(
+    engines: &[(&str, PathBuf)],
+    before: &[BTreeMap<String, Value>],
+    answers: &dyn Fn(&str, &Path) -> BTreeMap<String, Value>,
+) -> bool {
+    let mut seen = false;
+    let current = reprobench::schema::dataset::VERSION.to_string();
+    for ((engine, py), before) in engines.iter().zip(before) {
         let after = answers(engine, py);
         for (name, rows) in before {
             if name != "standard-errors-by-campaign" {
@@ -1410,14 +1475,10 @@ json.dump(index, open(os.path.join(ds, "_index.json"), "w"), indent=1)
             by_name(&after["standard-errors-by-campaign"]),
         );
         for ((name, version), (n, with)) in &now {
-            if version == "1.0" {
+            if version == "older" {
                 assert_eq!(*with, 0, "{engine}: {name} has no standard_error column");
-                let newer = now
-                    .get(&(name.clone(), "1.1".to_string()))
-                    .map_or(0, |x| x.0);
-                let was_n = was
-                    .get(&(name.clone(), "1.1".to_string()))
-                    .map_or(0, |x| x.0);
+                let newer = now.get(&(name.clone(), current.clone())).map_or(0, |x| x.0);
+                let was_n = was.get(&(name.clone(), current.clone())).map_or(0, |x| x.0);
                 assert_eq!(n + newer, was_n, "{engine}: {name} keeps every row");
             } else {
                 assert!(
@@ -1426,19 +1487,12 @@ json.dump(index, open(os.path.join(ds, "_index.json"), "w"), indent=1)
                 );
             }
         }
-        assert!(now.keys().any(|k| k.1 == "1.0"), "{engine}: {now:?}");
+        assert!(now.keys().any(|k| k.1 == "older"), "{engine}: {now:?}");
         assert!(
             was.values().map(|x| x.1).sum::<u64>() > now.values().map(|x| x.1).sum::<u64>(),
             "{engine}: the storage samples had standard errors before"
         );
+        seen = true;
     }
-    // The tool's own reader takes the older campaigns too.
-    let r = run(&[
-        "compare",
-        &format!("{}:storage-published", s(&ds)),
-        &format!("{}:storage-loopback", s(&ds)),
-        "--format",
-        "json",
-    ]);
-    assert!(r.code == 0 || r.code == 1, "{}{}", r.stdout, r.stderr);
+    seen
 }

@@ -11,6 +11,7 @@ mod compare;
 mod contract;
 mod criteria;
 mod dataset;
+mod dataset_compact;
 mod differential;
 mod engine;
 mod evidence;

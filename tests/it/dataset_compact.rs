@@ -1,0 +1,262 @@
+//! `dataset compact`: a dataset's campaigns merged into one file per table and suite,
+//! read back the same; replacing a campaign of a merged segment; a dataset of schema 1
+//! refused by `add` and rewritten by `compact` with every row.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use polars_core::prelude::*;
+use polars_io::prelude::ParquetReader;
+use polars_io::SerReader;
+use serde_json::Value;
+
+use crate::common::{copy_dir, edit_json, root, run, snapshot, Run};
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+fn samples() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("samples"))
+        .expect("samples")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    v.sort();
+    v
+}
+
+/// The dataset's files (the lock aside), relative to it.
+fn tree(ds: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    snapshot(ds)
+        .into_iter()
+        .filter(|(p, _)| !p.ends_with(".lock"))
+        .map(|(p, b)| (p.strip_prefix(ds).expect("inside").to_path_buf(), b))
+        .collect()
+}
+
+fn parquet_files(ds: &Path) -> Vec<PathBuf> {
+    tree(ds)
+        .into_keys()
+        .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
+        .collect()
+}
+
+fn ok(r: &Run) -> &str {
+    assert!(r.code == 0 || r.code == 1, "{}{}", r.stdout, r.stderr);
+    &r.stdout
+}
+
+/// What the tool reads back from a dataset: the trend over every campaign, and two
+/// campaigns compared.
+fn read_back(ds: &Path) -> (String, String) {
+    let trend = run(&["analyze", "--trend", s(ds), "--format", "json"]);
+    let compare = run(&[
+        "compare",
+        &format!("{}:storage-published", s(ds)),
+        &format!("{}:storage-loopback", s(ds)),
+        "--format",
+        "json",
+    ]);
+    (ok(&trend).to_string(), ok(&compare).to_string())
+}
+
+fn frame(path: &Path) -> DataFrame {
+    ParquetReader::new(std::fs::File::open(path).expect("open"))
+        .finish()
+        .expect("parquet")
+}
+
+#[test]
+fn compact_merges_every_campaign_into_one_file_per_table_and_suite_and_reads_the_same() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let ds = d.path().join("ds");
+    let r = run(&[
+        &["dataset", "add", s(&ds)][..],
+        &samples().iter().map(|p| s(p)).collect::<Vec<_>>(),
+    ]
+    .concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let before = read_back(&ds);
+    let suites = std::fs::read_dir(ds.join("verdicts"))
+        .expect("verdicts")
+        .count();
+    let index: Value =
+        serde_json::from_slice(&std::fs::read(ds.join("_index.json")).expect("index"))
+            .expect("json");
+    let campaign_suites: usize = index["campaigns"]
+        .as_object()
+        .expect("campaigns")
+        .values()
+        .map(|e| e["suites"].as_array().map_or(0, Vec::len))
+        .sum();
+    assert_eq!(
+        parquet_files(&ds).len(),
+        6 * campaign_suites,
+        "one file per table, suite and campaign as added"
+    );
+    assert!(campaign_suites > suites, "{campaign_suites} {suites}");
+
+    let r = run(&["dataset", "compact", s(&ds)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(&format!(
+            "compacted from {} files to {}",
+            6 * campaign_suites,
+            6 * suites
+        )),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(parquet_files(&ds).len(), 6 * suites);
+    assert_eq!(read_back(&ds), before, "the same campaigns read back");
+
+    // Again: nothing to do, not a byte moved.
+    let compacted = tree(&ds);
+    let r = run(&["dataset", "compact", s(&ds)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("already compact"), "{}", r.stdout);
+    assert_eq!(tree(&ds), compacted);
+
+    // A changed campaign under a name the merged segment holds: it is replaced, the
+    // others are written again without it and read back as before.
+    let changed = d.path().join("storage-published");
+    copy_dir(&root().join("samples/storage-published"), &changed);
+    edit_json(&changed.join("results/adp/randwrite-8k-j8-d8.json"), |v| {
+        let w = &mut v["jobs"][0]["write"];
+        w["iops"] = Value::from(w["iops"].as_f64().expect("iops") * 0.5);
+        w["bw_bytes"] = Value::from(w["bw_bytes"].as_u64().expect("bw") / 2);
+        w["bw"] = Value::from(w["bw"].as_u64().expect("bw") / 2);
+    });
+    let others = |ds: &Path| {
+        let names: Vec<String> = samples()
+            .iter()
+            .filter(|p| !p.ends_with("storage-published"))
+            .map(|p| p.file_name().expect("name").to_string_lossy().into_owned())
+            .collect();
+        let r = run(&[
+            "analyze",
+            "--trend",
+            &format!("{}:{}", s(ds), names.join(",")),
+            "--format",
+            "json",
+        ]);
+        ok(&r).to_string()
+    };
+    let others_before = others(&ds);
+    let r = run(&["dataset", "add", s(&ds), s(&changed)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("replaced campaign"), "{}", r.stdout);
+    assert_eq!(
+        parquet_files(&ds).len(),
+        6 * suites + 6,
+        "the rewritten segment and the new one"
+    );
+    assert_eq!(
+        others(&ds),
+        others_before,
+        "the other campaigns are untouched"
+    );
+    assert_ne!(
+        read_back(&ds).1,
+        before.1,
+        "the replaced campaign is the new one"
+    );
+
+    // A damaged file: compaction refuses and changes nothing.
+    let victim = parquet_files(&ds)[0].clone();
+    let mut b = std::fs::read(ds.join(&victim)).expect("read");
+    let mid = b.len() / 2;
+    b[mid] ^= 0x55;
+    std::fs::write(ds.join(&victim), &b).expect("write");
+    let damaged = tree(&ds);
+    let r = run(&["dataset", "compact", s(&ds)]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("sha256 differs"), "{}", r.stderr);
+    assert_eq!(tree(&ds), damaged, "nothing changed");
+}
+
+#[test]
+fn a_schema_1_dataset_is_refused_by_add_and_rewritten_by_compact_with_every_row() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let old = root().join("tests/fixtures/dataset/written-by-schema-1.1");
+    let ds = d.path().join("ds");
+    copy_dir(&old, &ds);
+    let was = tree(&ds);
+    let sample = root().join("samples/storage-published");
+    let r = run(&["dataset", "add", s(&ds), s(&sample)]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("schema major version 1")
+            && r.stderr
+                .contains(&format!("reprobench dataset compact {}", ds.display())),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(tree(&ds), was, "refused, nothing changed");
+
+    let r = run(&["dataset", "compact", s(&ds)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("rewritten from schema 1"), "{}", r.stdout);
+    assert!(
+        parquet_files(&ds)
+            .iter()
+            .all(|p| !p.to_string_lossy().contains("campaign=")),
+        "{:?}",
+        parquet_files(&ds)
+    );
+    // Every row of every schema 1 file is in the new file of its table and suite, with
+    // its campaign's id; its values the same, column by column.
+    let mut rows = 0;
+    for rel in was
+        .keys()
+        .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
+    {
+        let parts: Vec<String> = rel
+            .iter()
+            .map(|c| c.to_string_lossy().into_owned())
+            .collect();
+        let (table, suite, id) = (
+            &parts[0],
+            &parts[1],
+            parts[2].trim_start_matches("campaign="),
+        );
+        let old_df = frame(&old.join(rel));
+        let new_files: Vec<PathBuf> = parquet_files(&ds)
+            .into_iter()
+            .filter(|p| p.starts_with(Path::new(table).join(suite)))
+            .collect();
+        assert_eq!(new_files.len(), 1, "{new_files:?}");
+        let all = frame(&ds.join(&new_files[0]));
+        let mask = all
+            .column("campaign")
+            .expect("campaign")
+            .str()
+            .expect("str")
+            .equal(id);
+        let new_df = all.filter(&mask).expect("filter");
+        assert_eq!(new_df.height(), old_df.height(), "{}", rel.display());
+        for c in old_df.columns() {
+            let name = c.name().as_str();
+            let got = new_df.column(name).expect("column kept");
+            if name == "schema_version" {
+                continue;
+            }
+            assert!(
+                got.as_materialized_series()
+                    .equals_missing(c.as_materialized_series()),
+                "{}: {name}",
+                rel.display()
+            );
+        }
+        rows += old_df.height();
+    }
+    assert!(rows > 50, "{rows}");
+    // Now a dataset of this version: the same campaign again changes nothing.
+    let r = run(&["dataset", "add", s(&ds), s(&sample)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("unchanged"), "{}", r.stdout);
+    let r = run(&["analyze", "--trend", s(&ds)]);
+    ok(&r);
+}
