@@ -56,6 +56,8 @@ def main():
                     help="a Python with pyspark: the queries in Spark SQL too")
     ap.add_argument("--polars-python", default=os.environ.get("REPROBENCH_POLARS_PYTHON"),
                     help="a Python with polars: the queries in Polars too")
+    ap.add_argument("--all-engines-uncompacted", action="store_true",
+                    help="also query the dataset as added (before compaction) in Spark and Polars")
     a = ap.parse_args()
 
     tgt = os.environ.get("CARGO_TARGET_DIR", os.path.expanduser("~/.cache/reprobench/target"))
@@ -108,15 +110,43 @@ def main():
         engines.append(("spark", a.spark_python, "one local[2] session, views registered anew each"))
     if a.polars_python:
         engines.append(("polars", a.polars_python, "scans made anew each"))
-    for engine, py, how in engines:
+
+    def query(engine, py, how, what):
         out = subprocess.run([py, os.path.join(HERE, "queries.py"), os.path.join(ROOT, "docs", "compare-and-datasets.md"), ds,
                               "--engine", engine, "--repeat", str(a.repeat)], check=True, capture_output=True, text=True)
         q = json.loads(out.stdout)
-        print(f"Documented queries in {engine} over {len(campaigns)} campaigns (median of {a.repeat}; first run {how}):")
+        print(f"Documented queries in {engine} over {len(campaigns)} campaigns {what} (median of {a.repeat}; first run {how}):")
         for name, r in q.items():
             print(f"  {name}: {statistics.median(r['seconds']) * 1000:.0f} ms, first {r['seconds'][0] * 1000:.0f} ms "
                   f"({len(r['rows'])} rows)")
+        return {name: r["rows"] for name, r in q.items()}
+
+    # As added (a segment per campaign), in DuckDB only unless --all-engines-uncompacted
+    # (Spark takes minutes over thousands of files); then compacted, in every engine.
+    answers = {}
+    for engine, py, how in engines:
+        if engine == "duckdb" or a.all_engines_uncompacted:
+            answers[engine] = query(engine, py, how, f"as added ({dfiles} files)")
+    tc = timed([ours, "dataset", "compact", ds])
+    cfiles, cbytes = size(ds)
+    print(f"dataset compact: {tc:.2f} s; now {cfiles} files, {cbytes / 1e6:.1f} MB")
+    tc2 = timed([ours, "dataset", "compact", ds])
+    print(f"dataset compact again (nothing to do): {tc2 * 1000:.0f} ms")
+    for engine, py, how in engines:
+        got = query(engine, py, how, f"compacted ({cfiles} files)")
+        if engine in answers:
+            same = all(_close(got[k], answers[engine][k]) for k in answers[engine])
+            print(f"  {engine}: the same answers as before compaction: {same}")
     shutil.rmtree(work, ignore_errors=True)
+
+
+def _close(a, b):
+    """Rows equal, numbers to 1e-9 relative (engines' medians differ in the last bit)."""
+    if isinstance(a, float) and isinstance(b, float):
+        return abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1.0)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b))
+    return a == b
 
 
 if __name__ == "__main__":
