@@ -32,8 +32,15 @@ def queries(doc, marker):
 
 
 def plain(v):
+    """A cell as JSON: numbers and text as they are; an instant (the dataset's timestamps
+    are UTC, stored without a zone) as RFC 3339 in UTC."""
+    import datetime
     if isinstance(v, (int, float, str)) or v is None:
         return v
+    if isinstance(v, datetime.datetime):
+        if v.tzinfo is not None:
+            v = v.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+        return v.isoformat(timespec="microseconds") + "Z"
     return str(v)
 
 

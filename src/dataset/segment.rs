@@ -179,16 +179,20 @@ pub fn conform(table: &str, df: &DataFrame) -> anyhow::Result<DataFrame> {
     }
     let mut cols = Vec::new();
     for c in t.columns() {
-        let ty = match c.ty {
-            Type::Str => DataType::String,
-            Type::F64 => DataType::Float64,
-            Type::I64 => DataType::Int64,
-            Type::Bool => DataType::Boolean,
-        };
+        let ty = c.ty.dtype();
         let col = if c.name == "schema_version" {
             Column::new(c.name.into(), vec![schema::VERSION; n])
         } else {
             match df.column(c.name) {
+                // Schema 1 wrote instants as text (RFC 3339, UTC).
+                Ok(col) if c.ty == Type::Timestamp && col.dtype() == &DataType::String => {
+                    let micros: Vec<Option<i64>> = col
+                        .str()?
+                        .iter()
+                        .map(|t| t.and_then(|t| crate::instant::instant(t).ok()))
+                        .collect();
+                    Column::new(c.name.into(), micros).cast(&ty)?
+                }
                 Ok(col) => col.cast(&ty)?,
                 Err(_) => Column::full_null(c.name.into(), n, &ty),
             }

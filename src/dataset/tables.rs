@@ -48,7 +48,7 @@ fn campaigns(
     let df = FrameBuilder::new("campaigns")
         .str("name", [name])
         .str("input_kind", [id.kind.name()])
-        .opt_str("started", [a.started.as_deref()])
+        .opt_timestamp("started", [started_micros(a.started.as_deref())])
         .str("tool", [a.tool.as_str()])
         .i64("analysis_schema", i64s(i64::from(a.schema_version)))
         .i64("files", i64s(i64::try_from(id.files).unwrap_or(i64::MAX)))
@@ -162,7 +162,12 @@ fn with_keys(
     df.with_column(Series::new("campaign".into(), vec![id; n]).into_column())?;
     if table != "campaigns" {
         df.with_column(Series::new("campaign_name".into(), vec![name; n]).into_column())?;
-        df.with_column(Series::new("started".into(), vec![started; n]).into_column())?;
+        let micros = Series::new("started".into(), vec![started_micros(started); n]);
+        df.with_column(
+            micros
+                .cast(&crate::schema::Type::Timestamp.dtype())?
+                .into_column(),
+        )?;
     }
     let col = Series::new("schema_version".into(), vec![schema::VERSION; n]);
     df.with_column(col.into_column())?;
@@ -183,6 +188,12 @@ fn with_keys(
         }
     }
     Ok(df)
+}
+
+/// A campaign's start as microseconds since the epoch (the analysis writes it in UTC,
+/// RFC 3339).
+fn started_micros(started: Option<&str>) -> Option<i64> {
+    started.and_then(|t| crate::instant::instant(t).ok())
 }
 
 /// Every table of every suite of one campaign: (table, suite, frame).

@@ -4,7 +4,7 @@
 use polars_core::prelude::{DataFrame, DataType};
 
 use super::Frame;
-use crate::schema::{Table, Type};
+use crate::schema::Table;
 
 /// `schema.md`: each exported frame, its rows and its columns with units.
 pub fn markdown(frames: &[Frame]) -> String {
@@ -56,6 +56,7 @@ pub fn schema_json(frames: &[Frame]) -> serde_json::Value {
                             DataType::Float64 | DataType::Float32 => ("DOUBLE", "float64"),
                             DataType::Int64 | DataType::Int32 => ("BIGINT", "Int64"),
                             DataType::Boolean => ("BOOLEAN", "boolean"),
+                            DataType::Datetime(..) => ("TIMESTAMP", "datetime64[us]"),
                             _ => ("VARCHAR", "string"),
                         };
                         serde_json::json!({"name": c.name().as_str(), "sql": sql, "pandas": pandas})
@@ -85,18 +86,7 @@ pub fn conforms(t: &Table, df: &DataFrame) -> Result<(), String> {
         .iter()
         .map(|c| (c.name().to_string(), c.dtype().clone()))
         .collect();
-    let want: Vec<(&str, DataType)> = t
-        .columns()
-        .map(|c| {
-            let ty = match c.ty {
-                Type::Str => DataType::String,
-                Type::F64 => DataType::Float64,
-                Type::I64 => DataType::Int64,
-                Type::Bool => DataType::Boolean,
-            };
-            (c.name, ty)
-        })
-        .collect();
+    let want: Vec<(&str, DataType)> = t.columns().map(|c| (c.name, c.ty.dtype())).collect();
     if got.len() != want.len() || got.iter().zip(&want).any(|(g, w)| g.0 != w.0 || g.1 != w.1) {
         return Err(format!(
             "the `{table}` rows do not match the schema: written {:?}, described {:?}",
@@ -109,6 +99,7 @@ pub fn conforms(t: &Table, df: &DataFrame) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schema::Type;
     use polars_core::prelude::{IntoColumn, NamedFrom, Series};
 
     fn frame_of(columns: Vec<polars_core::prelude::Column>) -> DataFrame {
@@ -127,6 +118,10 @@ mod tests {
                 Type::F64 => Series::new(c.name.into(), [1.0f64]).into_column(),
                 Type::I64 => Series::new(c.name.into(), [1i64]).into_column(),
                 Type::Bool => Series::new(c.name.into(), [true]).into_column(),
+                Type::Timestamp => Series::new(c.name.into(), [1i64])
+                    .cast(&c.ty.dtype())
+                    .expect("a timestamp")
+                    .into_column(),
             })
             .collect();
         assert_eq!(conforms(entry, &frame_of(good.clone())), Ok(()));

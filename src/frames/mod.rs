@@ -80,6 +80,17 @@ impl FrameBuilder {
         self.push(Column::new(name.into(), v))
     }
 
+    /// Instants (microseconds since the epoch, UTC) that may be missing, as a timestamp
+    /// column ([`crate::schema::Type::Timestamp`]).
+    pub fn opt_timestamp(self, name: &str, values: impl IntoIterator<Item = Option<i64>>) -> Self {
+        let v: Vec<Option<i64>> = values.into_iter().collect();
+        let col = Column::new(name.into(), v);
+        match col.cast(&crate::schema::Type::Timestamp.dtype()) {
+            Ok(c) => self.push(c),
+            Err(_) => self.push(col),
+        }
+    }
+
     pub fn bool(self, name: &str, values: impl IntoIterator<Item = bool>) -> Self {
         let v: Vec<bool> = values.into_iter().collect();
         self.push(Column::new(name.into(), v))

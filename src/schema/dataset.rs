@@ -42,7 +42,7 @@ const NAME_COLUMN: Column = c(
 );
 const STARTED_COLUMN: Column = c(
     "started",
-    Type::Str,
+    Type::Timestamp,
     "",
     "when the campaign started, in UTC (as in campaigns.started): from its manifest, else from its earliest fio run's own timestamp and runtime; null when neither says",
 );
@@ -66,7 +66,7 @@ pub const TABLES: &[Table] = &[
             &[
                 c("name", Type::Str, "", "the campaign's name: the input's file name, or --name; a campaign added again under the same name replaces it"),
                 c("input_kind", Type::Str, "", "folder or bundle"),
-                c("started", Type::Str, "", "when the run started (ISO 8601, UTC) from a collector's manifest; null when no manifest says"),
+                c("started", Type::Timestamp, "", "when the run started, in UTC: from a collector's manifest, else from its earliest fio run's own timestamp and runtime; null when neither says"),
                 c("tool", Type::Str, "", "the reprobench version that analyzed it"),
                 c("analysis_schema", Type::I64, "", "the analysis model's schema_version (analyze --format json)"),
                 c("files", Type::I64, "", "files the campaign's input holds"),

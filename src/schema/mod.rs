@@ -21,6 +21,24 @@ pub enum Type {
     /// 64-bit signed integer (not unsigned: Spark and Trino read no unsigned types).
     I64,
     Bool,
+    /// An instant in UTC, to the microsecond: a Parquet TIMESTAMP stored without a zone
+    /// (`isAdjustedToUTC = false`), so every engine compares it with a literal such as
+    /// `'2026-03-01'` as UTC, whatever its session's time zone.
+    Timestamp,
+}
+
+impl Type {
+    /// The Polars type a column of this type is written with.
+    pub fn dtype(self) -> polars_core::prelude::DataType {
+        use polars_core::prelude::{DataType, TimeUnit};
+        match self {
+            Type::Str => DataType::String,
+            Type::F64 => DataType::Float64,
+            Type::I64 => DataType::Int64,
+            Type::Bool => DataType::Boolean,
+            Type::Timestamp => DataType::Datetime(TimeUnit::Microseconds, None),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]
