@@ -208,6 +208,7 @@ mod tests {
                 crate::schema::Type::F64 => b.f64(c.name, [Some(1.5), None]),
                 crate::schema::Type::I64 => b.count(c.name, [1, 2]),
                 crate::schema::Type::Bool => b.bool(c.name, [true, false]),
+                crate::schema::Type::Timestamp => b.opt_timestamp(c.name, [Some(0), None]),
             };
         }
         let mut frames = vec![b.build().expect("frame")];
