@@ -697,7 +697,7 @@ fn documented_queries_answer_as_analyze_does(py: &Path, engine: &str) {
             ))
         })
         .collect();
-    want.sort_by(|a, b| a.0.cmp(&b.0));
+    want.sort_by_key(|a| a.0);
     let rows = q["randwrite-ratio-since-march"]["rows"]
         .as_array()
         .expect("rows");
