@@ -104,13 +104,13 @@ impl Locked {
         Ok(())
     }
 
-    /// A new staging folder.
-    pub fn stage(&self) -> anyhow::Result<Staged> {
+    /// A new staging folder, named for the change (`add-`, `compact-`).
+    pub fn stage(&self, prefix: &str) -> anyhow::Result<Staged> {
         let pending = self.pending();
         std::fs::create_dir_all(&pending)
             .with_context(|| format!("cannot create `{}`", pending.display()))?;
         let dir = tempfile::Builder::new()
-            .prefix("add-")
+            .prefix(prefix)
             .tempdir_in(&pending)
             .with_context(|| format!("cannot create a staging folder in `{}`", pending.display()))?
             .keep();
@@ -143,6 +143,7 @@ impl Locked {
     /// Throws a staged change away.
     pub fn abandon(&self, s: Staged) {
         let _ = std::fs::remove_dir_all(&s.dir);
+        let _ = std::fs::remove_dir(self.pending());
     }
 
     /// Carries out a committed plan; safe to run again after a crash at any step. Every
@@ -322,7 +323,7 @@ mod tests {
         let root = d.path().join("ds");
         {
             let l = Locked::open(&root).expect("open");
-            let mut s = l.stage().expect("stage");
+            let mut s = l.stage("add-").expect("stage");
             s.put_file("x/part-0.parquet", b"new", Target::Inside("t/x".into()))
                 .expect("put");
             // The process dies here: no commit.
@@ -342,7 +343,7 @@ mod tests {
         std::fs::write(root.join("t/old/part-0.parquet"), b"old").expect("write");
         {
             let l = Locked::open(&root).expect("open");
-            let mut s = l.stage().expect("stage");
+            let mut s = l.stage("add-").expect("stage");
             s.put_file("a", b"A", Target::Inside("t/a/part-0.parquet".into()))
                 .expect("put");
             s.put_file("b", b"B", Target::Inside("t/b/part-0.parquet".into()))

@@ -30,9 +30,10 @@ pub struct Compacted {
     pub unchanged: bool,
 }
 
-/// A table's frames by (table, suite), gathered from the segments (or schema 1's
-/// folders) they are in.
-type Gathered = BTreeMap<(String, String), Vec<DataFrame>>;
+/// Where each table and suite's rows are: its files (relative to the dataset), each with
+/// the campaign id its rows lack (schema 1 kept it in the path), read one table and suite
+/// at a time so that a compaction holds one table's rows in memory, not the dataset's.
+type Sources = BTreeMap<(String, String), Vec<(String, Option<String>)>>;
 
 /// Merges every campaign of the dataset at `root` into one segment.
 pub fn compact(root: &Path) -> anyhow::Result<Compacted> {
@@ -62,14 +63,15 @@ pub fn compact(root: &Path) -> anyhow::Result<Compacted> {
             unchanged: true,
         });
     }
-    let mut staged = lock.stage()?;
+    let mut staged = lock.stage("compact-")?;
     let result = (|| -> anyhow::Result<()> {
-        let (gathered, remove) = if major == "1" {
-            gather_v1(root, &index)?
+        let (sources, remove) = if major == "1" {
+            sources_v1(root, &index)?
         } else {
-            gather(root, &index)?
+            sources(root, &index)?
         };
-        let digest = write(merge(gathered)?, &target, &mut staged)?;
+        only_listed_files(root, &remove)?;
+        let digest = merge_and_write(root, &index, sources, &target, &mut staged)?;
         staged.plan.remove.extend(remove);
         for e in index.campaigns.values_mut() {
             e.segment = target.clone();
@@ -95,7 +97,9 @@ pub fn compact(root: &Path) -> anyhow::Result<Compacted> {
         lock.abandon(staged);
         return Err(e);
     }
+    let t = crate::analysis::Timer::start();
     lock.commit(staged)?;
+    t.lap("dataset: commit (old files removed, new ones moved in)");
     Ok(Compacted {
         campaigns: index.campaigns.len(),
         files_before,
@@ -115,50 +119,50 @@ pub fn rewrite(
 ) -> anyhow::Result<(String, String)> {
     let bytes = segment::read_at(|rel| staged.current(rel), &staged.root, index, seg)?;
     let keep: Vec<&str> = keep.iter().map(String::as_str).collect();
-    let mut gathered = Gathered::new();
+    let new_seg = segment::id(keep.iter().copied());
+    let mut lines = Vec::new();
     for (rel, b) in &bytes {
         let (table, suite) = table_and_suite(rel)?;
+        // A suite only the replaced campaign ran leaves no file behind.
+        let kept = keep.iter().any(|id| {
+            index
+                .campaigns
+                .get(*id)
+                .is_some_and(|e| e.suites.contains(&suite))
+        });
+        if !kept {
+            continue;
+        }
         let df = segment::parquet(b, &staged.root.join(rel))?;
         let rows = segment::rows_of_any(&df, &keep)?;
-        gathered.entry((table, suite)).or_default().push(rows);
+        let (to, bytes) = encode(&table, &suite, &new_seg, merge_key(&table, &[rows])?)?;
+        lines.push(campaign::file_line(&to, &bytes));
+        staged.put_file(&to, &bytes, Target::Inside(to.clone()))?;
     }
-    let new_seg = segment::id(keep.iter().copied());
-    let merged = merge(gathered)?;
-    // A suite only the replaced campaign ran leaves no file behind.
-    let merged = merged
-        .into_iter()
-        .filter(|((_, suite), _)| {
-            keep.iter().any(|id| {
-                index
-                    .campaigns
-                    .get(*id)
-                    .is_some_and(|e| e.suites.iter().any(|s| s == suite))
-            })
-        })
-        .collect();
-    let digest = write(merged, &new_seg, staged)?;
+    let digest = campaign::files_digest(lines);
     Ok((new_seg, digest))
 }
 
-/// Every segment's frames, and the files to remove once the new segment is in.
-fn gather(root: &Path, index: &Index) -> anyhow::Result<(Gathered, Vec<String>)> {
-    let mut gathered = Gathered::new();
+/// Every segment's files, each segment checked against its digest first; and the files
+/// to remove once the new segment is in.
+fn sources(root: &Path, index: &Index) -> anyhow::Result<(Sources, Vec<String>)> {
+    let mut sources = Sources::new();
     let mut remove = Vec::new();
     for seg in index.segments.keys() {
-        for (rel, b) in segment::read(root, index, seg)? {
-            let (table, suite) = table_and_suite(&rel)?;
-            let df = segment::parquet(&b, &root.join(&rel))?;
-            gathered.entry((table, suite)).or_default().push(df);
+        drop(segment::read(root, index, seg)?);
+        for rel in segment::files(index, seg) {
+            let key = table_and_suite(&rel)?;
+            sources.entry(key).or_default().push((rel.clone(), None));
             remove.push(rel);
         }
     }
-    Ok((gathered, remove))
+    Ok((sources, remove))
 }
 
-/// Schema 1's frames: one folder per table, suite and campaign, checked against the
-/// campaign's digest, the campaign's id added from the path; the folders to remove.
-fn gather_v1(root: &Path, index: &Index) -> anyhow::Result<(Gathered, Vec<String>)> {
-    let mut gathered = Gathered::new();
+/// Schema 1's files: one folder per table, suite and campaign, each campaign checked
+/// against its digest first; the folders to remove.
+fn sources_v1(root: &Path, index: &Index) -> anyhow::Result<(Sources, Vec<String>)> {
+    let mut sources = Sources::new();
     let mut remove = Vec::new();
     for (id, e) in &index.campaigns {
         let mut bytes = BTreeMap::new();
@@ -169,22 +173,60 @@ fn gather_v1(root: &Path, index: &Index) -> anyhow::Result<(Gathered, Vec<String
                 let path = root.join(&rel);
                 let b = std::fs::read(&path)
                     .with_context(|| format!("cannot read `{}`", path.display()))?;
-                bytes.insert(rel, (table, suite, b));
+                bytes.insert(rel.clone(), (table, suite, b));
+                sources
+                    .entry((table.to_string(), suite.clone()))
+                    .or_default()
+                    .push((rel, Some(id.clone())));
                 remove.push(dir);
             }
         }
         check_v1(root, id, e, &bytes)?;
-        for (rel, (table, suite, b)) in bytes {
-            let mut df = segment::parquet(&b, &root.join(&rel))?;
-            let n = df.height();
-            df.with_column(Column::new("campaign".into(), vec![id.as_str(); n]))?;
-            gathered
-                .entry((table.to_string(), suite.clone()))
-                .or_default()
-                .push(df);
-        }
     }
-    Ok((gathered, remove))
+    Ok((sources, remove))
+}
+
+/// Each table and suite read, merged and staged as the new segment's file, two at a
+/// time (one per core); the `campaigns` table's rows checked against the index. The
+/// segment's digest.
+fn merge_and_write(
+    root: &Path,
+    index: &Index,
+    sources: Sources,
+    seg: &str,
+    staged: &mut Staged,
+) -> anyhow::Result<String> {
+    use rayon::prelude::*;
+    let written: Vec<anyhow::Result<(String, Vec<u8>)>> = sources
+        .into_par_iter()
+        .map(|((table, suite), files)| {
+            let mut frames = Vec::with_capacity(files.len());
+            for (rel, id) in files {
+                let path = root.join(&rel);
+                let b = std::fs::read(&path)
+                    .with_context(|| format!("cannot read `{}`", path.display()))?;
+                let mut df = segment::parquet(&b, &path)?;
+                if let Some(id) = id {
+                    let n = df.height();
+                    df.with_column(Column::new("campaign".into(), vec![id.as_str(); n]))?;
+                }
+                frames.push(df);
+            }
+            let merged = merge_key(&table, &frames)?;
+            drop(frames);
+            if table == "campaigns" {
+                rows_match_the_index(index, &suite, &merged)?;
+            }
+            encode(&table, &suite, seg, merged)
+        })
+        .collect();
+    let mut lines = Vec::new();
+    for w in written {
+        let (rel, bytes) = w?;
+        lines.push(campaign::file_line(&rel, &bytes));
+        staged.put_file(&rel, &bytes, Target::Inside(rel.clone()))?;
+    }
+    Ok(campaign::files_digest(lines))
 }
 
 /// A schema 1 campaign's files are the ones its add wrote.
@@ -209,6 +251,81 @@ fn check_v1(
     Ok(())
 }
 
+/// Every file under the tables' folders is one the index lists (`listed`: files, or
+/// schema 1's folders): a file left there by hand or copied in would be kept beside the
+/// compacted ones, and a query would count its rows or fail on it.
+fn only_listed_files(root: &Path, listed: &[String]) -> anyhow::Result<()> {
+    let listed: std::collections::HashSet<&str> = listed.iter().map(String::as_str).collect();
+    let mut stray = Vec::new();
+    for t in super::table_names() {
+        let mut found = Vec::new();
+        files_under(root, Path::new(t), &mut found);
+        for rel in found {
+            let in_listed_folder = Path::new(&rel)
+                .parent()
+                .and_then(|p| p.to_str())
+                .is_some_and(|p| listed.contains(p));
+            if !listed.contains(rel.as_str()) && !in_listed_folder {
+                stray.push(rel);
+            }
+        }
+    }
+    if stray.is_empty() {
+        return Ok(());
+    }
+    let n = stray.len();
+    stray.truncate(5);
+    anyhow::bail!(
+        "`{}` holds {n} file(s) the index does not list (`{}`{}): not this dataset's (a copy, a file left by hand); a compaction would keep them beside its own and queries would read them; move them out, then compact again",
+        root.display(),
+        stray.join("`, `"),
+        if n > 5 { ", ..." } else { "" }
+    )
+}
+
+/// Every file below `rel` (relative to `root`), as relative paths; links are not followed.
+fn files_under(root: &Path, rel: &Path, out: &mut Vec<String>) {
+    for e in std::fs::read_dir(root.join(rel))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let child = rel.join(e.file_name());
+        match e.file_type() {
+            Ok(t) if t.is_dir() => files_under(root, &child, out),
+            Ok(_) => out.push(child.to_string_lossy().into_owned()),
+            Err(_) => {}
+        }
+    }
+}
+
+/// Each campaign the index lists has exactly one row in the `campaigns` table of each
+/// suite it ran, and no other campaign has any: the index and the files agree.
+fn rows_match_the_index(index: &Index, suite: &str, df: &DataFrame) -> anyhow::Result<()> {
+    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    for id in df.column("campaign")?.str()?.iter().flatten() {
+        *count.entry(id).or_default() += 1;
+    }
+    for (id, e) in &index.campaigns {
+        let want = usize::from(e.suites.iter().any(|s| s == suite));
+        let got = count.remove(id.as_str()).unwrap_or(0);
+        if got != want {
+            anyhow::bail!(
+                "campaign `{}` ({}) has {got} rows in `campaigns/suite={suite}`, not {want}: the index does not match the files; restore `_index.json`, or add the campaign again to a new dataset",
+                e.name,
+                id.get(..12).unwrap_or(id)
+            );
+        }
+    }
+    if let Some((id, n)) = count.into_iter().next() {
+        anyhow::bail!(
+            "`campaigns/suite={suite}` holds {n} rows of campaign {}, which the index does not list: the index does not match the files; restore `_index.json`",
+            id.get(..12).unwrap_or(id)
+        );
+    }
+    Ok(())
+}
+
 /// `<table>/suite=<suite>/part-<segment>.parquet` → (table, suite).
 fn table_and_suite(rel: &str) -> anyhow::Result<(String, String)> {
     let mut parts = rel.split('/');
@@ -221,61 +338,47 @@ fn table_and_suite(rel: &str) -> anyhow::Result<(String, String)> {
     }
 }
 
-/// Each table and suite's frames as one, in the table's current schema, its rows in
+/// One table and suite's frames as one, in the table's current schema, its rows in
 /// campaign order (each campaign's rows in the order they were written).
-fn merge(gathered: Gathered) -> anyhow::Result<BTreeMap<(String, String), DataFrame>> {
-    let mut out = BTreeMap::new();
-    for ((table, suite), frames) in gathered {
-        let mut all: Option<DataFrame> = None;
-        for df in &frames {
-            let df = segment::conform(&table, df)?;
-            match all.as_mut() {
-                Some(a) => {
-                    a.vstack_mut(&df)?;
-                }
-                None => all = Some(df),
+fn merge_key(table: &str, frames: &[DataFrame]) -> anyhow::Result<DataFrame> {
+    let mut all: Option<DataFrame> = None;
+    for df in frames {
+        let df = segment::conform(table, df)?;
+        match all.as_mut() {
+            Some(a) => {
+                a.vstack_mut(&df)?;
             }
+            None => all = Some(df),
         }
-        let Some(all) = all else { continue };
-        let ids = all.column("campaign")?.str()?;
-        let mut order: Vec<IdxSize> = (0..all.height() as IdxSize).collect();
-        order.sort_by(|a, b| ids.get(*a as usize).cmp(&ids.get(*b as usize)));
-        let sorted = all.take(&IdxCa::from_vec("".into(), order))?;
-        out.insert((table, suite), sorted);
     }
-    Ok(out)
+    let all = match all {
+        Some(a) => a,
+        None => segment::conform(table, &DataFrame::empty())?,
+    };
+    let ids = all.column("campaign")?.str()?;
+    let mut order: Vec<IdxSize> = (0..all.height() as IdxSize).collect();
+    order.sort_by(|a, b| ids.get(*a as usize).cmp(&ids.get(*b as usize)));
+    Ok(all.take(&IdxCa::from_vec("".into(), order))?)
 }
 
-/// Stages each frame as the segment's file of its table and suite, checked against the
-/// schema first; the segment's digest.
-fn write(
-    frames: BTreeMap<(String, String), DataFrame>,
+/// A frame as the segment's Parquet file of its table and suite, checked against the
+/// schema first: its path and bytes.
+fn encode(
+    table: &str,
+    suite: &str,
     seg: &str,
-    staged: &mut Staged,
-) -> anyhow::Result<String> {
-    use rayon::prelude::*;
-    let written: Vec<(String, anyhow::Result<Vec<u8>>)> = frames
-        .into_par_iter()
-        .map(|((table, suite), mut df)| {
-            let rel = segment::file(&table, &suite, seg);
-            let bytes = (|| {
-                let described = schema::table(&table)
-                    .with_context(|| format!("`{table}` is not a table of the schema"))?;
-                crate::frames::describe::conforms(described, &df).map_err(anyhow::Error::msg)?;
-                df.rechunk_mut();
-                super::parquet(&mut df)
-            })()
-            .with_context(|| format!("cannot write `{rel}`"));
-            (rel, bytes)
-        })
-        .collect();
-    let mut lines = Vec::new();
-    for (rel, bytes) in written {
-        let bytes = bytes?;
-        lines.push(campaign::file_line(&rel, &bytes));
-        staged.put_file(&rel, &bytes, Target::Inside(rel.clone()))?;
-    }
-    Ok(campaign::files_digest(lines))
+    mut df: DataFrame,
+) -> anyhow::Result<(String, Vec<u8>)> {
+    let rel = segment::file(table, suite, seg);
+    let bytes = (|| {
+        let described = schema::table(table)
+            .with_context(|| format!("`{table}` is not a table of the schema"))?;
+        crate::frames::describe::conforms(described, &df).map_err(anyhow::Error::msg)?;
+        df.rechunk_mut();
+        super::parquet(&mut df)
+    })()
+    .with_context(|| format!("cannot write `{rel}`"))?;
+    Ok((rel, bytes))
 }
 
 /// The Parquet files under a dataset (what a query may open).

@@ -68,7 +68,17 @@ impl Index {
                 })?;
                 Ok(index)
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Index::default()),
+            // A new dataset has none; one that holds tables without it lost it.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                match table_names().find(|t| root.join(t).exists()) {
+                    Some(t) => anyhow::bail!(
+                        "`{}` is missing, but `{}` holds tables (`{t}/`): its campaigns cannot be told apart without it; restore it, or start a new dataset",
+                        path.display(),
+                        root.display()
+                    ),
+                    None => Ok(Index::default()),
+                }
+            }
             Err(e) => Err(e).with_context(|| format!("cannot read `{}`", path.display())),
         }
     }
@@ -91,11 +101,22 @@ impl Index {
                     e.segment
                 ));
             }
+            if !e.segment.is_empty() && !self.segments.contains_key(&e.segment) {
+                return Err(format!(
+                    "campaign {id} (`{}`) is in segment {}, which the index does not list",
+                    e.name, e.segment
+                ));
+            }
         }
-        match self.segments.keys().find(|s| !segment::is_id(s)) {
-            Some(s) => Err(format!("`{s}` is not a segment id (16 hex digits)")),
-            None => Ok(()),
+        for s in self.segments.keys() {
+            if !segment::is_id(s) {
+                return Err(format!("`{s}` is not a segment id (16 hex digits)"));
+            }
+            if !self.campaigns.values().any(|e| e.segment == *s) {
+                return Err(format!("segment {s} holds no campaign"));
+            }
         }
+        Ok(())
     }
 
     fn by_name(&self, name: &str) -> Option<&String> {
@@ -158,8 +179,13 @@ fn major_at(root: &Path) -> anyhow::Result<Option<String>> {
             None => anyhow::bail!("`{}` is not a dataset schema", path.display()),
         },
         Err(_) => {
+            // What a first add that failed leaves: its lock and staging folder.
             let empty = std::fs::read_dir(root)
-                .map(|mut d| d.all(|e| e.is_ok_and(|e| e.file_name() == ".lock")))
+                .map(|mut d| {
+                    d.all(|e| {
+                        e.is_ok_and(|e| e.file_name() == ".lock" || e.file_name() == ".pending")
+                    })
+                })
                 .unwrap_or(true);
             if empty {
                 Ok(None)
@@ -179,7 +205,7 @@ fn check_schema(root: &Path) -> anyhow::Result<()> {
         None => Ok(()),
         Some(m) if m == schema::MAJOR => Ok(()),
         Some(m) if m == "1" => anyhow::bail!(
-            "`{}` is a dataset of schema major version 1; this reprobench writes version {}: `reprobench dataset compact {}` rewrites it as version {} (one atomic change), then add to it",
+            "`{}` is a dataset of schema major version 1; this reprobench writes version {}: `reprobench dataset compact {}` rewrites it as version {}, every row kept (one atomic change)",
             root.display(),
             schema::VERSION,
             root.display(),
@@ -257,7 +283,7 @@ pub fn add(root: &Path, inputs: &[PathBuf], opts: &AddOptions) -> anyhow::Result
     let lock = Locked::open(root)?;
     let mut index = Index::read(root)?;
     let mut mapping = read_mapping(root)?;
-    let mut staged = lock.stage()?;
+    let mut staged = lock.stage("add-")?;
     let mut out = Vec::new();
     let mut names: BTreeMap<String, String> = BTreeMap::new();
     let result = (|| -> anyhow::Result<()> {

@@ -217,6 +217,17 @@ fn load(root: &Path, id: &str, e: &Entry, seg: &Segment) -> anyhow::Result<Campa
     let frame = |table: &str, suite: &str| seg.frame(root, &e.segment, table, suite, id);
     for suite in suites {
         let at = |t: &str| super::segment::file(t, suite, &e.segment);
+        // One row per suite a campaign ran: none, and the index names a segment that
+        // does not hold the campaign.
+        let rows = frame("campaigns", suite)?.height();
+        if rows != 1 {
+            anyhow::bail!(
+                "campaign `{}` ({}) has {rows} rows in `{}`, not one: the index does not match the files; add the campaign again, or restore `_index.json`",
+                e.name,
+                id.get(..12).unwrap_or(id),
+                root.join(at("campaigns")).display()
+            );
+        }
         let m = frame("measurements", suite)?;
         c.samples
             .extend(samples(&m, suite, &input, &at("measurements"))?);

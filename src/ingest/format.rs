@@ -263,19 +263,8 @@ fn json(_: &str, bytes: &[u8]) -> Result<Record, Problem> {
 
 pub(super) fn json_value(bytes: &[u8]) -> Result<serde_json::Value, Problem> {
     parse::text::TextCheck::of(bytes)?;
-    serde_json::from_slice(bytes).map_err(|e| {
-        let what = if e.is_eof() {
-            "truncated JSON: the file ends inside the document".to_string()
-        } else {
-            let msg = e.to_string();
-            let msg = msg
-                .rsplit_once(" at line ")
-                .map_or(msg.as_str(), |(m, _)| m)
-                .to_string();
-            format!("invalid JSON: {msg}")
-        };
-        Problem::at(e.line().max(1), what)
-    })
+    serde_json::from_slice(bytes)
+        .map_err(|e| Problem::at(e.line().max(1), parse::text::json_problem(&e, "document")))
 }
 
 /// The bytes as text, refused when they are binary.

@@ -90,12 +90,7 @@ pub fn find_documents(bytes: &[u8]) -> Result<Documents, Problem> {
                 }
                 Some(Err(e)) if first_error.is_none() => {
                     let at = line_no + e.line().saturating_sub(1);
-                    let what = if e.is_eof() {
-                        "truncated JSON: the file ends inside the document".to_string()
-                    } else {
-                        format!("invalid JSON: {}", strip_position(&e.to_string()))
-                    };
-                    first_error = Some(Problem::at(at, what));
+                    first_error = Some(Problem::at(at, super::text::json_problem(&e, "document")));
                 }
                 Some(Err(_)) => {}
                 None => {}
@@ -230,14 +225,6 @@ fn clip(s: &str, n: usize) -> String {
         s.to_string()
     } else {
         format!("{}…", s.chars().take(n).collect::<String>())
-    }
-}
-
-/// serde_json appends " at line L column C" relative to where we started; we give our own.
-fn strip_position(msg: &str) -> String {
-    match msg.rfind(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg.to_string(),
     }
 }
 

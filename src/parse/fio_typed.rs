@@ -248,17 +248,9 @@ pub fn read_document(slice: &[u8], line: usize) -> Result<FioOutput, Problem> {
         Some(Ok(doc)) => convert(doc, line),
         Some(Err(e)) => Err(Problem::at(
             line + e.line().saturating_sub(1),
-            strip_position(&e.to_string()),
+            super::text::json_message(&e),
         )),
         None => Err(Problem::at(line, "no document")),
-    }
-}
-
-/// serde_json appends " at line L column C" relative to the document; the line is ours.
-fn strip_position(msg: &str) -> String {
-    match msg.rfind(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg.to_string(),
     }
 }
 

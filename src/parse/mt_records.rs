@@ -43,19 +43,8 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Vec<Record>, Problem> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(Problem::whole("empty file"));
     }
-    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| {
-        let what = if e.is_eof() {
-            "truncated JSON: the file ends inside the list".to_string()
-        } else {
-            let msg = e.to_string();
-            let msg = msg
-                .rsplit_once(" at line ")
-                .map_or(msg.as_str(), |(m, _)| m)
-                .to_string();
-            format!("invalid JSON: {msg}")
-        };
-        Problem::at(e.line(), what)
-    })?;
+    let value: serde_json::Value = serde_json::from_slice(bytes)
+        .map_err(|e| Problem::at(e.line(), super::text::json_problem(&e, "list")))?;
     let list = value.as_array().ok_or_else(|| {
         Problem::at(
             1,

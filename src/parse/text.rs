@@ -120,6 +120,26 @@ fn controls(head: &[u8]) -> usize {
     n + words.remainder().iter().map(|&b| odd(b)).sum::<usize>()
 }
 
+/// serde_json's message without its " at line L column C": the line it counts is the
+/// document's, and the caller says the line in the file's own numbering.
+pub fn json_message(e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg,
+    }
+}
+
+/// What is wrong with a JSON document, worded once for every reader: truncated (the file
+/// ends inside `inside`: the document, the list) or invalid (serde_json's message).
+pub fn json_problem(e: &serde_json::Error, inside: &str) -> String {
+    if e.is_eof() {
+        format!("truncated JSON: the file ends inside the {inside}")
+    } else {
+        format!("invalid JSON: {}", json_message(e))
+    }
+}
+
 /// Byte offsets at which each line starts (the first line starts at 0).
 pub fn line_starts(bytes: &[u8]) -> Vec<usize> {
     let mut starts = vec![0];

@@ -283,3 +283,111 @@ fn a_schema_1_dataset_is_refused_by_add_and_rewritten_by_compact_with_every_row(
     let r = run(&["analyze", "--trend", s(&ds)]);
     ok(&r);
 }
+
+/// What a hand or a copy can do to a dataset, each caught before anything is read wrong
+/// or written: a campaign pointed at another campaign's segment, a file the index does
+/// not list, a lost index. And a first add that fails leaves a folder the next add uses.
+#[test]
+fn a_dataset_its_index_does_not_match_is_refused_never_read_wrong() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let ds = d.path().join("ds");
+    let inputs = [
+        root().join("samples/storage-published"),
+        root().join("samples/storage-loopback"),
+    ];
+    let r = run(&["dataset", "add", s(&ds), s(&inputs[0]), s(&inputs[1])]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let index_path = ds.join("_index.json");
+    let good = std::fs::read_to_string(&index_path).expect("index");
+
+    // One campaign pointed at the other's segment: the index still reads as whole, but
+    // the segment does not hold it.
+    let mut v: Value = serde_json::from_str(&good).expect("json");
+    let campaigns = v["campaigns"].as_object_mut().expect("campaigns");
+    let ids: Vec<String> = campaigns.keys().cloned().collect();
+    let other = campaigns[&ids[1]]["segment"].clone();
+    campaigns.get_mut(&ids[0]).expect("first")["segment"] = other;
+    let orphan = v["segments"]
+        .as_object()
+        .expect("segments")
+        .keys()
+        .find(|k| {
+            !v["campaigns"]
+                .as_object()
+                .expect("c")
+                .values()
+                .any(|e| e["segment"] == **k)
+        })
+        .cloned()
+        .expect("the first campaign's old segment");
+    v["segments"]
+        .as_object_mut()
+        .expect("segments")
+        .remove(&orphan);
+    std::fs::write(&index_path, v.to_string()).expect("write");
+    let before = tree(&ds);
+    let r = run(&["analyze", "--trend", s(&ds)]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("the index does not match the files"),
+        "{}",
+        r.stderr
+    );
+    // Compaction: the orphaned segment's files are ones the index no longer lists.
+    let r = run(&["dataset", "compact", s(&ds)]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains(&format!("part-{orphan}.parquet")),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(tree(&ds), before, "nothing changed");
+    // A segment the index names but no campaign is in: refused as it is read.
+    let mut v: Value = serde_json::from_str(&good).expect("json");
+    v["segments"]["0123456789abcdef"] = Value::from("0".repeat(64));
+    std::fs::write(&index_path, v.to_string()).expect("write");
+    let r = run(&["dataset", "list", s(&ds)]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("holds no campaign"), "{}", r.stderr);
+    std::fs::write(&index_path, &good).expect("restore");
+
+    // A file the index does not list, beside a segment's: compaction refuses, naming it.
+    let stray = ds.join("verdicts/suite=storage/part-copy.parquet");
+    let first = parquet_files(&ds)
+        .into_iter()
+        .find(|p| p.starts_with("verdicts"))
+        .expect("a verdicts file");
+    std::fs::copy(ds.join(first), &stray).expect("copy");
+    let before = tree(&ds);
+    let r = run(&["dataset", "compact", s(&ds)]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr
+            .contains("verdicts/suite=storage/part-copy.parquet")
+            && r.stderr.contains("the index does not list"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(tree(&ds), before, "nothing changed");
+    std::fs::remove_file(&stray).expect("remove");
+
+    // A lost index: the tables are still there, and nothing adds to them blind.
+    std::fs::remove_file(&index_path).expect("remove");
+    let before = tree(&ds);
+    for args in [
+        vec!["dataset", "add", s(&ds), s(&inputs[0])],
+        vec!["dataset", "compact", s(&ds)],
+    ] {
+        let r = run(&args);
+        assert_eq!(r.code, 2, "{args:?}: {}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains("_index.json` is missing"), "{}", r.stderr);
+    }
+    assert_eq!(tree(&ds), before, "nothing changed");
+
+    // A first add that fails (its input does not exist) leaves nothing in the way.
+    let fresh = d.path().join("fresh");
+    let r = run(&["dataset", "add", s(&fresh), "/nonexistent/input"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    let r = run(&["dataset", "add", s(&fresh), s(&inputs[0])]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+}
