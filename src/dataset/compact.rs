@@ -50,7 +50,7 @@ pub fn compact(root: &Path) -> anyhow::Result<Compacted> {
     let lock = Locked::open(root)?;
     let mut index = Index::read(root)?;
     let target = segment::id(index.campaigns.keys().map(String::as_str));
-    let files_before = count_parquet(root);
+    let files_before = segment::count_parquet(root);
     let done = major == schema::MAJOR
         && index.segments.len() <= 1
         && index.campaigns.values().all(|e| e.segment == target);
@@ -103,7 +103,7 @@ pub fn compact(root: &Path) -> anyhow::Result<Compacted> {
     Ok(Compacted {
         campaigns: index.campaigns.len(),
         files_before,
-        files_after: count_parquet(root),
+        files_after: segment::count_parquet(root),
         from_major: major,
         unchanged: false,
     })
@@ -259,7 +259,7 @@ fn only_listed_files(root: &Path, listed: &[String]) -> anyhow::Result<()> {
     let mut stray = Vec::new();
     for t in super::table_names() {
         let mut found = Vec::new();
-        files_under(root, Path::new(t), &mut found);
+        segment::files_under(root, Path::new(t), &mut found);
         for rel in found {
             let in_listed_folder = Path::new(&rel)
                 .parent()
@@ -281,22 +281,6 @@ fn only_listed_files(root: &Path, listed: &[String]) -> anyhow::Result<()> {
         stray.join("`, `"),
         if n > 5 { ", ..." } else { "" }
     )
-}
-
-/// Every file below `rel` (relative to `root`), as relative paths; links are not followed.
-fn files_under(root: &Path, rel: &Path, out: &mut Vec<String>) {
-    for e in std::fs::read_dir(root.join(rel))
-        .into_iter()
-        .flatten()
-        .flatten()
-    {
-        let child = rel.join(e.file_name());
-        match e.file_type() {
-            Ok(t) if t.is_dir() => files_under(root, &child, out),
-            Ok(_) => out.push(child.to_string_lossy().into_owned()),
-            Err(_) => {}
-        }
-    }
 }
 
 /// Each campaign the index lists has exactly one row in the `campaigns` table of each
@@ -379,25 +363,4 @@ fn encode(
     })()
     .with_context(|| format!("cannot write `{rel}`"))?;
     Ok((rel, bytes))
-}
-
-/// The Parquet files under a dataset (what a query may open).
-fn count_parquet(root: &Path) -> usize {
-    fn walk(d: &Path, n: &mut usize) {
-        for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
-            let p = e.path();
-            let name = e.file_name();
-            if name.to_string_lossy().starts_with('.') {
-                continue;
-            }
-            match e.file_type() {
-                Ok(t) if t.is_dir() => walk(&p, n),
-                Ok(t) if t.is_file() && p.extension().is_some_and(|x| x == "parquet") => *n += 1,
-                _ => {}
-            }
-        }
-    }
-    let mut n = 0;
-    walk(root, &mut n);
-    n
 }

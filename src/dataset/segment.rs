@@ -201,3 +201,40 @@ pub fn conform(table: &str, df: &DataFrame) -> anyhow::Result<DataFrame> {
     }
     Ok(DataFrame::new(n, cols)?)
 }
+
+/// Every file below `rel` (relative to `root`), as relative paths; links are not followed.
+pub fn files_under(root: &Path, rel: &Path, out: &mut Vec<String>) {
+    for e in std::fs::read_dir(root.join(rel))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let child = rel.join(e.file_name());
+        match e.file_type() {
+            Ok(t) if t.is_dir() => files_under(root, &child, out),
+            Ok(_) => out.push(child.to_string_lossy().into_owned()),
+            Err(_) => {}
+        }
+    }
+}
+
+/// The Parquet files under a dataset (what a query may open).
+pub fn count_parquet(root: &Path) -> usize {
+    fn walk(d: &Path, n: &mut usize) {
+        for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
+            let p = e.path();
+            let name = e.file_name();
+            if name.to_string_lossy().starts_with('.') {
+                continue;
+            }
+            match e.file_type() {
+                Ok(t) if t.is_dir() => walk(&p, n),
+                Ok(t) if t.is_file() && p.extension().is_some_and(|x| x == "parquet") => *n += 1,
+                _ => {}
+            }
+        }
+    }
+    let mut n = 0;
+    walk(root, &mut n);
+    n
+}
