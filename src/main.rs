@@ -34,7 +34,7 @@ fn main() {
         Command::Compare(args) => commands::compare::run(args),
         Command::Bundle(args) => commands::bundle::run(args),
         Command::Dataset(cmd) => commands::dataset::run(cmd),
-        Command::Spdk(cmd) => commands::spdk::run(cmd),
+        Command::Spdk(cmd) => reprobench::suites::spdk_raid::command::run(cmd),
         Command::Collect(cmd) => commands::collect::run(cmd),
         Command::Suites => commands::suites::run(),
         Command::ShellFiles(args) => commands::shell_files::run(args),

@@ -9,7 +9,6 @@ pub mod compare;
 pub mod dataset;
 pub mod report;
 pub mod shell_files;
-pub mod spdk;
 pub mod suites;
 
 use crate::cli::Judging;

@@ -4,6 +4,7 @@
 
 pub mod collect;
 pub mod collector;
+pub mod command;
 mod deviations;
 mod frames;
 pub mod inputs;
