@@ -230,6 +230,35 @@ fn one_side(side: &str, k: &Key, samples: &[Sample]) -> Unmatched {
     }
 }
 
+/// One matched measurement's row: its key, the first sample's unit and direction, both
+/// sides pooled, and the judgement.
+fn row(k: &Key, first: &Sample, (base, new): (Pooled, Pooled), j: judge::Judged) -> Row {
+    Row {
+        suite: k.0.clone(),
+        subject: k.1.clone(),
+        metric: k.2.clone(),
+        unit: first.unit.clone(),
+        better: first.better,
+        base,
+        new,
+        delta: j.delta,
+        delta_pct: j.delta_pct,
+        noise_pct: j.noise_pct,
+        interval_pct: j.interval_pct,
+        method: j.method,
+        change: j.change,
+        why: j.why,
+        rank_test: j.rank.map(|r| RankTestRow {
+            name: "Mann-Whitney U, exact, two-sided",
+            u: r.u,
+            p: r.p,
+            smallest_p: r.smallest_p,
+            base_runs: r.n_x,
+            new_runs: r.n_y,
+        }),
+    }
+}
+
 /// Compares the pooled analyses of two sides, from their suites' typed measurements.
 pub fn compare(base: &[Campaign], new: &[Campaign], threshold_pct: f64) -> Comparison {
     let gather = |side: &[Campaign]| -> BTreeMap<Key, Vec<Sample>> {
@@ -261,30 +290,7 @@ pub fn compare(base: &[Campaign], new: &[Campaign], threshold_pct: f64) -> Compa
             Change::NoChange => summary.no_change += 1,
             Change::Inconclusive => summary.inconclusive += 1,
         }
-        rows.push(Row {
-            suite: k.0.clone(),
-            subject: k.1.clone(),
-            metric: k.2.clone(),
-            unit: bs[0].unit.clone(),
-            better: bs[0].better,
-            base: bp,
-            new: np,
-            delta: j.delta,
-            delta_pct: j.delta_pct,
-            noise_pct: j.noise_pct,
-            interval_pct: j.interval_pct,
-            method: j.method,
-            change: j.change,
-            why: j.why,
-            rank_test: j.rank.map(|r| RankTestRow {
-                name: "Mann-Whitney U, exact, two-sided",
-                u: r.u,
-                p: r.p,
-                smallest_p: r.smallest_p,
-                base_runs: r.n_x,
-                new_runs: r.n_y,
-            }),
-        });
+        rows.push(row(k, &bs[0], (bp, np), j));
     }
     for (k, ns) in &n {
         if !b.contains_key(k) {

@@ -144,31 +144,7 @@ impl Session {
         }
         // Stopped early: bring down what the stopped part started.
         if let Some(cleanup) = stopped_at.and_then(|i| steps[i..].iter().find(|s| s.cleanup)) {
-            crate::errln!("cleaning up: {}", cleanup.name);
-            let record = Record {
-                name: cleanup.name.clone(),
-                command: cleanup.invocation.display(),
-                start: now_utc(),
-                end: String::new(),
-                exit: String::new(),
-                result: String::new(),
-                expanded: String::new(),
-                origin: cleanup.origin.describe(),
-                differs: cleanup.differs.clone(),
-            };
-            let exit = runner.run(&cleanup.invocation);
-            let result = outcome::command_step(&exit);
-            self.manifest.steps.retain(|r| r.name != record.name);
-            self.manifest.steps.push(Record {
-                end: now_utc(),
-                exit: if exit.is_ok() {
-                    "0".into()
-                } else {
-                    "failed".into()
-                },
-                result: format!("{} (cleanup after the stop)", result.label()),
-                ..record
-            });
+            self.clean_up(cleanup, runner);
         }
         bar.finish();
         self.manifest.ended = now_utc();
@@ -177,6 +153,35 @@ impl Session {
         self.save()?;
         ran.records = self.manifest.steps.clone();
         Ok(ran)
+    }
+
+    /// Runs the cleanup step after a stop, and records it as such.
+    fn clean_up(&mut self, cleanup: &Step, runner: &dyn Runner) {
+        crate::errln!("cleaning up: {}", cleanup.name);
+        let record = Record {
+            name: cleanup.name.clone(),
+            command: cleanup.invocation.display(),
+            start: now_utc(),
+            end: String::new(),
+            exit: String::new(),
+            result: String::new(),
+            expanded: String::new(),
+            origin: cleanup.origin.describe(),
+            differs: cleanup.differs.clone(),
+        };
+        let exit = runner.run(&cleanup.invocation);
+        let result = outcome::command_step(&exit);
+        self.manifest.steps.retain(|r| r.name != record.name);
+        self.manifest.steps.push(Record {
+            end: now_utc(),
+            exit: if exit.is_ok() {
+                "0".into()
+            } else {
+                "failed".into()
+            },
+            result: format!("{} (cleanup after the stop)", result.label()),
+            ..record
+        });
     }
 
     fn one(

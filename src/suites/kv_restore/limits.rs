@@ -64,7 +64,7 @@ pub fn restore_floor(i: RestoreInputs) -> Limit {
         unit: UnitOf::of(Unit::Seconds),
         formula: "floor = KV bytes restored / min(link bandwidth, card read bandwidth); KV bytes = cached tokens × KV cache memory per GPU / GPU KV cache tokens".into(),
         source: String::new(),
-            deviates: String::new(),
+        deviates: String::new(),
         reading: String::new(),
         files,
     };
@@ -89,7 +89,13 @@ pub fn restore_floor(i: RestoreInputs) -> Limit {
         "{cached} cached tokens × {gib} GiB / {toks:.0} tokens = {} (one GPU's share; where every rank's share crosses the link, multiply by the tensor-parallel size), over {gbit:.1} Gb/s = {floor:.2} s; the card's read bandwidth is in no file, so the floor counts the link only and the true floor can be higher",
         gb(bytes)
     );
-    limit.reading = match m.median {
+    limit.reading = floor_reading(m.median, floor);
+    limit
+}
+
+/// What the median restore says against the link-bound floor.
+fn floor_reading(median: Option<f64>, floor: f64) -> String {
+    match median {
         Some(t) if t < floor * 0.95 => format!(
             "the median restore ({t:.2} s) is below the link-bound floor: the restore moved less than one GPU's share over the link (KV shared across ranks, or compressed), or the inputs are from different runs"
         ),
@@ -101,6 +107,5 @@ pub fn restore_floor(i: RestoreInputs) -> Limit {
             t / floor
         ),
         None => "no restore was measured".into(),
-    };
-    limit
+    }
 }

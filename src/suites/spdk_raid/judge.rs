@@ -304,10 +304,16 @@ fn share_verdict(
             a.drives
         );
     }
-    // More than the drives can give means the baseline does not measure the drives the
-    // way the array was measured: no verdict on it.
+    v.status = share_status(&mut v, arrays, share, min);
+    v
+}
+
+/// A share's status: more than the drives can give means the baseline does not measure
+/// the drives the way the array was measured (inconclusive, said why); else by its
+/// interval from within the runs.
+fn share_status(v: &mut Verdict, arrays: &[ArrayDir], share: f64, min: f64) -> Status {
     const IMPLAUSIBLE: f64 = 1.10;
-    v.status = if share > IMPLAUSIBLE {
+    if share > IMPLAUSIBLE {
         v.note = format!(
             "{:.0}% of the theoretical maximum is more than the drives can give: the raw baseline ({}) ran another shape or was held back, so the share says nothing{}",
             share * 100.0,
@@ -316,9 +322,8 @@ fn share_verdict(
         );
         Status::Inconclusive
     } else {
-        within_run(&mut v, arrays, share, min)
-    };
-    v
+        within_run(v, arrays, share, min)
+    }
 }
 
 /// The status of a share from one run a side: by its 95% interval from within the runs

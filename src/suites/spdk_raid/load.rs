@@ -264,50 +264,64 @@ pub fn load(catalog: &Catalog, skipped: &mut Vec<Skipped>) -> Vec<ArrayDir> {
             }),
         }
     }
-    // A folder not named `<array>-<drives>`: the drive count from its config or its
-    // raid state, else the runs cannot be judged as a share of anything, and we say how
-    // to name it.
     for a in arrays.values_mut().filter(|a| a.drives == 0) {
-        // fio's `spdk_json_conf` names the config the runs used: when a file of that
-        // name is in the input, it is this array's config.
-        if a.config.is_none() {
-            a.config = named_config(catalog, &a.runs);
-        }
-        let from_config = a
-            .config
-            .as_ref()
-            .map(|c| c.drives as u32)
-            .filter(|n| *n > 0);
-        let from_state = a
-            .state
-            .as_ref()
-            .map(|s| s.members as u32)
-            .filter(|n| *n > 0);
-        if let Some(n) = from_config.or(from_state) {
-            a.drives = n;
-            continue;
-        }
-        let shown = if a.dir.is_empty() {
-            ".".to_string()
-        } else {
-            a.dir.clone()
-        };
-        for rel in unnamed.remove(&a.dir).unwrap_or_default() {
-            skipped.push(Skipped {
-                file: rel,
-                line: None,
-                reason: format!(
-                    "spdk_bdev fio results under `{shown}/`, whose drive count nothing gives: the spdk-raid suite reads `spdk/<array>-<drives>/` (name the folder `{}-<drives>`, or put the SPDK config.json beside the runs)",
-                    a.array
-                ),
-            });
-        }
-        a.runs.clear();
+        count_drives(
+            catalog,
+            a,
+            unnamed.remove(&a.dir).unwrap_or_default(),
+            skipped,
+        );
     }
     arrays
         .into_values()
         .filter(|a| a.drives > 0 || a.config.is_some() || a.state.is_some())
         .collect()
+}
+
+/// A folder not named `<array>-<drives>`: the drive count from its config or its raid
+/// state, else the runs cannot be judged as a share of anything (they are dropped, each
+/// listed as skipped with how to name the folder). `unnamed`: its runs' files.
+fn count_drives(
+    catalog: &Catalog,
+    a: &mut ArrayDir,
+    unnamed: Vec<String>,
+    skipped: &mut Vec<Skipped>,
+) {
+    // fio's `spdk_json_conf` names the config the runs used: when a file of that name
+    // is in the input, it is this array's config.
+    if a.config.is_none() {
+        a.config = named_config(catalog, &a.runs);
+    }
+    let from_config = a
+        .config
+        .as_ref()
+        .map(|c| c.drives as u32)
+        .filter(|n| *n > 0);
+    let from_state = a
+        .state
+        .as_ref()
+        .map(|s| s.members as u32)
+        .filter(|n| *n > 0);
+    if let Some(n) = from_config.or(from_state) {
+        a.drives = n;
+        return;
+    }
+    let shown = if a.dir.is_empty() {
+        ".".to_string()
+    } else {
+        a.dir.clone()
+    };
+    for rel in unnamed {
+        skipped.push(Skipped {
+            file: rel,
+            line: None,
+            reason: format!(
+                "spdk_bdev fio results under `{shown}/`, whose drive count nothing gives: the spdk-raid suite reads `spdk/<array>-<drives>/` (name the folder `{}-<drives>`, or put the SPDK config.json beside the runs)",
+                a.array
+            ),
+        });
+    }
+    a.runs.clear();
 }
 
 /// The SPDK config the runs name in `spdk_json_conf`, found in the input by the path's

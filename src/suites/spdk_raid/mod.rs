@@ -118,28 +118,7 @@ impl Suite for SpdkRaid {
         let arrays = load::load(catalog, skipped);
         report.measurements = measurements::measurements(&arrays, INFO.name);
         for a in &arrays {
-            report
-                .files_read
-                .extend(a.runs.iter().map(|r| r.file.clone()));
-            report
-                .files_read
-                .extend(a.config.iter().map(|c| c.file.clone()));
-            report
-                .files_read
-                .extend(a.state.iter().map(|s| s.file.clone()));
-            report
-                .files_read
-                .extend(a.degraded_state.iter().map(|s| s.file.clone()));
-            for s in [&a.state, &a.degraded_state].into_iter().flatten() {
-                report.facts.push(Fact::new(
-                    format!(
-                        "{}: bdev_raid_get_bdevs",
-                        a.dir.rsplit('/').next().unwrap_or(&a.dir)
-                    ),
-                    format!("{} {} {}", s.name, s.raid_level, s.label()),
-                    s.file.clone(),
-                ));
-            }
+            files_and_facts(&mut report, a);
         }
         let mut judged = judge::judge(&arrays, &reference);
         let devs = deviations::deviations(&arrays, &reference);
@@ -178,5 +157,32 @@ impl Suite for SpdkRaid {
             }
         }
         report
+    }
+}
+
+/// The files an array folder's analysis read, and the raid state it was in (each
+/// `bdev_raid_get_bdevs` a fact).
+fn files_and_facts(report: &mut SuiteReport, a: &load::ArrayDir) {
+    report
+        .files_read
+        .extend(a.runs.iter().map(|r| r.file.clone()));
+    report
+        .files_read
+        .extend(a.config.iter().map(|c| c.file.clone()));
+    report
+        .files_read
+        .extend(a.state.iter().map(|s| s.file.clone()));
+    report
+        .files_read
+        .extend(a.degraded_state.iter().map(|s| s.file.clone()));
+    for s in [&a.state, &a.degraded_state].into_iter().flatten() {
+        report.facts.push(Fact::new(
+            format!(
+                "{}: bdev_raid_get_bdevs",
+                a.dir.rsplit('/').next().unwrap_or(&a.dir)
+            ),
+            format!("{} {} {}", s.name, s.raid_level, s.label()),
+            s.file.clone(),
+        ));
     }
 }

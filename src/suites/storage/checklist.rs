@@ -33,6 +33,31 @@ const STORAGE_SYSTEM: &[SystemOutput] = &[
     ),
 ];
 
+/// The collector's manifest of `array` (`manifests/storage-<array>.json`) when it
+/// records the fio commands it ran with their device (`--filename=`).
+fn recorded_commands(folder: &Folder, array: &str) -> Option<String> {
+    let name = format!("storage-{array}.json");
+    folder
+        .files
+        .iter()
+        .filter(|e| e.rel.ends_with(&format!("manifests/{name}")))
+        .find(|e| {
+            std::fs::read(&e.path)
+                .ok()
+                .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+                .is_some_and(|m| {
+                    m["steps"].as_array().is_some_and(|steps| {
+                        steps.iter().any(|s| {
+                            s["expanded"]
+                                .as_str()
+                                .is_some_and(|x| x.contains("fio ") && x.contains("--filename="))
+                        })
+                    })
+                })
+        })
+        .map(|e| e.rel.clone())
+}
+
 /// The items, checked against the folder and the suite's report (the commands it rebuilt).
 pub fn checklist(folder: &Folder, report: &SuiteReport) -> Vec<Item> {
     let mut out = Vec::new();
@@ -76,28 +101,7 @@ pub fn checklist(folder: &Folder, report: &SuiteReport) -> Vec<Item> {
         !mine.is_empty() && mine.iter().all(|c| c.command.starts_with("fio "))
     };
     // Or as the collector recorded them: its manifest holds every step's commands.
-    let recorded = |array: &str| -> Option<String> {
-        let name = format!("storage-{array}.json");
-        folder
-            .files
-            .iter()
-            .filter(|e| e.rel.ends_with(&format!("manifests/{name}")))
-            .find(|e| {
-                std::fs::read(&e.path)
-                    .ok()
-                    .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-                    .is_some_and(|m| {
-                        m["steps"].as_array().is_some_and(|steps| {
-                            steps.iter().any(|s| {
-                                s["expanded"].as_str().is_some_and(|x| {
-                                    x.contains("fio ") && x.contains("--filename=")
-                                })
-                            })
-                        })
-                    })
-            })
-            .map(|e| e.rel.clone())
-    };
+    let recorded = |array: &str| recorded_commands(folder, array);
     let mut found: Vec<String> = ran.iter().take(2).map(|c| c.source.clone()).collect();
     let by_manifest: Vec<String> = ["raid10", "adp"]
         .iter()
