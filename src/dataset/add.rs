@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::bundle::pseudonym::Pseudonyms;
-use crate::schema::dataset as schema;
 
 use super::campaign::{self, Identity};
 use super::commit::{self, Locked, Target};
@@ -51,9 +50,12 @@ pub fn add(root: &Path, inputs: &[PathBuf], opts: &AddOptions) -> anyhow::Result
     if opts.name.is_some() && inputs.len() != 1 {
         anyhow::bail!("--name names one campaign: give one input with it");
     }
-    check_schema(root)?;
+    // A folder that is not a dataset is refused before a lock is written into it; the
+    // version is judged once an interrupted change is finished.
+    super::major_at(root)?;
     std::thread::spawn(warm_up);
     let lock = Locked::open(root)?;
+    check_schema(root)?;
     let mut index = Index::read(root)?;
     let mut mapping = read_mapping(root)?;
     let mut staged = lock.stage("add-")?;
@@ -79,17 +81,7 @@ pub fn add(root: &Path, inputs: &[PathBuf], opts: &AddOptions) -> anyhow::Result
         lock.abandon(staged);
         return Ok(out);
     }
-    let index_json = serde_json::to_string_pretty(&index).context("cannot write the index")? + "\n";
-    staged.put_file(
-        "_index.json",
-        index_json.as_bytes(),
-        Target::Inside("_index.json".into()),
-    )?;
-    staged.put_file(
-        "_schema.json",
-        schema::json().as_bytes(),
-        Target::Inside("_schema.json".into()),
-    )?;
+    index.stage(&mut staged)?;
     if opts.pseudonymize {
         let m = serde_json::to_string_pretty(&mapping).context("cannot write the mapping")? + "\n";
         staged.put_file("pseudonyms.json", m.as_bytes(), Target::Mapping)?;

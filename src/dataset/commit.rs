@@ -24,7 +24,8 @@ pub enum Target {
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Plan {
-    /// Partition folders to remove (a replaced campaign's), relative to the dataset.
+    /// Files or folders to remove (a replaced campaign's segment, the segments a
+    /// compaction merged, schema 1's folders), relative to the dataset.
     pub remove: Vec<String>,
     /// Staged folders or files (relative to the staging folder) and where they go.
     pub put: Vec<(String, Target)>,
@@ -124,7 +125,20 @@ impl Locked {
     /// Commits a staged change (the plan's rename), then carries it out. The staged
     /// files reach the disk (one `syncfs`, not one flush per file) before the plan names
     /// them.
-    pub fn commit(&self, s: Staged) -> anyhow::Result<()> {
+    pub fn commit(&self, mut s: Staged) -> anyhow::Result<()> {
+        // A path both removed and put (a campaign's segment removed by one input of an
+        // add and written again, the same bytes, by another) is only put: a plan carried
+        // out again after a crash must not remove what it already moved in.
+        let put: std::collections::HashSet<String> = s
+            .plan
+            .put
+            .iter()
+            .filter_map(|(_, t)| match t {
+                Target::Inside(r) => Some(r.clone()),
+                Target::Mapping => None,
+            })
+            .collect();
+        s.plan.remove.retain(|r| !put.contains(r));
         let text = serde_json::to_string_pretty(&s.plan).context("cannot write the plan")?;
         let tmp = s.dir.join("plan.json.tmp");
         std::fs::write(&tmp, text.as_bytes())

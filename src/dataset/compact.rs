@@ -30,16 +30,35 @@ pub struct Compacted {
     pub unchanged: bool,
 }
 
-/// Where each table and suite's rows are: its files (relative to the dataset), each with
-/// the campaign id its rows lack (schema 1 kept it in the path), read one table and suite
-/// at a time so that a compaction holds one table's rows in memory, not the dataset's.
-type Sources = BTreeMap<(String, String), Vec<(String, Option<String>)>>;
+/// Where each table and suite's rows are: its files, read one table and suite at a time
+/// so that a compaction holds one table's rows in memory, not the dataset's.
+type Sources = BTreeMap<(String, String), Vec<Source>>;
+
+/// One file of the old layout.
+struct Source {
+    /// Relative to the dataset.
+    rel: String,
+    /// The campaign id its rows lack (schema 1 kept it in the path).
+    campaign: Option<String>,
+    /// Its sha256 when its segment (or campaign) was checked against the index: read
+    /// again to be merged, it must still be those bytes.
+    sha256: String,
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    campaign::hex(sha2::Sha256::digest(bytes))
+}
 
 /// Merges every campaign of the dataset at `root` into one segment.
 pub fn compact(root: &Path) -> anyhow::Result<Compacted> {
-    let Some(major) = super::major_at(root)? else {
+    if super::major_at(root)?.is_none() {
         anyhow::bail!("`{}` is not a dataset (no _schema.json)", root.display());
-    };
+    }
+    // The version as it is once an interrupted change is finished (a compaction of a
+    // schema 1 dataset that crashed after its commit has made it version 2).
+    let lock = Locked::open(root)?;
+    let major = super::major_at(root)?.unwrap_or_default();
     if major != schema::MAJOR && major != "1" {
         anyhow::bail!(
             "`{}` is a dataset of schema major version {major}; this reprobench reads versions 1 and {}",
@@ -47,7 +66,6 @@ pub fn compact(root: &Path) -> anyhow::Result<Compacted> {
             schema::MAJOR
         );
     }
-    let lock = Locked::open(root)?;
     let mut index = Index::read(root)?;
     let target = segment::id(index.campaigns.keys().map(String::as_str));
     let files_before = segment::count_parquet(root);
@@ -81,17 +99,7 @@ pub fn compact(root: &Path) -> anyhow::Result<Compacted> {
         if index.campaigns.is_empty() {
             index.segments.clear();
         }
-        let text = serde_json::to_string_pretty(&index).context("cannot write the index")? + "\n";
-        staged.put_file(
-            "_index.json",
-            text.as_bytes(),
-            Target::Inside("_index.json".into()),
-        )?;
-        staged.put_file(
-            "_schema.json",
-            schema::json().as_bytes(),
-            Target::Inside("_schema.json".into()),
-        )
+        index.stage(&mut staged)
     })();
     if let Err(e) = result {
         lock.abandon(staged);
@@ -149,10 +157,13 @@ fn sources(root: &Path, index: &Index) -> anyhow::Result<(Sources, Vec<String>)>
     let mut sources = Sources::new();
     let mut remove = Vec::new();
     for seg in index.segments.keys() {
-        drop(segment::read(root, index, seg)?);
-        for rel in segment::files(index, seg) {
+        for (rel, b) in segment::read(root, index, seg)? {
             let key = table_and_suite(&rel)?;
-            sources.entry(key).or_default().push((rel.clone(), None));
+            sources.entry(key).or_default().push(Source {
+                rel: rel.clone(),
+                campaign: None,
+                sha256: sha256(&b),
+            });
             remove.push(rel);
         }
     }
@@ -173,11 +184,15 @@ fn sources_v1(root: &Path, index: &Index) -> anyhow::Result<(Sources, Vec<String
                 let path = root.join(&rel);
                 let b = std::fs::read(&path)
                     .with_context(|| format!("cannot read `{}`", path.display()))?;
-                bytes.insert(rel.clone(), (table, suite, b));
                 sources
                     .entry((table.to_string(), suite.clone()))
                     .or_default()
-                    .push((rel, Some(id.clone())));
+                    .push(Source {
+                        rel: rel.clone(),
+                        campaign: Some(id.clone()),
+                        sha256: sha256(&b),
+                    });
+                bytes.insert(rel, (table, suite, b));
                 remove.push(dir);
             }
         }
@@ -186,9 +201,8 @@ fn sources_v1(root: &Path, index: &Index) -> anyhow::Result<(Sources, Vec<String
     Ok((sources, remove))
 }
 
-/// Each table and suite read, merged and staged as the new segment's file, two at a
-/// time (one per core); the `campaigns` table's rows checked against the index. The
-/// segment's digest.
+/// Each table and suite read, merged and staged as the new segment's file; the
+/// `campaigns` table's rows checked against the index. The segment's digest.
 fn merge_and_write(
     root: &Path,
     index: &Index,
@@ -196,17 +210,25 @@ fn merge_and_write(
     seg: &str,
     staged: &mut Staged,
 ) -> anyhow::Result<String> {
-    use rayon::prelude::*;
+    // One table and suite after the other: the Parquet reader swaps the process's panic
+    // hook under a lock, which a rayon task must not hold while it waits (a stolen task
+    // on the same thread would wait for it forever).
     let written: Vec<anyhow::Result<(String, Vec<u8>)>> = sources
-        .into_par_iter()
+        .into_iter()
         .map(|((table, suite), files)| {
             let mut frames = Vec::with_capacity(files.len());
-            for (rel, id) in files {
-                let path = root.join(&rel);
+            for f in files {
+                let path = root.join(&f.rel);
                 let b = std::fs::read(&path)
                     .with_context(|| format!("cannot read `{}`", path.display()))?;
+                if sha256(&b) != f.sha256 {
+                    anyhow::bail!(
+                        "`{}` changed while it was being compacted: nothing was changed",
+                        path.display()
+                    );
+                }
                 let mut df = segment::parquet(&b, &path)?;
-                if let Some(id) = id {
+                if let Some(id) = f.campaign {
                     let n = df.height();
                     df.with_column(Column::new("campaign".into(), vec![id.as_str(); n]))?;
                 }
@@ -251,23 +273,20 @@ fn check_v1(
     Ok(())
 }
 
-/// Every file under the tables' folders is one the index lists (`listed`: files, or
-/// schema 1's folders): a file left there by hand or copied in would be kept beside the
-/// compacted ones, and a query would count its rows or fail on it.
+/// Every Parquet file under the tables' folders (what a query reads) is one the index
+/// lists (`listed`: files, or schema 1's folders): a file left there by hand or copied in
+/// would be kept beside the compacted ones, and a query would count its rows or fail on
+/// it. Other files (`_SUCCESS`, `.DS_Store`) are no query's business and are left.
 fn only_listed_files(root: &Path, listed: &[String]) -> anyhow::Result<()> {
     let listed: std::collections::HashSet<&str> = listed.iter().map(String::as_str).collect();
     let mut stray = Vec::new();
-    for t in super::table_names() {
-        let mut found = Vec::new();
-        segment::files_under(root, Path::new(t), &mut found);
-        for rel in found {
-            let in_listed_folder = Path::new(&rel)
-                .parent()
-                .and_then(|p| p.to_str())
-                .is_some_and(|p| listed.contains(p));
-            if !listed.contains(rel.as_str()) && !in_listed_folder {
-                stray.push(rel);
-            }
+    for rel in segment::parquet_files(root) {
+        let in_listed_folder = Path::new(&rel)
+            .parent()
+            .and_then(|p| p.to_str())
+            .is_some_and(|p| listed.contains(p));
+        if !listed.contains(rel.as_str()) && !in_listed_folder {
+            stray.push(rel);
         }
     }
     if stray.is_empty() {

@@ -101,6 +101,22 @@ impl Index {
         Ok(())
     }
 
+    /// Stages the index and the schema it is of, for the change's commit.
+    pub(super) fn stage(&self, staged: &mut super::commit::Staged) -> anyhow::Result<()> {
+        use super::commit::Target;
+        let text = serde_json::to_string_pretty(self).context("cannot write the index")? + "\n";
+        staged.put_file(
+            "_index.json",
+            text.as_bytes(),
+            Target::Inside("_index.json".into()),
+        )?;
+        staged.put_file(
+            "_schema.json",
+            schema::json().as_bytes(),
+            Target::Inside("_schema.json".into()),
+        )
+    }
+
     pub(super) fn by_name(&self, name: &str) -> Option<&String> {
         self.campaigns
             .iter()

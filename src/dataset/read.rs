@@ -85,13 +85,22 @@ fn wanted(id: &str, e: &Entry, sel: &Selector, (since, until): (Option<i64>, Opt
 
 /// The selected campaigns' ids and entries, in start-time order.
 pub fn select(root: &Path, sel: &Selector) -> anyhow::Result<Vec<(String, Entry)>> {
-    // An interrupted add is finished (or undone) before anything is read.
+    select_in(root, settled_index(root)?, sel)
+}
+
+/// The index of a dataset of this version, read once an interrupted change is finished
+/// (or undone).
+fn settled_index(root: &Path) -> anyhow::Result<Index> {
     if root.join(".pending").exists() {
         drop(super::commit::Locked::open(root)?);
     }
     super::check_schema(root)?;
+    Index::read(root)
+}
+
+/// The campaigns of `index` that `sel` selects, in the order [`select`] gives.
+fn select_in(root: &Path, index: Index, sel: &Selector) -> anyhow::Result<Vec<(String, Entry)>> {
     let bounds = bounds(sel)?;
-    let index = Index::read(root)?;
     let mut out: Vec<(String, Entry)> = index
         .campaigns
         .into_iter()
@@ -364,8 +373,9 @@ fn parameters(p: &DataFrame) -> anyhow::Result<Vec<Parameter>> {
 
 /// Every campaign a dataset input selects (each segment read once).
 pub fn campaigns(root: &Path, sel: &Selector) -> anyhow::Result<Vec<Campaign>> {
-    let selected = select(root, sel)?;
-    let index = Index::read(root)?;
+    // One reading of the index for the selection and the segments it names.
+    let index = settled_index(root)?;
+    let selected = select_in(root, index.clone(), sel)?;
     let mut segments: BTreeMap<String, Segment> = BTreeMap::new();
     let mut out = Vec::with_capacity(selected.len());
     for (id, e) in &selected {

@@ -108,7 +108,7 @@ pub fn read_at(
         .collect();
     if index.segments.get(segment) != Some(&super::campaign::files_digest(lines)) {
         anyhow::bail!(
-            "the files of segment {segment} in `{}` (campaigns {}) are not the ones this tool wrote (their sha256 differs from _index.json): a file was changed or damaged; add its campaigns again",
+            "the files of segment {segment} in `{}` (campaigns {}) are not the ones this tool wrote (their sha256 differs from _index.json): a file was changed or damaged; restore the dataset's files from a copy, or build the dataset again from the campaigns' inputs",
             root.display(),
             members(index, segment)
                 .iter()
@@ -127,6 +127,11 @@ pub fn read_at(
 pub fn parquet(bytes: &[u8], shown: &Path) -> anyhow::Result<DataFrame> {
     use polars_io::prelude::ParquetReader;
     use polars_io::SerReader;
+    // The panic hook is the process's: one reader at a time swaps it, so no reader's
+    // panic prints and no hook is lost. Never call this from a rayon task: one waiting
+    // for the lock could run, on the same thread, a task that holds it.
+    static HOOK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = HOOK.lock().unwrap_or_else(|e| e.into_inner());
     let cursor = std::io::Cursor::new(bytes);
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
@@ -186,14 +191,22 @@ pub fn conform(table: &str, df: &DataFrame) -> anyhow::Result<DataFrame> {
             match df.column(c.name) {
                 // Schema 1 wrote instants as text (RFC 3339, UTC).
                 Ok(col) if c.ty == Type::Timestamp && col.dtype() == &DataType::String => {
-                    let micros: Vec<Option<i64>> = col
-                        .str()?
-                        .iter()
-                        .map(|t| t.and_then(|t| crate::instant::instant(t).ok()))
-                        .collect();
-                    Column::new(c.name.into(), micros).cast(&ty)?
+                    let mut micros: Vec<Option<i64>> = Vec::with_capacity(n);
+                    for t in col.str()?.iter() {
+                        micros.push(match t {
+                            Some(t) => Some(crate::instant::instant(t).map_err(|why| {
+                                anyhow::anyhow!("`{table}`: `{}` is `{t}`: {why}", c.name)
+                            })?),
+                            None => None,
+                        });
+                    }
+                    Column::new(c.name.into(), micros).strict_cast(&ty)?
                 }
-                Ok(col) => col.cast(&ty)?,
+                // Strict: a value that is not of the column's type is an error, never
+                // a null.
+                Ok(col) => col.strict_cast(&ty).map_err(|e| {
+                    anyhow::anyhow!("`{table}`: column `{}` is not {ty}: {e}", c.name)
+                })?,
                 Err(_) => Column::full_null(c.name.into(), n, &ty),
             }
         };
@@ -202,13 +215,17 @@ pub fn conform(table: &str, df: &DataFrame) -> anyhow::Result<DataFrame> {
     Ok(DataFrame::new(n, cols)?)
 }
 
-/// Every file below `rel` (relative to `root`), as relative paths; links are not followed.
+/// Every file below `rel` (relative to `root`), as relative paths, hidden ones (`.name`)
+/// aside; links are not followed.
 pub fn files_under(root: &Path, rel: &Path, out: &mut Vec<String>) {
     for e in std::fs::read_dir(root.join(rel))
         .into_iter()
         .flatten()
         .flatten()
     {
+        if e.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
         let child = rel.join(e.file_name());
         match e.file_type() {
             Ok(t) if t.is_dir() => files_under(root, &child, out),
@@ -218,23 +235,17 @@ pub fn files_under(root: &Path, rel: &Path, out: &mut Vec<String>) {
     }
 }
 
-/// The Parquet files under a dataset (what a query may open).
-pub fn count_parquet(root: &Path) -> usize {
-    fn walk(d: &Path, n: &mut usize) {
-        for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
-            let p = e.path();
-            let name = e.file_name();
-            if name.to_string_lossy().starts_with('.') {
-                continue;
-            }
-            match e.file_type() {
-                Ok(t) if t.is_dir() => walk(&p, n),
-                Ok(t) if t.is_file() && p.extension().is_some_and(|x| x == "parquet") => *n += 1,
-                _ => {}
-            }
-        }
+/// The Parquet files under a dataset's tables (what a query opens: `<table>/**/*.parquet`).
+pub fn parquet_files(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for t in super::table_names() {
+        files_under(root, Path::new(t), &mut out);
     }
-    let mut n = 0;
-    walk(root, &mut n);
-    n
+    out.retain(|rel| rel.ends_with(".parquet"));
+    out
+}
+
+/// How many [`parquet_files`] there are.
+pub fn count_parquet(root: &Path) -> usize {
+    parquet_files(root).len()
 }

@@ -1397,7 +1397,11 @@ json.dump(index, open(os.path.join(ds, "_index.json"), "w"), indent=1)
 "#;
     output_of(Command::new("python3").args(["-c", reindex]).arg(&ds));
     let mixed = check_mixed_answers(&engines, &before, &answers);
-    assert!(mixed, "the older campaigns were seen as older");
+    assert_eq!(
+        mixed.len(),
+        engines.len(),
+        "every engine saw the older campaigns"
+    );
     // The tool's own reader takes the older campaigns too.
     let r = run(&[
         "compare",
@@ -1432,13 +1436,20 @@ json.dump(index, open(os.path.join(ds, "_index.json"), "w"), indent=1)
         let have: Vec<&str> = df.get_column_names().iter().map(|c| c.as_str()).collect();
         assert_eq!(have, want, "{}", p.display());
     }
-    for ((engine, py), before) in engines.iter().zip(&before) {
+    for (((engine, py), before), mixed) in engines.iter().zip(&before).zip(&mixed) {
         let after = answers(engine, py);
         for (name, rows) in before {
             if name != "standard-errors-by-campaign" {
                 assert_eq!(&after[name], rows, "{engine}: compacted: {name}");
             }
         }
+        // Every row kept, the older campaigns' standard errors still null (now a column
+        // of their files, not a missing one).
+        assert_eq!(
+            per_campaign(&after["standard-errors-by-campaign"]),
+            per_campaign(mixed),
+            "{engine}: compacted"
+        );
     }
 }
 
@@ -1449,8 +1460,8 @@ fn check_mixed_answers(
     engines: &[(&str, PathBuf)],
     before: &[BTreeMap<String, Value>],
     answers: &dyn Fn(&str, &Path) -> BTreeMap<String, Value>,
-) -> bool {
-    let mut seen = false;
+) -> Vec<Value> {
+    let mut seen = Vec::new();
     let current = reprobench::schema::dataset::VERSION.to_string();
     for ((engine, py), before) in engines.iter().zip(before) {
         let after = answers(engine, py);
@@ -1498,7 +1509,21 @@ fn check_mixed_answers(
             was.values().map(|x| x.1).sum::<u64>() > now.values().map(|x| x.1).sum::<u64>(),
             "{engine}: the storage samples had standard errors before"
         );
-        seen = true;
+        seen.push(after["standard-errors-by-campaign"].clone());
     }
     seen
+}
+
+/// Rows of `standard-errors-by-campaign` summed per campaign whatever the version:
+/// name -> (rows, rows with a standard error).
+fn per_campaign(rows: &Value) -> BTreeMap<String, (u64, u64)> {
+    let mut out: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    for r in rows.as_array().into_iter().flatten() {
+        let e = out
+            .entry(r[0].as_str().unwrap_or("").to_string())
+            .or_default();
+        e.0 += r[2].as_u64().unwrap_or(0);
+        e.1 += r[3].as_u64().unwrap_or(0);
+    }
+    out
 }

@@ -98,6 +98,9 @@ fn compact_merges_every_campaign_into_one_file_per_table_and_suite_and_reads_the
     );
     assert!(campaign_suites > suites, "{campaign_suites} {suites}");
 
+    // Files no query reads (a Spark job's marker, a desktop's) are left alone.
+    std::fs::write(ds.join("verdicts/suite=storage/_SUCCESS"), b"").expect("marker");
+    std::fs::write(ds.join("verdicts/suite=storage/.DS_Store"), b"x").expect("hidden");
     let r = run(&["dataset", "compact", s(&ds)]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
@@ -164,7 +167,92 @@ fn compact_merges_every_campaign_into_one_file_per_table_and_suite_and_reads_the
         "the replaced campaign is the new one"
     );
 
-    // A damaged file: compaction refuses and changes nothing.
+    // One add with two inputs replacing two campaigns of the merged segment: the second
+    // sees the first's rewrite (staged, not yet in place) and rewrites it again.
+    let r = run(&["dataset", "compact", s(&ds)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // Folders named as the campaigns they replace, both changed.
+    let published = d.path().join("b/storage-published");
+    copy_dir(&root().join("samples/storage-published"), &published);
+    edit_json(
+        &published.join("results/adp/randwrite-8k-j8-d8.json"),
+        |v| {
+            let w = &mut v["jobs"][0]["write"];
+            w["iops"] = Value::from(w["iops"].as_f64().expect("iops") * 0.25);
+        },
+    );
+    let loopback = d.path().join("b/storage-loopback");
+    copy_dir(&root().join("samples/storage-loopback"), &loopback);
+    let json = std::fs::read_dir(loopback.join("results/adp"))
+        .expect("adp")
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "json"))
+        .expect("a fio result");
+    edit_json(&json, |v| {
+        let w = &mut v["jobs"][0];
+        for side in ["read", "write"] {
+            if let Some(iops) = w[side]["iops"].as_f64() {
+                w[side]["iops"] = Value::from(iops * 0.7);
+            }
+        }
+    });
+    let others_now = |ds: &Path| {
+        let names: Vec<String> = samples()
+            .iter()
+            .filter(|p| !p.ends_with("storage-published") && !p.ends_with("storage-loopback"))
+            .map(|p| p.file_name().expect("name").to_string_lossy().into_owned())
+            .collect();
+        let r = run(&[
+            "analyze",
+            "--trend",
+            &format!("{}:{}", s(ds), names.join(",")),
+            "--format",
+            "json",
+        ]);
+        ok(&r).to_string()
+    };
+    let kv_before = others_now(&ds);
+    let r = run(&["dataset", "add", s(&ds), s(&published), s(&loopback)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout.matches("replaced campaign").count(),
+        2,
+        "{}",
+        r.stdout
+    );
+    // Read back: the two new campaigns, as analyze reads their folders.
+    for (name, folder) in [
+        ("storage-published", &published),
+        ("storage-loopback", &loopback),
+    ] {
+        let from_ds = run(&[
+            "analyze",
+            "--trend",
+            &format!("{}:{name}", s(&ds)),
+            s(folder),
+            "--format",
+            "json",
+        ]);
+        let v: Value = serde_json::from_str(ok(&from_ds)).expect("json");
+        for row in v["trend"]["rows"].as_array().expect("rows") {
+            assert_eq!(row["statuses"][0], row["statuses"][1], "{name}: {row}");
+        }
+    }
+    assert_eq!(
+        others_now(&ds),
+        kv_before,
+        "the other campaigns are untouched"
+    );
+    let r = run(&["dataset", "compact", s(&ds)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(parquet_files(&ds).len(), 6 * suites);
+    assert_eq!(others_now(&ds), kv_before);
+
+    // A damaged file: compaction refuses and changes nothing (a campaign added since
+    // the last compaction, so that there is something to do).
+    let r = run(&["dataset", "add", s(&ds), s(&changed), "--name", "extra"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
     let victim = parquet_files(&ds)[0].clone();
     let mut b = std::fs::read(ds.join(&victim)).expect("read");
     let mid = b.len() / 2;
