@@ -474,6 +474,18 @@ pub fn s(p: &Path) -> &str {
     p.to_str().unwrap_or("")
 }
 
+/// The bundled samples' folders, in name order.
+pub fn samples() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("samples"))
+        .expect("samples")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    v.sort();
+    v
+}
+
 pub fn collect_storage(dev: &str, out: &Path, extra: &[&str]) -> Run {
     let mut args = vec![
         "collect",

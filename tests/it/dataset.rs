@@ -22,16 +22,7 @@ fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
 
-fn samples() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("samples"))
-        .expect("samples")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    v.sort();
-    v
-}
+use crate::common::samples;
 
 fn add(ds: &Path, inputs: &[PathBuf], extra: &[&str]) -> crate::common::Run {
     let mut args = vec!["dataset", "add", s(ds)];

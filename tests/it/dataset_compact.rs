@@ -10,21 +10,23 @@ use polars_io::prelude::ParquetReader;
 use polars_io::SerReader;
 use serde_json::Value;
 
-use crate::common::{copy_dir, edit_json, root, run, snapshot, Run};
+use crate::common::{copy_dir, edit_json, root, run, s, samples, snapshot, Run};
 
-fn s(p: &Path) -> &str {
-    p.to_str().expect("utf-8 path")
-}
-
-fn samples() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("samples"))
-        .expect("samples")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
+/// The trend of every sample's campaign in the dataset but those named `except`.
+fn trend_except(ds: &Path, except: &[&str]) -> String {
+    let names: Vec<String> = samples()
+        .iter()
+        .map(|p| p.file_name().expect("name").to_string_lossy().into_owned())
+        .filter(|n| !except.contains(&n.as_str()))
         .collect();
-    v.sort();
-    v
+    let r = run(&[
+        "analyze",
+        "--trend",
+        &format!("{}:{}", s(ds), names.join(",")),
+        "--format",
+        "json",
+    ]);
+    ok(&r).to_string()
 }
 
 /// The dataset's files (the lock aside), relative to it.
@@ -132,21 +134,7 @@ fn compact_merges_every_campaign_into_one_file_per_table_and_suite_and_reads_the
         w["bw_bytes"] = Value::from(w["bw_bytes"].as_u64().expect("bw") / 2);
         w["bw"] = Value::from(w["bw"].as_u64().expect("bw") / 2);
     });
-    let others = |ds: &Path| {
-        let names: Vec<String> = samples()
-            .iter()
-            .filter(|p| !p.ends_with("storage-published"))
-            .map(|p| p.file_name().expect("name").to_string_lossy().into_owned())
-            .collect();
-        let r = run(&[
-            "analyze",
-            "--trend",
-            &format!("{}:{}", s(ds), names.join(",")),
-            "--format",
-            "json",
-        ]);
-        ok(&r).to_string()
-    };
+    let others = |ds: &Path| trend_except(ds, &["storage-published"]);
     let others_before = others(&ds);
     let r = run(&["dataset", "add", s(&ds), s(&changed)]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -197,21 +185,7 @@ fn compact_merges_every_campaign_into_one_file_per_table_and_suite_and_reads_the
             }
         }
     });
-    let others_now = |ds: &Path| {
-        let names: Vec<String> = samples()
-            .iter()
-            .filter(|p| !p.ends_with("storage-published") && !p.ends_with("storage-loopback"))
-            .map(|p| p.file_name().expect("name").to_string_lossy().into_owned())
-            .collect();
-        let r = run(&[
-            "analyze",
-            "--trend",
-            &format!("{}:{}", s(ds), names.join(",")),
-            "--format",
-            "json",
-        ]);
-        ok(&r).to_string()
-    };
+    let others_now = |ds: &Path| trend_except(ds, &["storage-published", "storage-loopback"]);
     let kv_before = others_now(&ds);
     let r = run(&["dataset", "add", s(&ds), s(&published), s(&loopback)]);
     assert_eq!(r.code, 0, "{}", r.stderr);

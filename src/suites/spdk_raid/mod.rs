@@ -163,18 +163,14 @@ impl Suite for SpdkRaid {
 /// The files an array folder's analysis read, and the raid state it was in (each
 /// `bdev_raid_get_bdevs` a fact).
 fn files_and_facts(report: &mut SuiteReport, a: &load::ArrayDir) {
-    report
-        .files_read
-        .extend(a.runs.iter().map(|r| r.file.clone()));
-    report
-        .files_read
-        .extend(a.config.iter().map(|c| c.file.clone()));
-    report
-        .files_read
-        .extend(a.state.iter().map(|s| s.file.clone()));
-    report
-        .files_read
-        .extend(a.degraded_state.iter().map(|s| s.file.clone()));
+    let states = [&a.state, &a.degraded_state].into_iter().flatten();
+    report.files_read.extend(
+        a.runs
+            .iter()
+            .map(|r| r.file.clone())
+            .chain(a.config.iter().map(|c| c.file.clone()))
+            .chain(states.map(|s| s.file.clone())),
+    );
     for s in [&a.state, &a.degraded_state].into_iter().flatten() {
         report.facts.push(Fact::new(
             format!(
