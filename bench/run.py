@@ -5,7 +5,10 @@
                      (tests/fixtures/procedure-*.py, verbatim) on the same files, and
                      `reprobench report` with its PDF;
   large archive:     `reprobench analyze` against a parse-only floor (examples/parse_floor:
-                     read every file and parse it with serde_json, same threads).
+                     read every file and parse it with serde_json, same threads; text is
+                     checked as UTF-8, not parsed); on the reference archives also against
+                     the floor that parses text as generically as JSON (`--text-fields`:
+                     each line split at whitespace, every number read).
 
 Runs are interleaved (A, B, A, B, ...) so a noisy machine slows both sides alike; the
 median of each side is compared. Peak RSS is each process's own (wait4). The archives are
@@ -104,18 +107,23 @@ def archives(scale, need_large):
 ESTIMATE = statistics.median
 
 
-def side_by_side(a, b, runs):
-    """Interleaved runs of two callables returning (seconds, rss); each side's estimate
-    (medians, or minimums for the gate) and max RSS."""
-    ta, tb, ra, rb = [], [], [], []
+def interleaved(sides, runs):
+    """Interleaved runs of callables returning (seconds, rss) (A, B, C, A, B, C, ...):
+    each side's estimate (medians, or minimums for the gate) and max RSS."""
+    times = [[] for _ in sides]
+    rss = [[] for _ in sides]
     for _ in range(runs):
-        t, r = a()
-        ta.append(t)
-        ra.append(r)
-        t, r = b()
-        tb.append(t)
-        rb.append(r)
-    return ESTIMATE(ta), ESTIMATE(tb), max(ra), max(rb)
+        for i, side in enumerate(sides):
+            t, r = side()
+            times[i].append(t)
+            rss[i].append(r)
+    return [(ESTIMATE(t), max(r)) for t, r in zip(times, rss)]
+
+
+def side_by_side(a, b, runs):
+    """[interleaved] for two sides: (estimate a, estimate b, max RSS a, max RSS b)."""
+    (ta, ra), (tb, rb) = interleaved([a, b], runs)
+    return ta, tb, ra, rb
 
 
 def main():
@@ -160,8 +168,12 @@ def main():
             return t1 + t2, max(r1, r2)
 
         files, size = tree_bytes(arch)
-        # analyze against the floor, interleaved with each other (not with the scripts).
-        t_ours_f, t_floor, rss_ours, rss_floor = side_by_side(run_ours, lambda arch=arch: timed([floor, arch]), a.runs)
+        # analyze against the floor, and (not for the gate) the floor that splits text into
+        # fields, interleaved with each other (not with the scripts).
+        sides = [run_ours, lambda arch=arch: timed([floor, arch])]
+        if not a.gate:
+            sides.append(lambda arch=arch: timed([floor, "--text-fields", arch]))
+        (t_ours_f, rss_ours), (t_floor, rss_floor), *fields = interleaved(sides, a.runs)
         ratios.append((name, t_ours_f / t_floor))
         if a.gate:
             rows.append((name, f"{files} files, {size / 1e6:.1f} MB", f"analyze {t_ours_f * 1000:.1f} ms",
@@ -177,6 +189,11 @@ def main():
             (name, "against the parse-only floor", f"analyze {t_ours_f * 1000:.1f} ms",
              f"floor {t_floor * 1000:.1f} ms",
              f"{t_ours_f / t_floor:.2f}x the floor", f"{rss_ours:.0f} MiB vs {rss_floor:.0f} MiB"))
+        (t_fields, rss_fields), = fields
+        rows.append(
+            (name, "against the floor with text split into fields", f"analyze {t_ours_f * 1000:.1f} ms",
+             f"floor {t_fields * 1000:.1f} ms",
+             f"{t_ours_f / t_fields:.2f}x the floor", f"{rss_ours:.0f} MiB vs {rss_fields:.0f} MiB"))
     ref = os.path.join(base, "reference")
 
     if not a.skip_report:

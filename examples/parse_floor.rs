@@ -2,7 +2,13 @@
 //! (JSON files) or check it as UTF-8 text (the rest), on as many threads as `analyze`
 //! uses. Nothing is judged or kept: this is what reading the bytes costs.
 //!
-//! Usage: parse_floor DIR
+//! With `--text-fields`, text is parsed as generically as JSON is: each line split at
+//! whitespace and every field read as a number where it is one (`str::parse::<f64>`),
+//! as serde_json reads every number of a document into a `Value`. Without it, text is
+//! only checked, never split: a floor no reader of text can reach, since a reader must
+//! at least find the fields it keeps.
+//!
+//! Usage: parse_floor [--text-fields] DIR
 
 use std::path::{Path, PathBuf};
 
@@ -23,8 +29,10 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn main() {
-    let Some(dir) = std::env::args().nth(1) else {
-        eprintln!("usage: parse_floor DIR");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let fields = args.iter().any(|a| a == "--text-fields");
+    let Some(dir) = args.iter().find(|a| !a.starts_with("--")) else {
+        eprintln!("usage: parse_floor [--text-fields] DIR");
         std::process::exit(2);
     };
     let mut files = Vec::new();
@@ -38,7 +46,18 @@ fn main() {
             let parsed = if p.extension().is_some_and(|e| e == "json") {
                 serde_json::from_slice::<serde_json::Value>(&b).is_ok()
             } else {
-                std::str::from_utf8(&b).is_ok_and(|t| t.lines().count() > 0)
+                std::str::from_utf8(&b).is_ok_and(|t| {
+                    if fields {
+                        let numbers = |l: &str| {
+                            l.split_whitespace()
+                                .filter(|f| f.parse::<f64>().is_ok())
+                                .count()
+                        };
+                        t.lines().map(numbers).sum::<usize>() > 0
+                    } else {
+                        t.lines().count() > 0
+                    }
+                })
             };
             (b.len() as u64, u64::from(parsed))
         })

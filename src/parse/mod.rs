@@ -14,6 +14,7 @@ pub mod host;
 pub mod iostat;
 pub mod iostat_json;
 pub mod iostat_record;
+mod iostat_row;
 pub mod mt_records;
 pub mod prom;
 pub mod prom_series;
