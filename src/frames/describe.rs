@@ -1,4 +1,4 @@
-//! The frames against their catalog entry ([`crate::schema::frames`]): `schema.md`, and
+//! The frames against the tables that document them: `schema.md`, and
 //! the check that a frame is what its entry says.
 
 use polars_core::prelude::{DataFrame, DataType};
@@ -13,7 +13,7 @@ pub fn markdown(frames: &[Frame]) -> String {
     );
     for f in frames {
         s.push_str(&format!("\n## {}\n\n", f.name));
-        let d = crate::schema::frames::doc(&f.name);
+        let d = f.table;
         if let Some(d) = d {
             s.push_str(&format!(
                 "One row per {}; {} rows here.\n\n",

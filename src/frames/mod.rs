@@ -1,7 +1,8 @@
 //! Records become Polars frames here, and frames leave as Parquet and CSV: one frame per
 //! record kind from the catalog (`records`), the suites' derived frames, and the verdicts
-//! (`verdicts`). Every column is documented in `crate::schema::frames` (units included), and the export
-//! writes that as `schema.md` beside the frames.
+//! (`verdicts`). Every frame carries the table that documents its columns (units
+//! included): `crate::schema::frames` for these, the suite's folder for a suite's own; the
+//! export writes them as `schema.md` beside the frames.
 
 pub mod describe;
 pub mod measurements;
@@ -16,26 +17,42 @@ use polars_core::prelude::{Column, DataFrame, IntoColumn, NamedFrom, Series};
 use polars_io::prelude::{CsvWriter, KeyValueMetadata, ParquetWriter};
 use polars_io::SerWriter;
 
-/// A named frame, e.g. `fio_groups`.
+use crate::schema::Table;
+
+/// A named frame, e.g. `fio_groups`, with the table that documents it (what `--export`
+/// checks it against and describes in `schema.md`).
 #[derive(Debug, Clone)]
 pub struct Frame {
     pub name: String,
     pub df: DataFrame,
+    pub table: Option<&'static Table>,
 }
 
 /// Builds a frame column by column; every column must have the same height.
 pub struct FrameBuilder {
     name: String,
+    table: Option<&'static Table>,
     height: Option<usize>,
     columns: Vec<Column>,
 }
 
 impl FrameBuilder {
+    /// A frame named `name`, documented by the table of that name in
+    /// [`crate::schema::frames::FRAMES`] when there is one.
     pub fn new(name: &str) -> Self {
         FrameBuilder {
             name: name.to_string(),
+            table: crate::schema::frames::doc(name),
             height: None,
             columns: Vec::new(),
+        }
+    }
+
+    /// A frame documented by `table`: a suite's own frame, described in its folder.
+    pub fn of(table: &'static Table) -> Self {
+        FrameBuilder {
+            table: Some(table),
+            ..FrameBuilder::new(table.name)
         }
     }
 
@@ -102,6 +119,7 @@ impl FrameBuilder {
         Ok(Frame {
             name: self.name,
             df,
+            table: self.table,
         })
     }
 }
@@ -124,6 +142,7 @@ pub fn join_inputs(inputs: &[(String, Vec<Frame>)]) -> anyhow::Result<Vec<Frame>
                 None => by_name.push(Frame {
                     name: f.name.clone(),
                     df,
+                    table: f.table,
                 }),
             }
         }
@@ -142,7 +161,7 @@ pub fn export(frames: &mut [Frame], dir: &Path) -> anyhow::Result<Vec<String>> {
         .with_context(|| format!("failed to create export folder `{}`", dir.display()))?;
     // Nothing is written unless every frame is what the catalog says it is.
     for frame in frames.iter() {
-        let entry = crate::schema::frames::doc(&frame.name).ok_or_else(|| {
+        let entry = frame.table.ok_or_else(|| {
             anyhow::anyhow!("the `{}` frame has no entry in the catalog", frame.name)
         })?;
         describe::conforms(entry, &frame.df).map_err(anyhow::Error::msg)?;

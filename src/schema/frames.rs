@@ -1,10 +1,13 @@
-//! The frames `--export` writes: their rows, and each column's type, unit and meaning.
-//! `schema.md` is written from this table ([`crate::frames::markdown`]), and every frame is
-//! checked against it before it is written.
+//! The frames `--export` writes that are not a suite's own: one per record kind read from
+//! the files, the verdicts, deviations, measurements, parameters and the trend; their
+//! rows, and each column's type, unit and meaning. A suite's own frames are described in
+//! its folder (`storage_pairs` in `suites/storage/frames.rs`) and carried by the frames
+//! it builds. `schema.md` is written from these tables ([`crate::frames::describe`]),
+//! and every frame is checked against its table before it is written.
 
 use super::{c, Column, Table, Type, DEVIATION, MEASUREMENT, PARAMETER, STANDARD_ERROR, VERDICT};
 
-const INPUT: Column = c(
+pub const INPUT: Column = c(
     "input",
     Type::Str,
     "",
@@ -16,7 +19,7 @@ const SUITE: Column = c(
     "",
     "the suite whose layout the file is in",
 );
-const FILE: Column = c("file", Type::Str, "", "the file, relative to the input");
+pub const FILE: Column = c("file", Type::Str, "", "the file, relative to the input");
 
 pub const FRAMES: &[Table] = &[
     Table {
@@ -160,98 +163,6 @@ pub const FRAMES: &[Table] = &[
             c("connector_tensors", Type::F64, "", "XKV tensors registered"),
             c("turned_off_lines", Type::I64, "lines", "`External KV cache turned off on this rank` lines"),
             c("engine_stat_lines", Type::I64, "lines", "periodic engine statistics lines"),
-        ]],
-    },
-    Table {
-        name: "ladder_levels",
-        rows: "level of a ladder run, with the procedure script's arithmetic (kv-ladder)",
-        parts: &[&[
-            INPUT,
-            c("variant", Type::Str, "", "from the file name"),
-            c("run", Type::Str, "", "from the file name"),
-            c("clients", Type::I64, "", "the level"),
-            c("prefix", Type::Str, "", "path before -L: the script's sort key"),
-            c("requests", Type::F64, "requests", "records in the .json"),
-            c("output_tok_s", Type::F64, "tok/s", "output tokens over the level's span"),
-            c("ttft_p50_s", Type::F64, "s", "median time to first token"),
-            c("gen_tok_s", Type::F64, "tok/s", "1000 / median tpot_ms"),
-            c("gpu_hit_pct", Type::F64, "%", "GPU prefix-cache hit rate between the snapshots"),
-            c("card_hit_pct", Type::F64, "%", "external (card) prefix-cache hit rate"),
-            c("card_hits", Type::F64, "tokens", "card hits during the level"),
-            c("failures", Type::F64, "requests", "num_failures summed over the clients (.log)"),
-            c("runtime_s", Type::F64, "s", "the client's runtime"),
-            c("stopped_early", Type::Bool, "", "the client stopped all clients when the first finished"),
-            c("died", Type::Str, "", "the client's last traceback line, empty when it did not die"),
-        ]],
-    },
-    Table {
-        name: "ladder_medians",
-        rows: "variant and level: the medians over runs and their spread (computed with Polars)",
-        parts: &[&[
-            INPUT,
-            c("variant", Type::Str, "", "variant"),
-            c("clients", Type::I64, "", "the level"),
-            c("runs", Type::I64, "", "runs of the level"),
-            c("runs_in_median", Type::I64, "", "runs that feed the medians: neither failing, stopped early nor without records"),
-            c("output_tok_s", Type::F64, "tok/s", "median over runs"),
-            c("output_tok_s_spread", Type::F64, "fraction", "largest over smallest minus one"),
-            c("gen_tok_s", Type::F64, "tok/s", "median over runs"),
-            c("gen_tok_s_spread", Type::F64, "fraction", "largest over smallest minus one"),
-            c("ttft_p50_s", Type::F64, "s", "median over runs"),
-            c("ttft_p50_s_spread", Type::F64, "fraction", "largest over smallest minus one"),
-            c("gpu_hit_pct", Type::F64, "%", "median over runs"),
-            c("gpu_hit_pct_spread", Type::F64, "fraction", "largest over smallest minus one"),
-        ]],
-    },
-    Table {
-        name: "spdk_runs",
-        rows: "SPDK run (fio with spdk_bdev, or bdevperf) in an array folder (spdk-raid)",
-        parts: &[&[
-            INPUT,
-            c("array_dir", Type::Str, "", "the array's folder"),
-            c("array", Type::Str, "", "raw, raid5f, xinnor or the folder's name"),
-            c("drives", Type::I64, "", "member drives"),
-            c("degraded", Type::Bool, "", "run with a member removed"),
-            c("tool", Type::Str, "", "fio or bdevperf"),
-            FILE,
-            c("rw", Type::Str, "", "workload"),
-            c("bs_bytes", Type::F64, "B", "block size"),
-            c("numjobs", Type::I64, "", "jobs"),
-            c("iodepth", Type::I64, "", "queue depth per job"),
-            c("iops", Type::F64, "IO/s", "read + write IOPS"),
-            c("gb_s", Type::F64, "GB/s", "read + write bandwidth (10^9 bytes)"),
-            c("read_avg_lat_us", Type::F64, "µs", "mean read latency"),
-            c("read_p999_us", Type::F64, "µs", "99.9th percentile read latency"),
-            c("error", Type::I64, "errno", "job error"),
-            c("failed_ios", Type::I64, "", "failed I/Os"),
-            c("io_bytes", Type::I64, "B", "bytes moved"),
-            c("runtime_s", Type::F64, "s", "by the tool's account"),
-            c("interrupted", Type::Bool, "", "the run was cut short"),
-            c("clean", Type::Bool, "", "no error, no failed I/O, data moved, not cut short"),
-        ]],
-    },
-    Table {
-        name: "storage_pairs",
-        rows: "job shape run on both compared arrays (storage; joined with Polars)",
-        parts: &[&[
-            INPUT,
-            c("rw", Type::Str, "", "readwrite"),
-            c("bs_bytes", Type::F64, "B", "block size"),
-            c("numjobs", Type::I64, "", "jobs"),
-            c("iodepth", Type::I64, "", "depth per job"),
-            c("queue_depth", Type::I64, "", "jobs x depth"),
-            c("rwmixread", Type::F64, "%", "read share of a mixed workload"),
-            c("baseline", Type::Str, "", "the baseline array"),
-            c("candidate", Type::Str, "", "the candidate array"),
-            c("baseline_file", Type::Str, "", "baseline result"),
-            c("candidate_file", Type::Str, "", "candidate result"),
-            c("baseline_mb_s", Type::F64, "MB/s", "read + write, 10^6 bytes; a job run more than once: the geometric mean of its runs"),
-            c("candidate_mb_s", Type::F64, "MB/s", "read + write, 10^6 bytes; a job run more than once: the geometric mean of its runs"),
-            c("baseline_runs", Type::I64, "", "runs of the job in the baseline array (NAME.json, NAME-run2.json, ...)"),
-            c("candidate_runs", Type::I64, "", "runs of the job in the candidate array"),
-            c("ratio", Type::F64, "x", "candidate over baseline"),
-            c("baseline_p99_us", Type::F64, "µs", "p99 of writes where the run wrote, else of reads; the largest of the runs"),
-            c("candidate_p99_us", Type::F64, "µs", "p99 of writes where the run wrote, else of reads; the largest of the runs"),
         ]],
     },
     Table {

@@ -11,12 +11,15 @@ use reprobench::collect::scripts::Scripts;
 use reprobench::collect::steps::{Check, Origin, Step};
 use reprobench::commands::command_line::{self, Asked};
 use reprobench::error::Problem;
+use reprobench::frames::FrameBuilder;
 use reprobench::ingest::format::Format;
 use reprobench::ingest::walk::{Folder, Skipped};
 use reprobench::ingest::{By, Catalog, Kind, Parsed, Record};
 use reprobench::model::measurement::{Better, Measurement, Unit};
 use reprobench::model::verdict::{Status, Verdict};
 use reprobench::process::System;
+use reprobench::schema::frames::INPUT;
+use reprobench::schema::{Column, Table, Type};
 use reprobench::suites::{self, Options, Suite, SuiteInfo, SuiteReport};
 use reprobench::why::conformance::{unknown, Conformance, ReferenceSetup};
 use reprobench::why::next_steps::{self, Rule};
@@ -82,6 +85,30 @@ static FORMATS: &[Format] = &[Format {
         Err(Problem::whole("no `answer:` line"))
     },
 }];
+
+/// The toy's own frame, as `--export` checks and describes it.
+static ANSWERS: Table = Table {
+    name: "toy_answers",
+    rows: "answer an oracle gave (toy)",
+    // Every exported frame starts with the input it came from.
+    parts: &[
+        &[INPUT],
+        &[
+            Column {
+                name: "file",
+                ty: Type::Str,
+                unit: "",
+                meaning: "the oracle's file",
+            },
+            Column {
+                name: "answer",
+                ty: Type::F64,
+                unit: "",
+                meaning: "what the oracle answered",
+            },
+        ],
+    ],
+};
 
 /// The toy's collector script (`collectors/toy/` for a real suite): it asks the oracle
 /// through `lib.sh`, so that a dry run prints the commands instead.
@@ -172,9 +199,9 @@ impl Suite for Toy {
     fn analyze(
         &self,
         catalog: &Catalog,
-        _: &Options,
+        opts: &Options,
         skipped: &mut Vec<Skipped>,
-        _: &mut Vec<reprobench::frames::Frame>,
+        frames: &mut Vec<reprobench::frames::Frame>,
     ) -> SuiteReport {
         let mut report = SuiteReport::for_suite(self);
         let mut answer = None;
@@ -203,6 +230,14 @@ impl Suite for Toy {
         v.files = file.iter().cloned().collect();
         report.verdicts.push(v);
         report.files_read = file.iter().cloned().collect();
+        if opts.frames {
+            // Its own frame, documented by its own table: nothing outside it names it.
+            let frame = FrameBuilder::of(&ANSWERS)
+                .str("file", file.iter())
+                .f64("answer", [answer].into_iter().filter(Option::is_some))
+                .build();
+            frames.extend(frame);
+        }
         report.measurements.extend(Measurement::of(
             INFO.name,
             "oracle",
@@ -272,6 +307,62 @@ fn a_toy_suite_registered_beside_the_real_ones_is_judged_advised_and_rendered() 
     assert!(next_steps::parse(TOY_TOML, "storage.")
         .map(|r| r.is_empty())
         .unwrap_or(false));
+}
+
+/// A suite's own frame is documented where the suite is: `--export` writes it, checked
+/// against the suite's table, and `schema.md` describes it, with no catalog entry
+/// outside the suite.
+#[test]
+fn a_toy_suites_own_frame_is_exported_and_described_from_its_own_table() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("asked.out"), "toy-oracle 1\nanswer: 41\n").expect("write");
+    let mut registry: Vec<&dyn Suite> = suites::SUITES.to_vec();
+    registry.push(&Toy);
+    let opts = Options {
+        frames: true,
+        ..Options::default()
+    };
+    let run = analysis::run_with(dir.path(), &opts, &registry).expect("analyzed");
+    let toy: Vec<_> = run
+        .frames
+        .iter()
+        .filter(|f| f.name == "toy_answers")
+        .collect();
+    assert_eq!(toy.len(), 1, "the toy built its frame");
+    let mut frames =
+        reprobench::frames::join_inputs(&[("in".into(), run.frames.clone())]).expect("joined");
+    let out = tempfile::tempdir().expect("tempdir");
+    let written = reprobench::frames::export(&mut frames, out.path()).expect("exported");
+    assert!(
+        written.iter().any(|w| w.ends_with("toy_answers.parquet")),
+        "{written:?}"
+    );
+    let md = std::fs::read_to_string(out.path().join("schema.md")).expect("schema.md");
+    assert!(
+        md.contains("## toy_answers\n\nOne row per answer an oracle gave (toy); 1 rows here."),
+        "{md}"
+    );
+    assert!(
+        md.contains("| `answer` | f64 |  | what the oracle answered |"),
+        "{md}"
+    );
+    // A frame that no table documents is still refused, and nothing is written.
+    let bare = FrameBuilder::new("toy_undocumented")
+        .f64("answer", [Some(41.0)])
+        .build()
+        .expect("frame");
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    let err = reprobench::frames::export(&mut [bare], &elsewhere.path().join("x"))
+        .expect_err("an undocumented frame is refused");
+    assert!(
+        err.to_string().contains("no entry in the catalog"),
+        "{err:#}"
+    );
+    assert!(!elsewhere
+        .path()
+        .join("x")
+        .join("toy_undocumented.parquet")
+        .exists());
 }
 
 /// The toy's collection, registered by the same one line: `collect toy` is on the command

@@ -5,6 +5,8 @@
 use std::collections::BTreeMap;
 
 use crate::frames::{Frame, FrameBuilder};
+use crate::schema::frames::INPUT;
+use crate::schema::{c, Table, Type};
 use crate::suites::kv_common::ladder::Level;
 use crate::suites::kv_common::stats::{median, spread};
 
@@ -36,9 +38,120 @@ pub struct Aggregate<'a> {
     levels: &'a [Level],
 }
 
+/// The `ladder_levels` frame: its rows and columns, as `--export` checks and describes
+/// them.
+pub static LEVELS: Table = Table {
+    name: "ladder_levels",
+    rows: "level of a ladder run, with the procedure script's arithmetic (kv-ladder)",
+    parts: &[&[
+        INPUT,
+        c("variant", Type::Str, "", "from the file name"),
+        c("run", Type::Str, "", "from the file name"),
+        c("clients", Type::I64, "", "the level"),
+        c(
+            "prefix",
+            Type::Str,
+            "",
+            "path before -L: the script's sort key",
+        ),
+        c("requests", Type::F64, "requests", "records in the .json"),
+        c(
+            "output_tok_s",
+            Type::F64,
+            "tok/s",
+            "output tokens over the level's span",
+        ),
+        c("ttft_p50_s", Type::F64, "s", "median time to first token"),
+        c("gen_tok_s", Type::F64, "tok/s", "1000 / median tpot_ms"),
+        c(
+            "gpu_hit_pct",
+            Type::F64,
+            "%",
+            "GPU prefix-cache hit rate between the snapshots",
+        ),
+        c(
+            "card_hit_pct",
+            Type::F64,
+            "%",
+            "external (card) prefix-cache hit rate",
+        ),
+        c(
+            "card_hits",
+            Type::F64,
+            "tokens",
+            "card hits during the level",
+        ),
+        c(
+            "failures",
+            Type::F64,
+            "requests",
+            "num_failures summed over the clients (.log)",
+        ),
+        c("runtime_s", Type::F64, "s", "the client's runtime"),
+        c(
+            "stopped_early",
+            Type::Bool,
+            "",
+            "the client stopped all clients when the first finished",
+        ),
+        c(
+            "died",
+            Type::Str,
+            "",
+            "the client's last traceback line, empty when it did not die",
+        ),
+    ]],
+};
+
+/// The `ladder_medians` frame.
+pub static MEDIANS_TABLE: Table = Table {
+    name: "ladder_medians",
+    rows: "variant and level: the medians over runs and their spread (computed with Polars)",
+    parts: &[&[
+        INPUT,
+        c("variant", Type::Str, "", "variant"),
+        c("clients", Type::I64, "", "the level"),
+        c("runs", Type::I64, "", "runs of the level"),
+        c(
+            "runs_in_median",
+            Type::I64,
+            "",
+            "runs that feed the medians: neither failing, stopped early nor without records",
+        ),
+        c("output_tok_s", Type::F64, "tok/s", "median over runs"),
+        c(
+            "output_tok_s_spread",
+            Type::F64,
+            "fraction",
+            "largest over smallest minus one",
+        ),
+        c("gen_tok_s", Type::F64, "tok/s", "median over runs"),
+        c(
+            "gen_tok_s_spread",
+            Type::F64,
+            "fraction",
+            "largest over smallest minus one",
+        ),
+        c("ttft_p50_s", Type::F64, "s", "median over runs"),
+        c(
+            "ttft_p50_s_spread",
+            Type::F64,
+            "fraction",
+            "largest over smallest minus one",
+        ),
+        c("gpu_hit_pct", Type::F64, "%", "median over runs"),
+        c(
+            "gpu_hit_pct_spread",
+            Type::F64,
+            "fraction",
+            "largest over smallest minus one",
+        ),
+    ]],
+};
+
 /// One row per level: the `ladder_levels` frame.
 pub fn levels_frame(levels: &[Level]) -> anyhow::Result<Frame> {
-    FrameBuilder::new("ladder_levels")
+    FrameBuilder::of(&LEVELS)
         .str("variant", levels.iter().map(|l| l.variant.as_str()))
         .str("run", levels.iter().map(|l| l.run.as_str()))
         .count("clients", levels.iter().map(|l| u64::from(l.clients)))
@@ -99,7 +212,7 @@ impl<'a> Aggregate<'a> {
     /// `ladder_medians`: one row per variant and client count.
     fn medians_frame(&self) -> anyhow::Result<Frame> {
         let keys: Vec<&(String, u32)> = self.by.keys().collect();
-        let mut b = FrameBuilder::new("ladder_medians")
+        let mut b = FrameBuilder::of(&MEDIANS_TABLE)
             .str("variant", keys.iter().map(|k| k.0.as_str()))
             .count("clients", keys.iter().map(|k| u64::from(k.1)))
             .count("runs", self.by.values().map(|r| r.len() as u64))

@@ -7,9 +7,72 @@ use std::collections::BTreeSet;
 
 use crate::fio::signature::Signature;
 use crate::frames::{Frame, FrameBuilder};
+use crate::schema::frames::INPUT;
+use crate::schema::{c, Table, Type};
 
 use super::judge::{mb_s, Sides};
 use super::load::RunGroup;
+
+/// The `storage_pairs` frame: its rows and columns, as `--export` checks and describes them.
+pub static PAIRS: Table = Table {
+    name: "storage_pairs",
+    rows: "job shape run on both compared arrays (storage; joined with Polars)",
+    parts: &[&[
+        INPUT,
+        c("rw", Type::Str, "", "readwrite"),
+        c("bs_bytes", Type::F64, "B", "block size"),
+        c("numjobs", Type::I64, "", "jobs"),
+        c("iodepth", Type::I64, "", "depth per job"),
+        c("queue_depth", Type::I64, "", "jobs x depth"),
+        c(
+            "rwmixread",
+            Type::F64,
+            "%",
+            "read share of a mixed workload",
+        ),
+        c("baseline", Type::Str, "", "the baseline array"),
+        c("candidate", Type::Str, "", "the candidate array"),
+        c("baseline_file", Type::Str, "", "baseline result"),
+        c("candidate_file", Type::Str, "", "candidate result"),
+        c(
+            "baseline_mb_s",
+            Type::F64,
+            "MB/s",
+            "read + write, 10^6 bytes; a job run more than once: the geometric mean of its runs",
+        ),
+        c(
+            "candidate_mb_s",
+            Type::F64,
+            "MB/s",
+            "read + write, 10^6 bytes; a job run more than once: the geometric mean of its runs",
+        ),
+        c(
+            "baseline_runs",
+            Type::I64,
+            "",
+            "runs of the job in the baseline array (NAME.json, NAME-run2.json, ...)",
+        ),
+        c(
+            "candidate_runs",
+            Type::I64,
+            "",
+            "runs of the job in the candidate array",
+        ),
+        c("ratio", Type::F64, "x", "candidate over baseline"),
+        c(
+            "baseline_p99_us",
+            Type::F64,
+            "µs",
+            "p99 of writes where the run wrote, else of reads; the largest of the runs",
+        ),
+        c(
+            "candidate_p99_us",
+            Type::F64,
+            "µs",
+            "p99 of writes where the run wrote, else of reads; the largest of the runs",
+        ),
+    ]],
+};
 
 /// One job shape run on both arrays.
 #[derive(Debug, Clone, PartialEq)]
@@ -127,7 +190,7 @@ pub fn pairs<'a>(groups: &'a [RunGroup<'_>], sides: &Sides) -> Vec<Pair<'a>> {
 /// `storage_pairs`: one row per matched shape.
 pub fn frame(pairs: &[Pair], sides: &Sides) -> anyhow::Result<Frame> {
     let num = |v: Option<u64>| v.map(|n| n as f64);
-    FrameBuilder::new("storage_pairs")
+    FrameBuilder::of(&PAIRS)
         .str("rw", pairs.iter().map(|p| p.shape.rw.as_str()))
         .f64("bs_bytes", pairs.iter().map(|p| num(p.shape.bs)))
         .count("numjobs", pairs.iter().map(|p| p.shape.numjobs))
