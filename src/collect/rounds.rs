@@ -103,7 +103,13 @@ pub fn standings(verdicts: &[Verdict], watched: &[Watched]) -> Vec<Standing> {
             };
             let mut line = format!("{measured}: {}", v.status.label());
             if state == State::Blocked && !v.note.is_empty() {
-                line.push_str(&format!(" ({})", first_clause(&v.note)));
+                let clause = first_clause(&v.note);
+                // A note that begins with the status (`not comparable (would have been
+                // fail): ...`) says it itself, once.
+                match clause.strip_prefix(v.status.label()) {
+                    Some(rest) => line.push_str(rest),
+                    None => line.push_str(&format!(" ({clause})")),
+                }
             }
             Standing {
                 verdict: w.verdict.clone(),
@@ -214,6 +220,26 @@ mod tests {
                 run: (*r).into(),
             })
             .collect()
+    }
+
+    #[test]
+    fn a_blocked_criterion_says_its_status_once() {
+        let w = watched(&[("a", "ra")]);
+        let mut v = verdict("a", Status::NotComparable, Some(1.01), None);
+        v.note =
+            "not comparable (would have been FAIL): runtime 20 s (procedure: 60 s); more".into();
+        let s = standings(&[v], &w);
+        assert_eq!(
+            s[0].line,
+            "1.01x, no interval: not comparable (would have been FAIL): runtime 20 s (procedure: 60 s)"
+        );
+        let mut v = verdict("a", Status::NotComparable, Some(1.01), None);
+        v.note = "another model; more".into();
+        let s = standings(&[v], &w);
+        assert_eq!(
+            s[0].line,
+            "1.01x, no interval: not comparable (another model)"
+        );
     }
 
     #[test]

@@ -117,8 +117,20 @@ pub fn typst_code(text: String) -> String {
     out
 }
 
+/// An interval's two ends in the verdict's unit: `0.945x to 1.032x`, `-2.166% to
+/// 5.905%`, `9.530 s to 9.555 s` (`low | span(high, unit)`; the unit's first word).
+fn span(low: f64, high: f64, unit: String) -> String {
+    let symbol = unit.split_whitespace().next().unwrap_or("");
+    let end = |x: f64| match symbol {
+        "x" | "%" => format!("{x:.3}{symbol}"),
+        "" => format!("{x:.3}"),
+        _ => format!("{x:.3} {symbol}"),
+    };
+    format!("{} to {}", end(low), end(high))
+}
+
 /// The environment every template renders in: its filters (`cell`, `status`, `t`, `few`,
-/// `status_word`; `code` and `tc` show text quoted between backticks as code in HTML and
+/// `span`, `status_word`; `code` and `tc` show text quoted between backticks as code in HTML and
 /// Typst), and the parts the HTML pages include.
 pub fn environment() -> Environment<'static> {
     let mut env = Environment::new();
@@ -135,6 +147,7 @@ pub fn environment() -> Environment<'static> {
     env.add_filter("code", html_code);
     env.add_filter("tc", typst_code);
     env.add_filter("few", |v: Vec<String>| crate::render::few(&v));
+    env.add_filter("span", span);
     env.add_filter("status_word", |s: String| {
         crate::model::verdict::Status::from_name(&s).map_or(s, |st| st.label().to_string())
     });

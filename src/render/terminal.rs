@@ -268,6 +268,7 @@ fn suite_summary(out: &mut Styled, s: &SuiteReport, width: Option<usize>) {
             let _ = writeln!(out, "  {}", clip(&line, line_room.saturating_sub(2)));
         }
     }
+    published_line(out, s, line_room);
     check_next_lines(out, s, &order, line_room);
     let mut more = Vec::new();
     let mut count = |n: usize, one: &str, many: &str| {
@@ -291,6 +292,66 @@ fn suite_summary(out: &mut Styled, s: &SuiteReport, width: Option<usize>) {
             more.join(", ")
         );
     }
+}
+
+/// The published figures held against the measurements, counted by outcome, and what
+/// each was held with (`Published figures (±10% band): 5 reproduced, each on one point
+/// with no interval`): a point alone says nothing of how much the runs vary.
+fn published_line(out: &mut Styled, s: &SuiteReport, line_room: usize) {
+    use crate::model::verdict::Reproduced;
+    let held: Vec<&crate::model::verdict::Reproduction> = s
+        .verdicts
+        .iter()
+        .filter_map(|v| v.reproduction.as_ref())
+        .collect();
+    let Some(first) = held.first() else {
+        return;
+    };
+    let tally = |items: Vec<&str>| -> String {
+        let mut counted: Vec<(&str, usize)> = Vec::new();
+        for i in items {
+            match counted.iter_mut().find(|(x, _)| *x == i) {
+                Some(c) => c.1 += 1,
+                None => counted.push((i, 1)),
+            }
+        }
+        counted
+            .iter()
+            .map(|(x, n)| format!("{n} {x}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let outcomes = tally(
+        held.iter()
+            .map(|r| match r.status {
+                Reproduced::Reproduced => "reproduced",
+                Reproduced::NotReproduced => "not reproduced",
+                Reproduced::Inconclusive => "inconclusive",
+                Reproduced::NotComparable => "not comparable",
+            })
+            .collect(),
+    );
+    let judged: Vec<&str> = held
+        .iter()
+        .filter(|r| r.status != Reproduced::NotComparable)
+        .map(|r| match r.basis.as_str() {
+            "one point, no interval" => "on one point with no interval",
+            "95% interval over the runs" => "on a 95% interval over the runs",
+            _ => "on a 95% interval from within one run a side",
+        })
+        .collect();
+    let mut line = format!(
+        "Published figures (±{:.0}% band): {outcomes}",
+        first.tolerance * 100.0
+    );
+    match judged.first() {
+        Some(one) if judged.iter().all(|b| b == one) && judged.len() == held.len() => {
+            line.push_str(&format!(", each {one}"));
+        }
+        Some(_) => line.push_str(&format!("; {}", tally(judged))),
+        None => {}
+    }
+    let _ = writeln!(out, "\n{}", clip(&line, line_room));
 }
 
 /// Reasons of the verdicts that did not pass, grouped by status and short reason.

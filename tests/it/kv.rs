@@ -416,6 +416,17 @@ fn a_slow_first_restore_is_excused_only_when_the_files_hold_its_repeat() {
     assert!(note(t).contains("repeat restore 1"), "{t}");
     let (_, t) = case("all-slow", &[11.30, 10.20, 10.40]);
     assert_eq!(t["status"], "fail", "{t}");
+    // A repeat as slow as the first: the repeat is judged and fails, the note says so,
+    // and the advice to repeat what the files already repeat is not given.
+    let (_, t) = case("slow-repeat", &[11.30, 2.10, 2.14, 11.10]);
+    assert_eq!(t["status"], "fail", "{t}");
+    assert!(
+        note(&t).contains("restore 1 (11.30 s) was slower than the next and was repeated, as the procedure says: the repeat (11.10 s) is judged"),
+        "{t}"
+    );
+    let advice = t["check_next"].to_string();
+    assert!(!advice.contains("repeat it once"), "{advice}");
+    assert!(advice.contains("link-bound floor"), "{advice}");
     // A slow first recompute, not repeated, that lifts the limit over the slowest restore
     // (limit 6.20 s with it, 6.10 s without; slowest restore 6.15 s).
     let (_, t) = case_with(
@@ -829,4 +840,20 @@ fn l2_gen_ratio(l2: &serde_json::Value) -> f64 {
         .and_then(|g| g.split('x').next())
         .and_then(|x| x.trim().parse::<f64>().ok())
         .expect("a gen ratio in the parity verdict's measured text")
+}
+
+/// The advantage says which interval judged each of its comparisons (or that the medians
+/// did), not only the rule that picks one.
+#[test]
+fn the_advantage_names_the_interval_each_comparison_was_judged_by() {
+    let (_, v) = analyze_json(&root().join("samples/kv-cache-published"), &[]);
+    let l16 = verdict(&v, "kv-ladder.L16-advantage");
+    let said = note(l16);
+    for part in [
+        "here: output tok/s adp over gpu-only ",
+        ", gen tok/s adp over gpu-only ",
+        ", TTFT p50 gpu-only over adp ",
+    ] {
+        assert!(said.contains(part), "{part}: {said}");
+    }
 }

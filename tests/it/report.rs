@@ -254,6 +254,13 @@ fn verdict_intervals_are_shown_beside_the_measurement() {
         row.contains("(95% interval 0.") && row.contains(method),
         "{row}"
     );
+    // Both ends in the verdict's unit: a ratio's with x, a difference's with %.
+    assert!(row.contains("(95% interval 0.945x to 1.032x, "), "{row}");
+    let dram = md
+        .lines()
+        .find(|l| l.contains("(95% interval") && l.contains("+1.8%"))
+        .expect("the DRAM tier's L8 row");
+    assert!(dram.contains("(95% interval -2.166% to 5.905%, "), "{dram}");
     let html = fs::read_to_string(out.join("report.html")).expect("report.html");
     assert!(html.contains(method), "report.html");
     // The published number is held against the measurement where it is a number: test

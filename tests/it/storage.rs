@@ -39,6 +39,14 @@ fn published_sample_passes_every_criterion() {
         text.stdout
     );
     assert!(text.stdout.contains("6 pass, 0 fail"));
+    // The terminal says what the published figures were held with: here a point each.
+    assert!(
+        text.stdout.contains(
+            "Published figures (±10% band): 5 reproduced, each on one point with no interval"
+        ),
+        "{}",
+        text.stdout
+    );
 }
 
 #[test]
@@ -639,6 +647,56 @@ fn repeated_runs_are_pooled_listed_and_judged_by_their_interval() {
         label.contains("0.80 times the published, less than ±10%"),
         "{label}"
     );
+}
+
+/// A copied result file is one run, not a repeat: byte-identical runs would give a
+/// spread of zero and an interval of no width. A repeat keeps the number its file gives
+/// (run 3 with no run 2 is run 3), and repeats by another fio version are said to be.
+#[test]
+fn a_copied_run_counts_once_and_repeats_keep_their_numbers_and_versions() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let job = "randwrite-8k-j8-d8";
+    let id = "storage.randwrite-8k-qd64";
+    let dir = tmp.path().join("copies");
+    copy_dir(&root().join("samples/storage-published"), &dir);
+    let adp = dir.join("results/adp");
+    let original = adp.join(format!("{job}.json"));
+    for n in [2, 3] {
+        fs::copy(&original, adp.join(format!("{job}-run{n}.json"))).expect("copy");
+    }
+    let (_, v) = headline(&dir, id);
+    assert!(v.get("interval").is_none(), "copies give no interval: {v}");
+    let (_, whole) = analyze_json(&dir, &[]);
+    let skipped = whole["skipped"].as_array().cloned().unwrap_or_default();
+    for n in [2, 3] {
+        let file = format!("results/adp/{job}-run{n}.json");
+        assert!(
+            skipped.iter().any(|x| x["file"] == file.as_str()
+                && x["reason"]
+                    .as_str()
+                    .unwrap_or("")
+                    .starts_with(&format!("the same run as `results/adp/{job}.json`"))),
+            "{skipped:?}"
+        );
+    }
+
+    // Run 2 gone, run 3 a real repeat by a newer fio: listed as run 3, versions said.
+    fs::remove_file(adp.join(format!("{job}-run2.json"))).expect("rm");
+    let run3 = adp.join(format!("{job}-run3.json"));
+    scaled_copy(&original, &run3, 1.02);
+    edit_json(&run3, |v| v["fio version"] = serde_json::json!("fio-3.41"));
+    let (_, v) = headline(&dir, id);
+    let note = v["note"].as_str().unwrap_or("");
+    assert!(
+        note.contains(&format!("run 3 `results/adp/{job}-run3.json`")),
+        "{note}"
+    );
+    assert!(!note.contains("run 2"), "{note}");
+    assert!(
+        note.contains("adp's runs were made by fio-3.33 and fio-3.41: pooled as repeats"),
+        "{note}"
+    );
+    assert_eq!(v["interval"]["runs"], serde_json::json!([1, 2]), "{v}");
 }
 
 /// Two result trees of one procedure (`results/`, `results-newfio/`) are two campaigns:

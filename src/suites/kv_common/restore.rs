@@ -18,6 +18,9 @@ pub struct Measured {
     pub warmup_note: Option<String>,
     /// A slow first run the files do not repeat: its time (it is among `used`).
     pub unrepeated_slow_first: Option<f64>,
+    /// A slow first run the files do repeat: its time and the repeat's (the repeat is
+    /// among `used`, the first is not).
+    pub repeated_slow_first: Option<(f64, f64)>,
     /// Requests that failed, by line, with why: they are left out of the times.
     pub failed: Vec<String>,
 }
@@ -57,6 +60,7 @@ pub fn measured(file: &str, attempts: &[Attempt], skip: usize, planned: usize) -
     let mut used = times.clone();
     let mut warmup_note = None;
     let mut unrepeated_slow_first = None;
+    let mut repeated_slow_first = None;
     // The repeat is a request more than the procedure's loop makes; it stands for the
     // slow first only when it was answered (a failed repeat measured nothing).
     let made = attempts.len().saturating_sub(skip);
@@ -67,6 +71,7 @@ pub fn measured(file: &str, attempts: &[Attempt], skip: usize, planned: usize) -
     if slow_first(&times) {
         if repeat_answered {
             used.remove(0);
+            repeated_slow_first = times.last().map(|r| (times[0], *r));
             warmup_note = Some(format!(
                 "`{file}`: the first timed run ({:.2} s) was slower than the next ({:.2} s) and was repeated ({made} timed requests, the procedure's {planned} and more): as the procedure says, the repeat is used",
                 times[0], times[1]
@@ -85,6 +90,7 @@ pub fn measured(file: &str, attempts: &[Attempt], skip: usize, planned: usize) -
         used,
         warmup_note,
         unrepeated_slow_first,
+        repeated_slow_first,
         failed,
     }
 }

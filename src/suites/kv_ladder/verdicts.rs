@@ -257,6 +257,7 @@ pub(super) fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Ver
         mut missed,
         unsure,
         methods,
+        judged,
     } = comparisons(agg, n, [ao > po, ag > pg, at < pt]);
     if card.is_empty() {
         missed.push("card hits not measured (no .prom snapshots)");
@@ -274,6 +275,7 @@ pub(super) fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Ver
             missed,
             unsure,
             methods,
+            judged,
         },
         card.is_empty(),
     );
@@ -307,17 +309,28 @@ fn advantage_status(
         (
             Status::Inconclusive,
             format!(
-                "the 95% interval ({}) of {} includes no difference; {fed}",
+                "the 95% interval ({}) of {} includes no difference; {fed}; here: {}",
                 methods.join("; "),
-                unsure.join(", ")
+                unsure.join(", "),
+                c.judged.join(", ")
             ),
         )
     } else if missed.is_empty() {
-        (Status::Pass, format!("{fed}; {}", ADVANTAGE_BY))
+        (
+            Status::Pass,
+            format!("{fed}; {ADVANTAGE_BY}; here: {}", c.judged.join(", ")),
+        )
     } else if card_unmeasured && missed.len() == 1 {
         (Status::NotMeasured, format!("{}; {fed}", missed.join("; ")))
     } else {
-        (Status::Fail, format!("{}; {fed}", missed.join("; ")))
+        (
+            Status::Fail,
+            format!(
+                "{}; {fed}; here: {}",
+                missed.join("; "),
+                c.judged.join(", ")
+            ),
+        )
     }
 }
 
@@ -329,6 +342,9 @@ struct Comparisons {
     unsure: Vec<&'static str>,
     /// The methods of the intervals that judged, each once.
     methods: Vec<&'static str>,
+    /// How each comparison was judged: its interval (`output tok/s adp over gpu-only
+    /// 1.10..1.25`), or by the medians.
+    judged: Vec<String>,
 }
 
 /// The advantage's three comparisons (output and gen tok/s higher with ADP, TTFT p50
@@ -355,17 +371,21 @@ fn comparisons(agg: &Aggregate, n: u32, medians_met: [bool; 3]) -> Comparisons {
         let Some(r) = r else {
             return (Some(medians_met), None);
         };
-        let method = r.interval.map(|i| i.3.name());
+        let judged = r.interval.map(|(lo, hi, _, method)| {
+            let ratio = format!("{} over {}", cand.0, base.0);
+            (method.name(), format!("{ratio} {lo:.3}..{hi:.3}"))
+        });
         let met = match r.against(1.0, true) {
             Some(crate::stats::ratio::Against::Above) => Some(true),
             Some(crate::stats::ratio::Against::Below) => Some(false),
             _ => None,
         };
-        (met, method)
+        (met, judged)
     };
     let mut missed = Vec::new();
     let mut unsure = Vec::new();
     let mut methods: Vec<&str> = Vec::new();
+    let mut judged = Vec::new();
     for ((what, adp_first, m, not), medians_met) in [
         ("output tok/s", true, OUTPUT, "output tok/s not higher"),
         ("gen tok/s", true, GEN, "gen tok/s not higher"),
@@ -374,9 +394,15 @@ fn comparisons(agg: &Aggregate, n: u32, medians_met: [bool; 3]) -> Comparisons {
     .into_iter()
     .zip(medians_met)
     {
-        let (met, method) = met(adp_first, m, medians_met);
-        if let Some(method) = method.filter(|x| !methods.contains(x)) {
-            methods.push(method);
+        let (met, interval) = met(adp_first, m, medians_met);
+        match interval {
+            Some((method, said)) => {
+                if !methods.contains(&method) {
+                    methods.push(method);
+                }
+                judged.push(format!("{what} {said}"));
+            }
+            None => judged.push(format!("{what} by the medians (no interval)")),
         }
         match met {
             Some(true) => {}
@@ -388,6 +414,7 @@ fn comparisons(agg: &Aggregate, n: u32, medians_met: [bool; 3]) -> Comparisons {
         missed,
         unsure,
         methods,
+        judged,
     }
 }
 

@@ -189,6 +189,20 @@ pub(super) fn time_verdict(
     v.threshold_interval = band.as_ref().map(|b| b.interval.clone());
     let turns = slow_firsts(recompute, restore, r, limit, rs);
     v.status = time_status(&mut v, &turns, band.as_ref(), rs, limit, &failed);
+    // A slow first restore the files repeat is judged by its repeat: a failure then says
+    // so, and no advice to repeat it applies.
+    if let (Status::Fail, Some((first, again))) =
+        (v.status, restore.and_then(|m| m.repeated_slow_first))
+    {
+        let repeated = format!(
+            "restore 1 ({first:.2} s) was slower than the next and was repeated, as the procedure says: the repeat ({again:.2} s) is judged, and the slowest restore judged ({rs:.2} s) is over the limit ({limit:.2} s)"
+        );
+        v.note = if v.note.is_empty() {
+            repeated
+        } else {
+            format!("{repeated}; {}", v.note)
+        };
+    }
     say_why_unbanded(&mut v, recompute, band.is_none());
     v
 }

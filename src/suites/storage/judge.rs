@@ -360,16 +360,29 @@ fn pooled(
         let each: Vec<String> = gs
             .iter()
             .zip(xs)
-            .enumerate()
-            .map(|(i, (g, x))| format!("run {} `{}` {x:.0} MB/s", i + 1, g.run.file))
+            .map(|(g, x)| format!("run {} `{}` {x:.0} MB/s", g.number, g.run.file))
             .collect();
         format!("{array}: {}", each.join(", "))
     };
-    let listed = format!(
+    let mut listed = format!(
         "{}; {}",
         runs(&sides.baseline, base),
         runs(&sides.candidate, cand)
     );
+    // Repeats pooled across fio versions are said to be: a new fio may measure otherwise.
+    for (array, gs) in [(&sides.baseline, base.0), (&sides.candidate, cand.0)] {
+        let versions: std::collections::BTreeSet<&str> = gs
+            .iter()
+            .filter_map(|g| g.run.output.fio_version.as_deref())
+            .collect();
+        if versions.len() > 1 {
+            let versions: Vec<&str> = versions.into_iter().collect();
+            listed.push_str(&format!(
+                "; {array}'s runs were made by {}: pooled as repeats, though fio versions may measure differently",
+                versions.join(" and ")
+            ));
+        }
+    }
     match r.interval {
         Some((low, high, _, method)) => {
             v.measured = phrase!(

@@ -37,6 +37,9 @@ pub struct RunGroup<'a> {
     /// The job this group is a run of: its fio job name, or for a numbered repeat the
     /// job it repeats (`NAME-run2.json` is a run of `NAME`).
     pub job: String,
+    /// Which run of its job it is: the repeat's number (`NAME-run3.json` is 3), 1 for
+    /// the unnumbered file.
+    pub number: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -137,6 +140,7 @@ impl<'c> Loaded<'c> {
                     signature: Signature::from_options(&g.options),
                     label,
                     job: job.clone(),
+                    number: number.unwrap_or(1),
                 },
                 number.unwrap_or(1),
             ));
@@ -239,6 +243,7 @@ pub fn load<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Loaded<'c> 
         read_iostat(catalog, item, &mut loaded, skipped);
     }
     drop_implausible_iostat(&mut loaded, skipped);
+    super::copies::drop_copies(&mut loaded, skipped);
     loaded
 }
 

@@ -7,6 +7,7 @@ mod checklist;
 pub mod collect;
 pub mod collector;
 pub mod conformance;
+mod copies;
 mod deviations;
 mod drives;
 mod evidence;
