@@ -117,7 +117,7 @@ pub fn text(c: &Comparison) -> String {
     unmatched_lines(&mut out, c);
     let _ = writeln!(
         out,
-        "\nruns: base/new. 95% CI: the interval of the change; from: runs = between a side's runs (Welch's t on the log ratio), within = each run's own standard error (fio's bandwidth samples: weaker evidence), - = no interval (the threshold alone decides). better/WORSE: the whole interval is beyond the {}% threshold; no change: within it; inconclusive: it straddles it (the JSON and the report say how many runs would settle it).",
+        "\nruns: base/new. 95% CI: the interval of the change; from: runs = between a side's runs (Welch's t on the log ratio when both sides have several, else the repeated side's spread for both), within = each run's own standard error (fio's bandwidth samples: weaker evidence), - = no interval (the threshold alone decides). better/WORSE: the whole interval is beyond the {}% threshold; no change: within it; inconclusive: it straddles it (the JSON and the report say how many runs would settle it).",
         c.threshold_pct
     );
     let _ = writeln!(out, "\n{}", c.summary_line());

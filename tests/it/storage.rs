@@ -576,6 +576,12 @@ fn repeated_runs_are_pooled_listed_and_judged_by_their_interval() {
     );
     assert!(note.contains("runs of each side would settle it"), "{note}");
     assert_eq!(v["interval"]["runs"], serde_json::json!([1, 2]), "{v}");
+    // The terminal's summary gives the reason, not the first side's runs.
+    let summary = run(&["analyze", s(&two)]).stdout;
+    assert!(
+        summary.contains("the interval straddles the threshold: about"),
+        "{summary}"
+    );
     assert_eq!(code, 1);
     assert_ne!(v["reproduction"]["status"], "reproduced", "{v}");
     // The tables count every run too: the results table lists each run under its

@@ -410,19 +410,21 @@ fn pooled(
             let mut why = format!("{listed}; interval: {}", method.name());
             if v.status == Status::Inconclusive {
                 use crate::stats::ratio::Settle;
+                // The reason first: the terminal's summary shows a note's first clause.
                 let straddles = "the interval straddles the threshold";
-                why = match r.runs_to_settle(w.min_ratio) {
+                let reason = match r.runs_to_settle(w.min_ratio) {
                     Settle::Runs(n) => format!(
-                        "{why}; {straddles}: about {n} runs of each side would settle it at the spread seen (the n at which t(0.975, 2n-2) x the spread x sqrt(2/n) falls below the distance from the threshold)"
+                        "{straddles}: about {n} runs of each side would settle it at the spread seen (the n at which t(0.975, 2n-2) x the spread x sqrt(2/n) falls below the distance from the threshold)"
                     ),
                     Settle::MoreThan(n) => format!(
-                        "{why}; {straddles}: more than {n} runs of each side would be needed at the spread seen"
+                        "{straddles}: more than {n} runs of each side would be needed at the spread seen"
                     ),
-                    Settle::OnThreshold => format!(
-                        "{why}; {straddles} and the estimate sits on it: no number of runs settles it"
-                    ),
-                    Settle::NoSpread => format!("{why}; {straddles}"),
+                    Settle::OnThreshold => {
+                        format!("{straddles} and the estimate sits on it: no number of runs settles it")
+                    }
+                    Settle::NoSpread => straddles.to_string(),
                 };
+                why = format!("{reason}; {why}");
             }
             v.note = join(&why, &v.note);
         }
