@@ -10,17 +10,27 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
 use crate::process::Runner;
 
 use crate::collect::outcome::Outcome;
 use crate::collect::plan::{self, Collection, More};
-use crate::collect::rounds::{self, Next, Rounds, Watched};
+use crate::collect::rounds::Rounds;
 use crate::collect::scripts::Scripts;
-use crate::collect::steps::origin::{lines, option_differences};
+use crate::collect::steps::origin::lines;
 use crate::collect::steps::{Check, Origin, Session, Step, Write};
 use crate::collect::sysinfo;
+
+mod fio_runs;
+mod preflight;
+mod sweep;
+mod until_settled;
+
+use fio_runs::fio_steps;
+use preflight::{checks, devices_free, needed_programs, params, skipped_preparation};
+use until_settled::after_round;
+
+pub use fio_runs::round_name;
+pub use sweep::{headline_runs, sweep_runs, Depth, Precondition, Run, Sweep};
 
 /// The storage procedure's collector scripts (`collectors/storage/`): its `run()` helper
 /// (fio with iostat beside it) and the drives' preparation and teardown.
@@ -36,112 +46,6 @@ pub const SCRIPTS: &[(&str, &str)] = &[
 ];
 
 pub const SWEEP_TOML: &str = include_str!("../../../reports/storage-sweep.toml");
-
-#[derive(Debug, Clone, Deserialize)]
-pub struct Sweep {
-    pub source: String,
-    pub block_sizes: Vec<String>,
-    pub random: Vec<String>,
-    pub sequential: Vec<String>,
-    pub rwmixread: u32,
-    pub size: String,
-    pub runtime_s: u32,
-    pub precondition: Precondition,
-    pub depth: Vec<Depth>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-pub struct Precondition {
-    pub name: String,
-    pub options: String,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-pub struct Depth {
-    pub qd: u32,
-    pub numjobs: u32,
-    pub iodepth: u32,
-    #[serde(default)]
-    pub ioengine: Option<String>,
-    #[serde(default)]
-    pub writes_numjobs: Option<u32>,
-    #[serde(default)]
-    pub writes_iodepth: Option<u32>,
-}
-
-impl Sweep {
-    pub fn load() -> Result<Sweep, toml::de::Error> {
-        toml::from_str(SWEEP_TOML)
-    }
-}
-
-/// One run of the procedure's helper: its name and fio options.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct Run {
-    pub name: String,
-    pub options: Vec<String>,
-}
-
-fn split(opts: &str) -> Vec<String> {
-    opts.split_whitespace().map(String::from).collect()
-}
-
-/// The precondition and the 63 runs, with the span and time asked.
-pub fn sweep_runs(sweep: &Sweep, size: &str, runtime: u32) -> Vec<Run> {
-    let mut runs = vec![Run {
-        name: sweep.precondition.name.clone(),
-        options: split(&format!(
-            "{} --runtime={runtime}",
-            sweep.precondition.options
-        )),
-    }];
-    for bs in &sweep.block_sizes {
-        let kinds = if bs.ends_with('m') {
-            &sweep.sequential
-        } else {
-            &sweep.random
-        };
-        for rw in kinds {
-            for d in &sweep.depth {
-                let reads = rw == "randread" || rw == "read";
-                let (nj, io) = match (reads, d.writes_numjobs, d.writes_iodepth) {
-                    (false, Some(n), Some(i)) => (n, i),
-                    _ => (d.numjobs, d.iodepth),
-                };
-                let mut o = format!("--readwrite={rw} --bs={bs} --numjobs={nj} --iodepth={io}");
-                if rw == "randrw" || rw == "rw" {
-                    o.push_str(&format!(" --rwmixread={}", sweep.rwmixread));
-                }
-                o.push_str(&format!(" --size={size} --runtime={runtime}"));
-                if let Some(e) = &d.ioengine {
-                    o.push_str(&format!(" --ioengine={e}"));
-                }
-                runs.push(Run {
-                    name: format!("{rw}-{bs}-j{nj}-d{io}"),
-                    options: split(&o),
-                });
-            }
-        }
-    }
-    runs
-}
-
-/// The procedure's precondition, five headline runs and QD 1 read, for a quick pass.
-pub fn headline_runs(sweep: &Sweep, size: &str, runtime: u32) -> Vec<Run> {
-    let keep = [
-        "precondition",
-        "randread-8k-j32-d32",
-        "randrw-8k-j128-d8",
-        "randwrite-8k-j8-d8",
-        "read-1m-j8-d4",
-        "write-1m-j8-d4",
-        "randread-8k-j1-d1",
-    ];
-    let all = sweep_runs(sweep, size, runtime);
-    keep.iter()
-        .filter_map(|k| all.iter().find(|r| r.name == *k).cloned())
-        .collect()
-}
 
 pub struct Plan {
     pub array: String,
@@ -240,69 +144,6 @@ fn tail_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
         teardown_steps(plan, scripts)
     } else {
         Vec::new()
-    }
-}
-
-/// The headline criteria a round of this array's runs can settle: those the procedure
-/// judges on a run of the plan, when the array is one of the two it compares.
-fn watched(plan: &Plan) -> Vec<Watched> {
-    let Ok(reference) = crate::suites::storage::Reference::load() else {
-        return Vec::new();
-    };
-    let compared = [&reference.arrays.baseline, &reference.arrays.candidate]
-        .iter()
-        .any(|a| a.eq_ignore_ascii_case(&plan.array));
-    if !compared {
-        return Vec::new();
-    }
-    reference
-        .workload
-        .iter()
-        .filter(|w| plan.runs.iter().any(|r| r.name == w.name))
-        .map(|w| Watched {
-            verdict: format!("{}.{}", crate::suites::storage::NAME, w.id),
-            run: w.name.clone(),
-        })
-        .collect()
-}
-
-/// After a round: the watched criteria judged on the results folder as it is now, the
-/// line that shows where they stand, and the next round's runs (or why the rounds stop).
-fn after_round(
-    plan: &Plan,
-    scripts: &Scripts,
-    round: u32,
-    max: u32,
-) -> (String, Option<Vec<Step>>) {
-    let watched = watched(plan);
-    let verdicts: Vec<crate::model::verdict::Verdict> = match (plan.judge)(&plan.out) {
-        Ok(v) => v,
-        Err(e) => {
-            return (
-                format!("stopped: the results folder does not analyze: {e}"),
-                None,
-            )
-        }
-    };
-    let standings = rounds::standings(&verdicts, &watched);
-    match rounds::next(&standings, round, max) {
-        Next::Stop(why) => (format!("stopped: {why}"), None),
-        Next::Again(runs) => {
-            let now: Vec<String> = standings
-                .iter()
-                .map(|s| format!("{}: {}", s.verdict, s.line))
-                .collect();
-            let steps = fio_steps(plan, scripts, round + 1, Some(&runs));
-            (
-                format!(
-                    "{}; round {} runs again: {}",
-                    now.join("; "),
-                    round + 1,
-                    runs.join(", ")
-                ),
-                Some(steps),
-            )
-        }
     }
 }
 
@@ -419,95 +260,6 @@ fn card_steps(plan: &Plan, scripts: &Scripts) -> Vec<Step> {
         Check::Exit,
     ));
     out
-}
-
-/// The file stem of a job's run in round `round`: the job's own name in the first, a
-/// numbered repeat after (`randwrite-8k-j8-d8-run2`), which analyze pools with the first.
-pub fn round_name(name: &str, round: u32) -> String {
-    if round <= 1 {
-        name.to_string()
-    } else {
-        format!("{name}-run{round}")
-    }
-}
-
-/// One fio run per job of the plan (of `only`, when given), each to its JSON under the
-/// array's folder. Rounds after the first repeat the measured runs, not the precondition.
-fn fio_steps(plan: &Plan, scripts: &Scripts, round: u32, only: Option<&[String]>) -> Vec<Step> {
-    let dev = device(plan);
-    let mut out = Vec::new();
-    let results = plan.out.join(&plan.array);
-    let precondition = Sweep::load()
-        .map(|s| s.precondition.name)
-        .unwrap_or_else(|_| "precondition".into());
-    for r in &plan.runs {
-        if round > 1 && r.name == precondition {
-            continue;
-        }
-        if only.is_some_and(|o| !o.contains(&r.name)) {
-            continue;
-        }
-        let stem = round_name(&r.name, round);
-        let mut inv = scripts
-            .call("storage-fio.sh")
-            .arg(results.as_os_str())
-            .arg(dev.as_os_str())
-            .arg(&stem);
-        for o in &r.options {
-            inv = inv.arg(o);
-        }
-        let mut ours = r.options.clone();
-        if plan.time_based {
-            inv = inv.arg("--time_based=1");
-            ours.push("--time_based=1".into());
-        }
-        let (origin, mut differs) = run_origin(&r.name, &ours);
-        if round > 1 {
-            differs.insert(
-                0,
-                format!("round {round}: a repeat the procedure does not ask for (it runs each job once), written as `{stem}.json` and pooled with the job's other runs by analyze"),
-            );
-        }
-        out.push(
-            Step::new(
-                format!("{}/{stem}", plan.array),
-                origin,
-                inv,
-                Check::Fio(results.join(format!("{stem}.json"))),
-            )
-            .differs(differs)
-            .writes(Write::to(&dev))
-            .estimate(u64::from(plan.runtime_s) + 2),
-        );
-    }
-    out
-}
-
-/// The procedure's `run` line for a run and how the run's options differ from it. A run
-/// the procedure lists no line for is held against the sweep's own options at the
-/// procedure's span and time (the sentence that asks for the sweep is its origin).
-fn run_origin(name: &str, ours: &[String]) -> (Origin, Vec<String>) {
-    let literal = lines::RUNS
-        .iter()
-        .find(|l| l.split_whitespace().nth(1) == Some(name));
-    if let Some(line) = literal {
-        let theirs: Vec<&str> = line.split_whitespace().skip(2).collect();
-        return (
-            Origin::procedure(lines::STORAGE_RUN, line),
-            option_differences(ours, &theirs),
-        );
-    }
-    let defaults = Sweep::load()
-        .map(|s| sweep_runs(&s, &s.size, s.runtime_s))
-        .unwrap_or_default();
-    let mut differs = vec![
-        "the procedure lists no command for this run: its options are reprobench's (reports/storage-sweep.toml), split into jobs and depth as the headline runs are".to_string(),
-    ];
-    if let Some(d) = defaults.iter().find(|d| d.name == name) {
-        let theirs: Vec<&str> = d.options.iter().map(String::as_str).collect();
-        differs.extend(option_differences(ours, &theirs));
-    }
-    (Origin::procedure(lines::STORAGE_RUN, lines::SWEEP), differs)
 }
 
 /// RAID10: stop the array, zero the members' superblocks, discard the drives.
@@ -629,162 +381,4 @@ pub fn collect(plan: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {
         )?;
     }
     Ok(code)
-}
-
-/// The session's parameters, as its manifest records them.
-fn params(plan: &Plan, skipped: Option<&str>) -> serde_json::Value {
-    serde_json::json!({
-        "array": plan.array,
-        "dev": device(plan),
-        "drives": plan.drives,
-        "runs": plan.runs,
-        "prepare": plan.prepare,
-        "prepare_skipped": skipped,
-        "teardown": plan.teardown,
-        "time_based": plan.time_based,
-        // Another number of rounds collects something else: nothing is taken as done.
-        "rounds": match plan.rounds {
-            Rounds::Fixed(n) => format!("{n}"),
-            Rounds::UntilSettled(max) => format!("until settled, at most {max}"),
-        },
-    })
-}
-
-/// What the collection checks before it runs, as the dry run lists them.
-fn checks(
-    plan: &Plan,
-    needed: &[&str],
-    skipped: Option<&str>,
-    settle: Option<u32>,
-    no_tail: bool,
-) -> Vec<String> {
-    let mut checks = vec![
-        format!("programs: {}", needed.join(", ")),
-        format!("free space for `{}`", plan.out.display()),
-        "each device: not mounted (directly, through a partition or an md/dm/LVM device), not swap, not held by md/dm/LVM; a signature needs --confirm-device".into(),
-    ];
-    if let Some(why) = skipped {
-        checks.push(format!("note: {why}"));
-    }
-    if let Some(max) = settle {
-        let watched: Vec<String> = watched(plan).into_iter().map(|w| w.verdict).collect();
-        checks.push(format!(
-            "then up to {max} rounds in all: after each, the criteria {} are judged on `{}` as analyze judges them; the runs of those not yet settled (pass or fail by a 95% interval over repeated runs; one run a side settles nothing) run again as NAME-runK.json, before {}",
-            if watched.is_empty() { "(none for this array and these runs)".to_string() } else { watched.join(", ") },
-            plan.out.display(),
-            if no_tail { "the collection ends" } else { "the teardown" },
-        ));
-    }
-    checks
-}
-
-/// The programs the collection runs.
-fn needed_programs(plan: &Plan) -> Vec<&'static str> {
-    let mut needed = vec!["fio", "iostat", "bash"];
-    if is_raid10(plan) && (plan.prepare || plan.teardown) {
-        needed.extend(["blkdiscard", "mdadm"]);
-    }
-    if !crate::process::is_root() {
-        needed.push("sudo");
-    }
-    if !is_raid10(plan) {
-        needed.extend(["pliocli", "systemctl"]);
-    }
-    needed
-}
-
-/// Before anything writes, every device as it is now: false (the reason said) when one
-/// is in use, at once. A dry run says so too, but never refuses a device that is not
-/// there.
-fn devices_free(plan: &Plan, runner: &dyn Runner) -> bool {
-    let mut devices: Vec<PathBuf> = plan.drives.clone();
-    if let Some(d) = &plan.dev {
-        devices.push(d.clone());
-    }
-    if is_raid10(plan) && plan.dev.is_none() && !plan.prepare {
-        devices.push(plan.md.clone());
-    }
-    for d in &devices {
-        if plan.dry_run && !d.exists() {
-            continue;
-        }
-        // The array the preparation creates does not exist yet.
-        if is_raid10(plan) && plan.prepare && *d == plan.md {
-            continue;
-        }
-        let found = crate::collect::guard::check(d, runner);
-        if plan.dry_run && found.in_use.is_empty() {
-            if let Some(why) = &found.unchecked {
-                crate::errln!("note: {why}; the real run refuses the device until it can check");
-                continue;
-            }
-        }
-        match crate::collect::guard::decide(&found, &plan.confirmed) {
-            crate::collect::guard::Decision::Refused(why) => {
-                crate::errln!("{why}");
-                return false;
-            }
-            crate::collect::guard::Decision::Confirmed(warnings) => {
-                for w in warnings {
-                    crate::errln!("warning: {w} (confirmed with --confirm-device)");
-                }
-            }
-            crate::collect::guard::Decision::Free => {}
-        }
-    }
-    true
-}
-
-/// What the procedure does that this collection will not, said before it runs: the
-/// drive preparation, where it is skipped.
-fn skipped_preparation(plan: &Plan) -> Option<String> {
-    (is_raid10(plan) && !plan.prepare).then(|| {
-        format!(
-            "the drive preparation (blkdiscard of each drive, mdadm --create {}, the [UUUU] check) is not done: {}; the procedure does it before the RAID10 runs",
-            plan.md.display(),
-            match &plan.dev {
-                Some(d) if *d != plan.md => format!("--dev {} is not the md device it builds", d.display()),
-                _ => "--no-prepare".to_string(),
-            }
-        )
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_sweep_is_63_runs_holding_the_headline_and_observed_shapes() {
-        let s = Sweep::load().expect("storage-sweep.toml parses");
-        let runs = sweep_runs(&s, "3800000000000", 60);
-        assert_eq!(runs.len(), 64, "the precondition and 63 runs");
-        let names: Vec<&str> = runs.iter().map(|r| r.name.as_str()).collect();
-        for want in [
-            "randread-8k-j32-d32",
-            "randrw-8k-j128-d8",
-            "randwrite-8k-j8-d8",
-            "read-1m-j8-d4",
-            "write-1m-j8-d4",
-            "randread-8k-j1-d1",
-            "randrw-8k-j32-d8",
-        ] {
-            assert!(names.contains(&want), "{want}");
-        }
-        let mut unique = names.clone();
-        unique.sort_unstable();
-        unique.dedup();
-        assert_eq!(unique.len(), names.len(), "names are unique");
-        let qd1 = runs
-            .iter()
-            .find(|r| r.name == "randwrite-16k-j1-d1")
-            .expect("qd1");
-        assert!(qd1.options.contains(&"--ioengine=sync".to_string()));
-        let mixed = runs
-            .iter()
-            .find(|r| r.name == "randrw-8k-j128-d8")
-            .expect("mixed");
-        assert!(mixed.options.contains(&"--rwmixread=70".to_string()));
-        assert_eq!(headline_runs(&s, "1g", 4).len(), 7);
-    }
 }

@@ -38,24 +38,33 @@ fn run_number(run: &Run) -> u32 {
 pub(super) fn drop_copies(loaded: &mut Loaded, skipped: &mut Vec<Skipped>) {
     let runs = &loaded.runs;
     let mut order: Vec<usize> = (0..runs.len()).collect();
-    order.sort_by_key(|&i| {
+    order.sort_by_cached_key(|&i| {
         (
             runs[i].array_dir.as_str(),
             run_number(&runs[i]),
             runs[i].file.as_str(),
         )
     });
-    let mut kept: Vec<usize> = Vec::new();
+    // Runs kept, by what a copy must share with its original (folder, timestamp, bytes
+    // moved): each run is held against its few look-alikes, not every run kept (a
+    // folder holds thousands).
+    type Key<'a> = (&'a str, Option<i64>, Vec<(u64, u64)>);
+    let mut kept: std::collections::BTreeMap<Key, Vec<usize>> = Default::default();
     let mut copies: Vec<(usize, usize)> = Vec::new();
     for i in order {
         let run = &runs[i];
-        let moved = run
+        let bytes: Vec<(u64, u64)> = run
             .groups
             .iter()
-            .any(|g| g.read.io_bytes + g.write.io_bytes > 0);
-        match kept.iter().find(|&&k| moved && same_run(&runs[k], run)) {
+            .map(|g| (g.read.io_bytes, g.write.io_bytes))
+            .collect();
+        let moved = bytes.iter().any(|(r, w)| r + w > 0);
+        let alike = kept
+            .entry((run.array_dir.as_str(), run.output.timestamp, bytes))
+            .or_default();
+        match alike.iter().find(|&&k| moved && same_run(&runs[k], run)) {
             Some(&original) => copies.push((i, original)),
-            None => kept.push(i),
+            None => alike.push(i),
         }
     }
     if copies.is_empty() {
@@ -80,7 +89,7 @@ pub(super) fn drop_copies(loaded: &mut Loaded, skipped: &mut Vec<Skipped>) {
             });
         }
     }
-    let dropped: Vec<usize> = copies.iter().map(|c| c.0).collect();
+    let dropped: std::collections::BTreeSet<usize> = copies.iter().map(|c| c.0).collect();
     let mut index = 0;
     loaded.runs.retain(|_| {
         index += 1;
