@@ -21,7 +21,9 @@ pub(super) fn analyze(
             return report;
         }
     };
-    let loaded = load::load(catalog, skipped);
+    let mut loaded = load::load(catalog, skipped);
+    // A copy of a run is that run once, not a repeat.
+    super::copies::drop_copies(&mut loaded, skipped);
     let groups = loaded.run_groups();
     let sides = judge::sides(
         &reference,

@@ -243,7 +243,6 @@ pub fn load<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Loaded<'c> 
         read_iostat(catalog, item, &mut loaded, skipped);
     }
     drop_implausible_iostat(&mut loaded, skipped);
-    super::copies::drop_copies(&mut loaded, skipped);
     loaded
 }
 
