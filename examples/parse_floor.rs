@@ -31,7 +31,14 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let fields = args.iter().any(|a| a == "--text-fields");
-    let Some(dir) = args.iter().find(|a| !a.starts_with("--")) else {
+    let unknown = args
+        .iter()
+        .any(|a| a.starts_with("--") && a != "--text-fields");
+    let Some(dir) = args
+        .iter()
+        .find(|a| !a.starts_with("--"))
+        .filter(|_| !unknown)
+    else {
         eprintln!("usage: parse_floor [--text-fields] DIR");
         std::process::exit(2);
     };

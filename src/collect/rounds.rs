@@ -106,7 +106,10 @@ pub fn standings(verdicts: &[Verdict], watched: &[Watched]) -> Vec<Standing> {
                 let clause = first_clause(&v.note);
                 // A note that begins with the status (`not comparable (would have been
                 // fail): ...`) says it itself, once.
-                match clause.strip_prefix(v.status.label()) {
+                match clause
+                    .strip_prefix(v.status.label())
+                    .filter(|rest| rest.is_empty() || rest.starts_with([' ', '(', ':']))
+                {
                     Some(rest) => line.push_str(rest),
                     None => line.push_str(&format!(" ({clause})")),
                 }

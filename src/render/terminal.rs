@@ -331,15 +331,15 @@ fn published_line(out: &mut Styled, s: &SuiteReport, line_room: usize) {
             })
             .collect(),
     );
-    let judged: Vec<&str> = held
+    let judged: Vec<String> = held
         .iter()
         .filter(|r| r.status != Reproduced::NotComparable)
         .map(|r| match r.basis.as_str() {
-            "one point, no interval" => "on one point with no interval",
-            "95% interval over the runs" => "on a 95% interval over the runs",
-            _ => "on a 95% interval from within one run a side",
+            "one point, no interval" => "on one point with no interval".to_string(),
+            other => format!("on a {other}"),
         })
         .collect();
+    let judged: Vec<&str> = judged.iter().map(String::as_str).collect();
     let mut line = format!(
         "Published figures (±{:.0}% band): {outcomes}",
         first.tolerance * 100.0

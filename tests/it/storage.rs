@@ -686,6 +686,56 @@ fn a_copied_run_counts_once_and_repeats_keep_their_numbers_and_versions() {
         );
     }
 
+    // The reason says what matched: these files carry no fio timestamp (0).
+    let reason = skipped
+        .iter()
+        .find(|x| x["file"] == format!("results/adp/{job}-run2.json").as_str())
+        .and_then(|x| x["reason"].as_str())
+        .unwrap_or("")
+        .to_string();
+    assert!(reason.contains("no fio timestamp in either"), "{reason}");
+
+    // fio's job named otherwise than the files (`--name=test`): the unnumbered file is
+    // still run 1, the one kept.
+    let named = tmp.path().join("named");
+    copy_dir(&root().join("samples/storage-published"), &named);
+    let d = named.join("results/adp");
+    edit_json(&d.join(format!("{job}.json")), |v| {
+        for j in v["jobs"].as_array_mut().into_iter().flatten() {
+            j["jobname"] = serde_json::json!("test");
+        }
+    });
+    fs::copy(
+        d.join(format!("{job}.json")),
+        d.join(format!("{job}-run2.json")),
+    )
+    .expect("copy");
+    // The same numbers under another job's name is another job, not a copy.
+    let other = d.join("another-job.json");
+    fs::copy(d.join(format!("{job}.json")), &other).expect("copy");
+    edit_json(&other, |v| {
+        for j in v["jobs"].as_array_mut().into_iter().flatten() {
+            j["jobname"] = serde_json::json!("another-job");
+        }
+    });
+    let (_, whole) = analyze_json(&named, &[]);
+    let skipped = whole["skipped"].as_array().cloned().unwrap_or_default();
+    let copies: Vec<&str> = skipped
+        .iter()
+        .filter(|x| {
+            x["reason"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with("the same run as")
+        })
+        .filter_map(|x| x["file"].as_str())
+        .collect();
+    assert_eq!(
+        copies,
+        vec![format!("results/adp/{job}-run2.json")],
+        "{skipped:?}"
+    );
+
     // Run 2 gone, run 3 a real repeat by a newer fio: listed as run 3, versions said.
     fs::remove_file(adp.join(format!("{job}-run2.json"))).expect("rm");
     let run3 = adp.join(format!("{job}-run3.json"));

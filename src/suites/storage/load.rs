@@ -83,31 +83,15 @@ impl<'c> Loaded<'c> {
     /// for the unnumbered file, and its runs follow one another in that order (by file
     /// name alone `NAME-run2.json` sorts before `NAME.json`).
     pub fn run_groups(&self) -> Vec<RunGroup<'_>> {
-        // What each folder holds (its files' stems and fio's job names), and the folders
-        // each array name stands in: read once, so a folder of many runs stays linear.
-        let mut names: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+        // The folders each array name stands in: read once, so many runs stay linear.
         let mut folders: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
         for run in &self.runs {
-            let here = names.entry(run.array_dir.as_str()).or_default();
-            here.insert(run.stem.as_str());
-            here.extend(run.groups.iter().map(|g| g.jobname.as_str()));
             folders
                 .entry(run.array.as_str())
                 .or_default()
                 .insert(run.array_dir.as_str());
         }
-        let empty = BTreeSet::new();
-        let jobs: Vec<(&Run, &Group, String, Option<u32>)> = self
-            .runs
-            .iter()
-            .flat_map(|run| {
-                let here = names.get(run.array_dir.as_str()).unwrap_or(&empty);
-                run.groups.iter().map(move |g| {
-                    let (job, number) = repeat_of_job(&run.stem, &g.jobname, here);
-                    (run, g, job, number)
-                })
-            })
-            .collect();
+        let jobs = self.jobs();
         // The jobs, per folder, that have numbered repeats: their unnumbered run is run 1.
         let repeated: BTreeSet<(&str, &str)> = jobs
             .iter()
@@ -158,6 +142,45 @@ impl<'c> Loaded<'c> {
             .collect();
         keyed.sort_by_key(|(k, _)| *k);
         keyed.into_iter().map(|(_, g)| g).collect()
+    }
+
+    /// Every group of every run, in order, with the job it is a run of and its repeat
+    /// number (None for the unnumbered file).
+    fn jobs(&self) -> Vec<(&Run<'c>, &Group, String, Option<u32>)> {
+        // What each folder holds (its files' stems and fio's job names): read once, so a
+        // folder of many runs stays linear.
+        let mut names: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+        for run in &self.runs {
+            let here = names.entry(run.array_dir.as_str()).or_default();
+            here.insert(run.stem.as_str());
+            here.extend(run.groups.iter().map(|g| g.jobname.as_str()));
+        }
+        let empty = BTreeSet::new();
+        self.runs
+            .iter()
+            .flat_map(|run| {
+                let here = names.get(run.array_dir.as_str()).unwrap_or(&empty);
+                run.groups.iter().map(move |g| {
+                    let (job, number) = repeat_of_job(&run.stem, &g.jobname, here);
+                    (run, g, job, number)
+                })
+            })
+            .collect()
+    }
+
+    /// Each run's number among the runs of its job, in the order of `runs`: the number
+    /// its labels and verdicts give (`NAME-run3.json` is 3, the unnumbered file 1).
+    pub fn run_numbers(&self) -> Vec<u32> {
+        let jobs = self.jobs();
+        let mut at = 0;
+        self.runs
+            .iter()
+            .map(|run| {
+                let mine = &jobs[at..at + run.groups.len()];
+                at += run.groups.len();
+                mine.iter().filter_map(|j| j.3).min().unwrap_or(1)
+            })
+            .collect()
     }
 
     pub fn iostat_for(&self, run: &Run) -> Option<&IostatFile<'c>> {
@@ -239,8 +262,20 @@ pub fn load<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Loaded<'c> 
             Err(p) => skipped.push(item.skipped(p)),
         }
     }
+    // The jobs with a fio result or a known reason for none: looked up per iostat log.
+    let mut accounted: BTreeSet<(String, String)> = loaded
+        .runs
+        .iter()
+        .map(|r| (r.array_dir.clone(), r.stem.clone()))
+        .chain(
+            loaded
+                .no_result
+                .iter()
+                .map(|n| (n.array_dir.clone(), n.job.clone())),
+        )
+        .collect();
     for item in iostat_items {
-        read_iostat(catalog, item, &mut loaded, skipped);
+        read_iostat(catalog, item, &mut loaded, &mut accounted, skipped);
     }
     drop_implausible_iostat(&mut loaded, skipped);
     loaded
@@ -325,6 +360,7 @@ fn read_iostat<'c>(
     catalog: &Catalog,
     item: &'c Item,
     loaded: &mut Loaded<'c>,
+    accounted: &mut BTreeSet<(String, String)>,
     skipped: &mut Vec<Skipped>,
 ) {
     let key = (iostat_dir(&item.rel), item.stem().to_string());
@@ -341,15 +377,7 @@ fn read_iostat<'c>(
         Ok(_) => {}
         Err(p) => skipped.push(item.skipped(p)),
     }
-    let has_json = loaded
-        .runs
-        .iter()
-        .any(|r| r.array_dir == key.0 && r.stem == key.1)
-        || loaded
-            .no_result
-            .iter()
-            .any(|n| n.array_dir == key.0 && n.job == key.1);
-    if !has_json {
+    if accounted.insert(key.clone()) {
         let expected = if key.0.is_empty() {
             format!("{}.json", key.1)
         } else {
