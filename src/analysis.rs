@@ -3,14 +3,25 @@
 
 use std::path::Path;
 
-use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::frames::{records, verdicts as frame_verdicts, Frame};
+use crate::frames::{records, Frame};
 use crate::ingest::walk::Skipped;
 use crate::ingest::Catalog;
 use crate::model::verdict::{self, Status, Verdict};
 use crate::suites::{self, Fact, Options, Suite, SuiteReport};
+
+mod judge;
+mod start_time;
+mod summary;
+mod timer;
+
+pub use judge::analyze_catalog;
+pub use start_time::started;
+pub use summary::Summary;
+pub use timer::Timer;
+
+use judge::judge;
 
 /// The version of the JSON model (`analyze --format json`): raised when a field changes
 /// meaning or type or the output changes shape (3: one object, `{schema_version, inputs,
@@ -61,27 +72,6 @@ impl Run {
         records.append(&mut self.frames);
         self.frames = records;
         self.frame_problems.extend(problems);
-    }
-}
-
-/// How many verdicts have each status; keys are the status names (`not-measured`).
-#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub struct Summary {
-    pub pass: usize,
-    pub fail: usize,
-    pub not_measured: usize,
-    pub inconclusive: usize,
-    pub not_comparable: usize,
-}
-
-impl Summary {
-    /// `6 pass, 0 fail, 0 not measured, 0 inconclusive, 0 not comparable`.
-    pub fn line(&self) -> String {
-        format!(
-            "{} pass, {} fail, {} not measured, {} inconclusive, {} not comparable",
-            self.pass, self.fail, self.not_measured, self.inconclusive, self.not_comparable
-        )
     }
 }
 
@@ -152,246 +142,6 @@ pub fn run_with(input: &Path, opts: &Options, registry: &[&dyn Suite]) -> Result
     })
 }
 
-/// Stage times on stderr when `REPROBENCH_TIMING` is set: where a run's time goes.
-pub struct Timer {
-    on: bool,
-    last: std::cell::Cell<std::time::Instant>,
-}
-
-/// When the process began its work (the first thing `main` does), for the timing lines'
-/// "at" column: what the stages leave unaccounted is startup, serial work or exit.
-static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-
-impl Timer {
-    /// Marks the process's start; called once, first thing in `main`.
-    pub fn mark_start() {
-        STARTED.get_or_init(std::time::Instant::now);
-    }
-
-    pub fn start() -> Timer {
-        Timer {
-            on: std::env::var_os("REPROBENCH_TIMING").is_some(),
-            last: std::cell::Cell::new(std::time::Instant::now()),
-        }
-    }
-
-    pub fn lap(&self, what: &str) {
-        if self.on {
-            let now = std::time::Instant::now();
-            let at = STARTED
-                .get()
-                .map(|s| format!(" (at {:.2} ms)", (now - *s).as_secs_f64() * 1000.0))
-                .unwrap_or_default();
-            crate::errln!(
-                "timing: {what}: {:.2} ms{at}, resident {}",
-                (now - self.last.get()).as_secs_f64() * 1000.0,
-                resident()
-            );
-            self.last.set(now);
-        }
-    }
-}
-
-/// The process's resident memory and its peak (Linux `/proc/self/status`), for the
-/// timing lines; "?" elsewhere.
-fn resident() -> String {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let field = |key: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(key))
-            .map_or("?".to_string(), |v| v.trim().to_string())
-    };
-    format!("{} (peak {})", field("VmRSS:"), field("VmHWM:"))
-}
-
-/// `: notes.txt (text), b.bin (text)`: the first files of an input no suite read, with
-/// what each was taken for.
-fn looked_at(catalog: &Catalog) -> String {
-    const SHOWN: usize = 5;
-    let items = &catalog.items;
-    if items.is_empty() {
-        return String::new();
-    }
-    let mut names: Vec<String> = items
-        .iter()
-        .take(SHOWN)
-        .map(|i| {
-            format!(
-                "{} ({})",
-                crate::output::visible_name(&i.rel),
-                i.kind.label()
-            )
-        })
-        .collect();
-    if items.len() > SHOWN {
-        names.push(format!("and {} more", items.len() - SHOWN));
-    }
-    format!(": {}", names.join(", "))
-}
-
-/// Judges an ingested input: each suite that finds its files reads them from the catalog.
-pub fn analyze_catalog(
-    input: &Path,
-    catalog: &Catalog,
-    opts: &Options,
-) -> Result<Analysis, Unusable> {
-    judge(input, catalog, opts, suites::SUITES).map(|(a, _, _)| a)
-}
-
-/// The analysis, the suites' frames, and the frames that could not be built.
-fn judge(
-    input: &Path,
-    catalog: &Catalog,
-    opts: &Options,
-    registry: &[&dyn Suite],
-) -> Result<(Analysis, Vec<Frame>, Vec<String>), Unusable> {
-    let mut skipped: Vec<Skipped> = catalog.problems.clone();
-    // The suites read the catalog and nothing else: they run side by side, and their
-    // reports and skipped files are gathered in registry order.
-    type Judged = (SuiteReport, Vec<Skipped>, Vec<Frame>);
-    let judged: Vec<Judged> = registry
-        .par_iter()
-        .filter(|suite| suite.detect(catalog))
-        .map(|suite| {
-            let t = Timer::start();
-            let (mut own, mut frames) = (Vec::new(), Vec::new());
-            let mut report = suite.analyze(catalog, opts, &mut own, &mut frames);
-            crate::why::next_steps::attach(&mut report.verdicts, suite.check_next());
-            for v in &mut report.verdicts {
-                v.reproduction = crate::model::verdict::Reproduction::of(v);
-            }
-            t.lap(&format!("suite {}", suite.name()));
-            (report, own, frames)
-        })
-        .collect();
-    let mut reports = Vec::with_capacity(judged.len());
-    let mut frames = Vec::new();
-    for (report, own, mut built) in judged {
-        reports.push(report);
-        skipped.extend(own);
-        frames.append(&mut built);
-    }
-    skipped.extend(unused(catalog, &reports, &skipped, registry));
-    if reports.is_empty() {
-        return Err(nothing_found(input, catalog, &skipped));
-    }
-    for r in &mut reports {
-        r.charts = std::mem::take(&mut r.charts)
-            .into_iter()
-            .map(|mut c| {
-                c.series.retain(|s| s.values.iter().any(Option::is_some));
-                c
-            })
-            .filter(crate::model::chart::Chart::has_data)
-            .flat_map(crate::model::chart::Chart::split)
-            .collect();
-    }
-    let setup = crate::why::setup::read(catalog);
-    let conformance = conformance(registry, &reports, &setup);
-    skipped.sort_by(|a, b| a.file.cmp(&b.file));
-    skipped.dedup();
-    let summary = summarize(reports.iter().flat_map(|r| &r.verdicts));
-    let mut environment = manifest_facts(catalog);
-    for f in reports.iter().flat_map(|r| &r.facts) {
-        if !environment
-            .iter()
-            .any(|e| e.name == f.name && e.value == f.value)
-        {
-            environment.push(f.clone());
-        }
-    }
-    let mut frame_problems = Vec::new();
-    if opts.frames {
-        report_frames(&reports, &mut frames, &mut frame_problems);
-    }
-    let analysis = Analysis {
-        schema_version: SCHEMA_VERSION,
-        environment,
-        conformance,
-        setup,
-        started: started(catalog),
-        input: input.display().to_string(),
-        tool: format!("reprobench {}", env!("CARGO_PKG_VERSION")),
-        suites: reports,
-        skipped,
-        summary,
-    };
-    Ok((analysis, frames, frame_problems))
-}
-
-/// No suite recognised the input: what was looked at, and what was skipped.
-fn nothing_found(input: &Path, catalog: &Catalog, skipped: &[Skipped]) -> Unusable {
-    let skipped = if skipped.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "; skipped: {}",
-            skipped
-                .iter()
-                .map(Skipped::one_line)
-                .collect::<Vec<_>>()
-                .join("; ")
-        )
-    };
-    Unusable::NothingFound {
-        path: input.display().to_string(),
-        files: catalog.items.len(),
-        named: looked_at(catalog),
-        skipped,
-    }
-}
-
-/// The conformance tables of the suites that reported, each table once.
-fn conformance(
-    registry: &[&dyn Suite],
-    reports: &[SuiteReport],
-    setup: &crate::why::setup::Setup,
-) -> Vec<crate::why::conformance::Conformance> {
-    let mut conformance: Vec<crate::why::conformance::Conformance> = Vec::new();
-    for suite in registry {
-        if !reports.iter().any(|r| r.name == suite.name()) {
-            continue;
-        }
-        if let Some(table) = suite.conformance(setup) {
-            if !conformance.iter().any(|t| t.title == table.title) {
-                conformance.push(table);
-            }
-        }
-    }
-    conformance
-}
-
-/// The frames made from every suite's report (verdicts, deviations, measurements,
-/// parameters); one that cannot be made is a problem said, not an error.
-fn report_frames(reports: &[SuiteReport], frames: &mut Vec<Frame>, problems: &mut Vec<String>) {
-    for built in [
-        frame_verdicts::verdicts(reports),
-        frame_verdicts::deviations(reports),
-        crate::frames::measurements::measurements(reports),
-        crate::frames::measurements::parameters(reports),
-    ] {
-        match built {
-            Ok(f) => frames.push(f),
-            Err(e) => problems.push(format!("{e:#}")),
-        }
-    }
-}
-
-fn summarize<'a>(verdicts: impl Iterator<Item = &'a Verdict>) -> Summary {
-    let mut s = Summary::default();
-    for v in verdicts {
-        match v.status {
-            Status::Pass => s.pass += 1,
-            Status::Fail => s.fail += 1,
-            Status::NotMeasured => s.not_measured += 1,
-            Status::Inconclusive => s.inconclusive += 1,
-            Status::NotComparable => s.not_comparable += 1,
-        }
-    }
-    s
-}
-
 impl Analysis {
     /// What support asks for, from every suite found in the analysis (an item two suites of
     /// one procedure both ask for is listed once).
@@ -449,99 +199,4 @@ impl Analysis {
             )
         })
     }
-}
-
-/// When the run started: the earliest `started` of the collectors' manifests, as an
-/// instant (whatever offset each was written with), in UTC; one that is not an instant
-/// is not a start time. A folder made by hand has no manifest: then the earliest fio
-/// run's start, which its JSON gives (`timestamp`, when fio wrote the document, less the
-/// run's longest direction `runtime`), in UTC; else unknown.
-pub fn started(catalog: &Catalog) -> Option<String> {
-    catalog
-        .of(crate::ingest::Kind::Manifest)
-        .filter_map(|i| i.json()?.get("started")?.as_str().map(str::to_string))
-        .filter_map(|s| Some((crate::instant::instant(&s).ok()?, s)))
-        .min()
-        .and_then(|(_, s)| crate::instant::utc(&s))
-        .or_else(|| fio_started(catalog))
-}
-
-/// 2005-01-01T00:00:00Z: no fio run started before it.
-const FIO_EPOCH: i64 = 1_104_537_600;
-
-/// The earliest start of the fio runs in the folder, in UTC, from their own JSON.
-fn fio_started(catalog: &Catalog) -> Option<String> {
-    let micros = catalog
-        .of(crate::ingest::Kind::Fio)
-        .filter_map(|i| match &i.record {
-            Ok(crate::ingest::Record::Fio(out)) => {
-                // fio 3 writes Unix seconds; anything before 2005 (fio's first
-                // release) is no clock reading (0 in files made from published figures).
-                let ended = out.output.timestamp.filter(|t| *t >= FIO_EPOCH)?;
-                let ran_ms = out
-                    .output
-                    .jobs
-                    .iter()
-                    .flat_map(|j| [&j.read, &j.write, &j.trim])
-                    .map(|d| d.runtime_ms)
-                    .max()
-                    .unwrap_or(0);
-                let ran_ms = i64::try_from(ran_ms).ok()?;
-                let start = ended
-                    .checked_mul(1_000_000)?
-                    .checked_sub(ran_ms.checked_mul(1_000)?)?;
-                (start >= FIO_EPOCH * 1_000_000).then_some(start)
-            }
-            _ => None,
-        })
-        .min()?;
-    let t = chrono::DateTime::from_timestamp_micros(micros)?;
-    Some(t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true))
-}
-
-/// Scalar entries of a top-level `manifest.json` (what a collector recorded).
-fn manifest_facts(catalog: &Catalog) -> Vec<Fact> {
-    let Some(serde_json::Value::Object(map)) = catalog.get("manifest.json").and_then(|i| i.json())
-    else {
-        return Vec::new();
-    };
-    map.iter()
-        .filter_map(|(k, v)| {
-            let value = match v {
-                serde_json::Value::String(s) => s.clone(),
-                serde_json::Value::Number(n) => n.to_string(),
-                serde_json::Value::Bool(b) => b.to_string(),
-                _ => return None,
-            };
-            Some(Fact::new(k.clone(), value, "manifest.json"))
-        })
-        .collect()
-}
-
-/// Results no suite read although they are one suite's kind of file: where they sit is
-/// not a layout any suite reads, so say which layout would work.
-fn unused(
-    catalog: &Catalog,
-    reports: &[SuiteReport],
-    skipped: &[Skipped],
-    registry: &[&dyn Suite],
-) -> Vec<Skipped> {
-    let read: std::collections::HashSet<&str> = reports
-        .iter()
-        .flat_map(|r| r.files_read.iter().map(String::as_str))
-        .chain(skipped.iter().map(|s| s.file.as_str()))
-        .collect();
-    catalog
-        .items
-        .iter()
-        .filter(|i| i.record.is_ok() && !read.contains(i.rel.as_str()))
-        .filter_map(|i| {
-            let hint = registry.iter().find_map(|s| s.unread_hint(i))?;
-            Some(Skipped {
-                file: i.rel.clone(),
-                line: None,
-                reason: format!("not read: {hint}"),
-            })
-        })
-        .collect()
 }
