@@ -268,7 +268,7 @@ fn suite_summary(out: &mut Styled, s: &SuiteReport, width: Option<usize>) {
             let _ = writeln!(out, "  {}", clip(&line, line_room.saturating_sub(2)));
         }
     }
-    published_line(out, s, line_room);
+    published_line(out, s);
     check_next_lines(out, s, &order, line_room);
     let mut more = Vec::new();
     let mut count = |n: usize, one: &str, many: &str| {
@@ -297,7 +297,7 @@ fn suite_summary(out: &mut Styled, s: &SuiteReport, width: Option<usize>) {
 /// The published figures held against the measurements, counted by outcome, and what
 /// each was held with (`Published figures (±10% band): 5 reproduced, each on one point
 /// with no interval`): a point alone says nothing of how much the runs vary.
-fn published_line(out: &mut Styled, s: &SuiteReport, line_room: usize) {
+fn published_line(out: &mut Styled, s: &SuiteReport) {
     use crate::model::verdict::Reproduced;
     let held: Vec<&crate::model::verdict::Reproduction> = s
         .verdicts
@@ -351,7 +351,8 @@ fn published_line(out: &mut Styled, s: &SuiteReport, line_room: usize) {
         Some(_) => line.push_str(&format!("; {}", tally(judged))),
         None => {}
     }
-    let _ = writeln!(out, "\n{}", clip(&line, line_room));
+    // Not cut to the terminal's width: it is one line, and every part of it counts.
+    let _ = writeln!(out, "\n{line}");
 }
 
 /// Reasons of the verdicts that did not pass, grouped by status and short reason.
@@ -446,6 +447,21 @@ fn suite_detail(out: &mut Styled, s: &SuiteReport, width: Option<usize>) {
         let _ = writeln!(out, "  check next for {}:", v.id);
         for n in &v.check_next {
             let _ = writeln!(out, "    - {} ({})", n.text, n.source);
+        }
+    }
+    let held: Vec<(&str, &str)> = s
+        .verdicts
+        .iter()
+        .filter_map(|v| {
+            v.reproduction
+                .as_ref()
+                .map(|r| (v.id.as_str(), r.label.as_str()))
+        })
+        .collect();
+    if !held.is_empty() {
+        out.push_plain("\nPublished figures\n");
+        for (id, label) in held {
+            let _ = writeln!(out, "  {id}: {label}");
         }
     }
     if !s.deviations.is_empty() {

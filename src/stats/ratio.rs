@@ -114,7 +114,9 @@ pub fn ratio(base: &[f64], cand: &[f64]) -> Option<Ratio> {
         }
         (false, false) => None,
     };
-    let interval = spread.map(|(se, df, method, _)| {
+    // Runs that agree to the last digit have no spread to make an interval from: an
+    // interval of no width would claim a certainty no set of runs holds.
+    let interval = spread.filter(|s| s.0 > 0.0).map(|(se, df, method, _)| {
         let t = student::quantile(0.975, df);
         ((d - t * se).exp(), (d + t * se).exp(), df, method)
     });
@@ -142,7 +144,7 @@ pub fn ratio_pooled(base: &[f64], cand: &[f64]) -> Option<Ratio> {
     let se = (pooled * (1.0 / nb + 1.0 / nc)).sqrt();
     let d = r.estimate.ln();
     let t = student::quantile(0.975, df);
-    r.interval = Some(((d - t * se).exp(), (d + t * se).exp(), df, Method::Pooled));
+    r.interval = (se > 0.0).then(|| ((d - t * se).exp(), (d + t * se).exp(), df, Method::Pooled));
     r.sd_log = Some(pooled.sqrt());
     Some(r)
 }

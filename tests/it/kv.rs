@@ -414,8 +414,25 @@ fn a_slow_first_restore_is_excused_only_when_the_files_hold_its_repeat() {
     let t = verdict(&v, "kv-restore.time");
     assert_eq!(t["status"], "inconclusive", "{t}");
     assert!(note(t).contains("repeat restore 1"), "{t}");
+    assert!(note(t).contains("no answered repeat"), "{t}");
+    assert!(
+        v.to_string().contains("failed and measured nothing"),
+        "the failed repeat is named as one"
+    );
     let (_, t) = case("all-slow", &[11.30, 10.20, 10.40]);
     assert_eq!(t["status"], "fail", "{t}");
+    // A slow third restore: the failure says which number failed, and no advice about
+    // a slow first run is given.
+    let (_, t) = case("slow-third", &[2.12, 2.10, 11.0]);
+    assert_eq!(t["status"], "fail", "{t}");
+    assert!(
+        note(&t).contains("the slowest restore judged (11.00 s) is over the limit (9.54 s)"),
+        "{t}"
+    );
+    assert!(
+        !t["check_next"].to_string().contains("repeat it once"),
+        "{t}"
+    );
     // A repeat as slow as the first: the repeat is judged and fails, the note says so,
     // and the advice to repeat what the files already repeat is not given.
     let (_, t) = case("slow-repeat", &[11.30, 2.10, 2.14, 11.10]);
@@ -856,4 +873,28 @@ fn the_advantage_names_the_interval_each_comparison_was_judged_by() {
     ] {
         assert!(said.contains(part), "{part}: {said}");
     }
+}
+
+/// With one run of each variant at a level, the advantage says its intervals come from
+/// within the runs, not only the rule that picks them.
+#[test]
+fn the_advantage_names_its_methods_where_each_variant_ran_once() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let results = tmp.path().join("results");
+    copy_dir(&root().join("samples/kv-cache-published/results"), &results);
+    for run in ["adp-2-L16", "gpu-only-2-L16"] {
+        for ext in ["json", "log", "pre.prom", "post.prom", "series.prom"] {
+            let _ = fs::remove_file(results.join(format!("{run}.{ext}")));
+        }
+    }
+    let (_, v) = analyze_json(tmp.path(), &[]);
+    let said = note(verdict(&v, "kv-ladder.L16-advantage"));
+    assert!(
+        said.contains("here: output tok/s adp over gpu-only "),
+        "{said}"
+    );
+    assert!(
+        said.contains("(intervals: ") && said.contains("within one run a side"),
+        "{said}"
+    );
 }

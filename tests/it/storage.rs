@@ -39,6 +39,21 @@ fn published_sample_passes_every_criterion() {
         text.stdout
     );
     assert!(text.stdout.contains("6 pass, 0 fail"));
+    let detail = run(&[
+        "analyze",
+        "--detail",
+        root()
+            .join("samples/storage-published")
+            .to_str()
+            .unwrap_or(""),
+    ]);
+    assert!(
+        detail.stdout.contains(
+            "Published figures\n  storage.randwrite-8k-qd64: reproduced: within ±10% of the published (one point, no interval)"
+        ),
+        "{}",
+        detail.stdout
+    );
     // The terminal says what the published figures were held with: here a point each.
     assert!(
         text.stdout.contains(
@@ -755,6 +770,63 @@ fn a_copied_run_counts_once_and_repeats_keep_their_numbers_and_versions() {
     assert_eq!(v["interval"]["runs"], serde_json::json!([1, 2]), "{v}");
 }
 
+/// Repeats that agree to the last digit (a copy with another timestamp) have no spread:
+/// no interval of no width, the point judges and the note says why. A copy in the other
+/// array's folder is that run, not a run of the other array. A run that is not a result
+/// shows no number.
+#[test]
+fn runs_that_agree_to_the_last_digit_give_no_interval_and_a_copy_elsewhere_is_no_run() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let job = "randwrite-8k-j8-d8";
+    let id = "storage.randwrite-8k-qd64";
+    let dir = tmp.path().join("same");
+    copy_dir(&root().join("samples/storage-published"), &dir);
+    let adp = dir.join("results/adp");
+    let run2 = adp.join(format!("{job}-run2.json"));
+    fs::copy(adp.join(format!("{job}.json")), &run2).expect("copy");
+    edit_json(&run2, |v| v["timestamp"] = serde_json::json!(1_796_000_000));
+    let (_, v) = headline(&dir, id);
+    assert!(v.get("interval").is_none(), "{v}");
+    assert_eq!(v["status"], "pass", "{v}");
+    assert!(note(&v).contains("the runs agree to the last digit"), "{v}");
+    assert_eq!(v["reproduction"]["basis"], "one point, no interval", "{v}");
+
+    let dir = tmp.path().join("elsewhere");
+    copy_dir(&root().join("samples/storage-published"), &dir);
+    fs::copy(
+        dir.join(format!("results/adp/{job}.json")),
+        dir.join(format!("results/raid10/{job}-run2.json")),
+    )
+    .expect("copy");
+    let (_, whole) = analyze_json(&dir, &[]);
+    let copied = whole["skipped"].as_array().cloned().unwrap_or_default();
+    assert!(
+        copied.iter().any(
+            |x| x["file"] == format!("results/raid10/{job}-run2.json").as_str()
+                && x["reason"]
+                    .as_str()
+                    .unwrap_or("")
+                    .starts_with(&format!("the same run as `results/adp/{job}.json`"))
+        ),
+        "{copied:?}"
+    );
+    let (_, v) = headline(&dir, id);
+    assert_eq!(v["status"], "pass", "{v}");
+    assert!(v.get("interval").is_none(), "{v}");
+
+    let dir = tmp.path().join("failed");
+    copy_dir(&root().join("samples/storage-published"), &dir);
+    edit_json(&dir.join(format!("results/adp/{job}.json")), |v| {
+        for j in v["jobs"].as_array_mut().into_iter().flatten() {
+            j["error"] = serde_json::json!(5);
+        }
+    });
+    let (_, v) = headline(&dir, id);
+    assert_eq!(v["status"], "inconclusive", "{v}");
+    assert!(v["measured_value"].is_null(), "{v}");
+    assert_eq!(v["measured"], "-", "{v}");
+}
+
 /// Two result trees of one procedure (`results/`, `results-newfio/`) are two campaigns:
 /// not pooled, and the verdict says which tree it judged and how to judge the other.
 #[test]
@@ -763,6 +835,16 @@ fn another_result_tree_is_another_campaign_not_a_repeat() {
     let dir = tmp.path().join("trees");
     copy_dir(&root().join("samples/storage-published"), &dir);
     copy_dir(&dir.join("results"), &dir.join("results-newfio"));
+    // The other tree's runs are runs of their own (a byte copy would be the same runs,
+    // counted once).
+    for array in ["adp", "raid10"] {
+        for e in fs::read_dir(dir.join("results-newfio").join(array)).expect("ls") {
+            let p = e.expect("entry").path();
+            if p.extension().is_some_and(|x| x == "json") {
+                scaled_copy(&p, &p, 1.01);
+            }
+        }
+    }
     let (_, v) = headline(&dir, "storage.randwrite-8k-qd64");
     assert!(v.get("interval").is_none(), "not pooled: {v}");
     // The tables tell the trees apart by path, and each tree's runs are read with that

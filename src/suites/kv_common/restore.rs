@@ -78,8 +78,13 @@ pub fn measured(file: &str, attempts: &[Attempt], skip: usize, planned: usize) -
             ));
         } else {
             unrepeated_slow_first = Some(times[0]);
+            let repeat = if made > planned {
+                format!("its repeat ({made} timed requests, the procedure's {planned} and one more) failed and measured nothing")
+            } else {
+                format!("was not repeated ({made} timed requests, the procedure's {planned})")
+            };
             warmup_note = Some(format!(
-                "`{file}`: the first timed run ({:.2} s) was slower than the next ({:.2} s) and was not repeated ({made} timed requests, the procedure's {planned}): it counts as measured; the procedure repeats a slow first run after a fresh start once and uses the repeat",
+                "`{file}`: the first timed run ({:.2} s) was slower than the next ({:.2} s) and {repeat}: it counts as measured; the procedure repeats a slow first run after a fresh start once and uses the repeat",
                 times[0], times[1]
             ));
         }

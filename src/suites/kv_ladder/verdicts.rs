@@ -117,7 +117,7 @@ impl RunsInterval {
             .iter()
             .filter_map(|(name, r)| {
                 let (lo, hi, _, _) = r.interval?;
-                Some(format!("{name} {lo:.3}..{hi:.3}"))
+                Some(format!("{name} {lo:.3}x..{hi:.3}x"))
             })
             .collect();
         parts.insert(0, format!("95% intervals ({})", self.interval.method));
@@ -318,7 +318,11 @@ fn advantage_status(
     } else if missed.is_empty() {
         (
             Status::Pass,
-            format!("{fed}; {ADVANTAGE_BY}; here: {}", c.judged.join(", ")),
+            format!(
+                "{fed}; {ADVANTAGE_BY}; here: {}{}",
+                c.judged.join(", "),
+                c.by()
+            ),
         )
     } else if card_unmeasured && missed.len() == 1 {
         (Status::NotMeasured, format!("{}; {fed}", missed.join("; ")))
@@ -326,9 +330,10 @@ fn advantage_status(
         (
             Status::Fail,
             format!(
-                "{}; {fed}; here: {}",
+                "{}; {fed}; here: {}{}",
                 missed.join("; "),
-                c.judged.join(", ")
+                c.judged.join(", "),
+                c.by()
             ),
         )
     }
@@ -345,6 +350,18 @@ struct Comparisons {
     /// How each comparison was judged: its interval (`output tok/s adp over gpu-only
     /// 1.10..1.25`), or by the medians.
     judged: Vec<String>,
+}
+
+impl Comparisons {
+    /// The methods of the intervals that judged, named: ` (intervals: Student
+    /// t-interval ...)`, or nothing where the medians judged every comparison.
+    fn by(&self) -> String {
+        if self.methods.is_empty() {
+            String::new()
+        } else {
+            format!(" (intervals: {})", self.methods.join("; "))
+        }
+    }
 }
 
 /// The advantage's three comparisons (output and gen tok/s higher with ADP, TTFT p50
@@ -373,7 +390,7 @@ fn comparisons(agg: &Aggregate, n: u32, medians_met: [bool; 3]) -> Comparisons {
         };
         let judged = r.interval.map(|(lo, hi, _, method)| {
             let ratio = format!("{} over {}", cand.0, base.0);
-            (method.name(), format!("{ratio} {lo:.3}..{hi:.3}"))
+            (method.name(), format!("{ratio} {lo:.3}x..{hi:.3}x"))
         });
         let met = match r.against(1.0, true) {
             Some(crate::stats::ratio::Against::Above) => Some(true),

@@ -28,7 +28,7 @@ pub(super) fn cached_verdict(
         UnitOf::new(Unit::Percent, "of prompt_tokens (lowest restore)"),
     );
     let Some((file, attempts)) = adp else {
-        v.note = "no ADP transcript (restore/adp.txt)".into();
+        v.note = "no readable ADP transcript: restore/adp.txt is missing, or could not be read (the skipped files say where)".into();
         return v;
     };
     v.files.push(file.clone());
@@ -194,14 +194,10 @@ pub(super) fn time_verdict(
     if let (Status::Fail, Some((first, again))) =
         (v.status, restore.and_then(|m| m.repeated_slow_first))
     {
-        let repeated = format!(
-            "restore 1 ({first:.2} s) was slower than the next and was repeated, as the procedure says: the repeat ({again:.2} s) is judged, and the slowest restore judged ({rs:.2} s) is over the limit ({limit:.2} s)"
+        v.note = format!(
+            "restore 1 ({first:.2} s) was slower than the next and was repeated, as the procedure says: the repeat ({again:.2} s) is judged; {}",
+            v.note
         );
-        v.note = if v.note.is_empty() {
-            repeated
-        } else {
-            format!("{repeated}; {}", v.note)
-        };
     }
     say_why_unbanded(&mut v, recompute, band.is_none());
     v
@@ -220,7 +216,7 @@ fn time_status(
 ) -> Status {
     if !turns.is_empty() {
         let mut why = format!(
-            "{}; the procedure repeats a slow first run after a fresh start once and uses the repeat, and the files hold no repeat",
+            "{}; the procedure repeats a slow first run after a fresh start once and uses the repeat, and the files hold no answered repeat",
             turns.join("; ")
         );
         if !failed.is_empty() {
@@ -244,6 +240,7 @@ fn time_status(
         }
         Status::Inconclusive
     } else if rs > limit {
+        v.note = format!("the slowest restore judged ({rs:.2} s) is over the limit ({limit:.2} s)");
         Status::Fail
     } else if !failed.is_empty() {
         // A failed restore may have been the slow one: the criterion cannot pass.

@@ -1,7 +1,7 @@
-//! A result file that is another's copy is one run, not two: two files in one array
-//! folder with the same fio timestamp and the same groups (job names, options and every
-//! number: bytes, I/Os, runtime, bandwidth, IOPS, latencies, CPU) are the same run,
-//! copied. Real repeats never agree to the last digit; counting a copy as a repeat would
+//! A result file that is another's copy is one run, not two: two files with the same fio
+//! timestamp and the same groups (job names, options and every number: bytes, I/Os,
+//! runtime, bandwidth, IOPS, latencies, CPU) are the same run, copied, whether beside it
+//! (a repeat that is not one) or in another array's folder (a run of the other array). Real repeats never agree to the last digit; counting a copy as a repeat would
 //! give a spread of zero and an interval of no width, a certainty the files do not hold.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -10,11 +10,10 @@ use crate::ingest::walk::Skipped;
 
 use super::load::{Loaded, Run};
 
-/// Whether `b` is a copy of `a`: same folder, same fio timestamp (or none in both), the
-/// same groups: job name, options and numbers.
+/// Whether `b` is a copy of `a`: the same fio timestamp (or none in both), the same
+/// groups: job name, options and numbers.
 fn same_run(a: &Run, b: &Run) -> bool {
-    a.array_dir == b.array_dir
-        && a.output.timestamp == b.output.timestamp
+    a.output.timestamp == b.output.timestamp
         && a.groups.len() == b.groups.len()
         && a.groups.iter().zip(b.groups).all(|(x, y)| {
             x.jobname == y.jobname
@@ -34,8 +33,8 @@ fn what_matched(run: &Run) -> &'static str {
     }
 }
 
-/// Drops every run that is a copy of another in its folder, keeping the lowest-numbered
-/// (`NAME.json` before `NAME-run2.json`, as the verdicts number them), each dropped one
+/// Drops every run that is a copy of another, keeping the lowest-numbered (`NAME.json`
+/// before `NAME-run2.json`, as the verdicts number them; then in path order), each dropped one
 /// listed with the file it copies, and the iostat and bandwidth logs beside a copy with
 /// it (they belong to no run read). The runs kept stay in their order. Runs that moved
 /// no data are never copies of anything: they are not results.
@@ -43,17 +42,11 @@ pub(super) fn drop_copies(loaded: &mut Loaded, skipped: &mut Vec<Skipped>) {
     let numbers = loaded.run_numbers();
     let runs = &loaded.runs;
     let mut order: Vec<usize> = (0..runs.len()).collect();
-    order.sort_by_key(|&i| {
-        (
-            runs[i].array_dir.as_str(),
-            numbers[i],
-            runs[i].file.as_str(),
-        )
-    });
-    // Runs kept, by what a copy must share with its original (folder, timestamp, bytes
-    // moved): each run is held against its few look-alikes, not every run kept (a
-    // folder holds thousands).
-    type Key<'a> = (&'a str, Option<i64>, Vec<(u64, u64)>);
+    order.sort_by_key(|&i| (numbers[i], runs[i].file.as_str()));
+    // Runs kept, by what a copy must share with its original (timestamp, bytes moved):
+    // each run is held against its few look-alikes, not every run kept (an input holds
+    // thousands).
+    type Key = (Option<i64>, Vec<(u64, u64)>);
     let mut kept: BTreeMap<Key, Vec<usize>> = BTreeMap::new();
     let mut copies: Vec<(usize, usize)> = Vec::new();
     for i in order {
@@ -66,9 +59,7 @@ pub(super) fn drop_copies(loaded: &mut Loaded, skipped: &mut Vec<Skipped>) {
         if !bytes.iter().any(|(r, w)| r + w > 0) {
             continue;
         }
-        let alike = kept
-            .entry((run.array_dir.as_str(), run.output.timestamp, bytes))
-            .or_default();
+        let alike = kept.entry((run.output.timestamp, bytes)).or_default();
         match alike.iter().find(|&&k| same_run(&runs[k], run)) {
             Some(&original) => copies.push((i, original)),
             None => alike.push(i),

@@ -268,7 +268,11 @@ pub fn headline_verdict(
     }
     for g in base.iter().chain(&cand) {
         if let Some(why) = not_a_result(g) {
+            // A run that is not a result gives no number to show, nor to hold against
+            // the published one.
             v.status = Status::Inconclusive;
+            v.set_measured(None);
+            v.measured = Phrase::dash();
             v.note = join(&why, &v.note);
             return v;
         }
@@ -429,8 +433,18 @@ fn pooled(
             v.note = join(&why, &v.note);
         }
         None => {
-            v.status = Status::Inconclusive;
-            v.note = join(&listed, &v.note);
+            // Repeats that agree in every number: no spread, so no interval. Judged on
+            // the point, as one run a side is, and said.
+            let ok = if w.strict {
+                r.estimate > w.min_ratio
+            } else {
+                r.estimate >= w.min_ratio
+            };
+            v.status = if ok { Status::Pass } else { Status::Fail };
+            let why = format!(
+                "the runs agree to the last digit: no spread between them, so no interval (judged on the point); repeats that agree this closely may be copies of one run; {listed}"
+            );
+            v.note = join(&why, &v.note);
         }
     }
 }
