@@ -1,0 +1,64 @@
+//! Tests of the reading of `iostat -x` text logs.
+
+use super::*;
+
+const LOG: &str = "Linux 6.1.0 (host) \t11/30/26 \t_x86_64_\t(2 CPU)
+
+avg-cpu:  %user   %nice %system %iowait  %steal   %idle
+           1.00    0.00    2.00    0.50    0.00   96.50
+
+Device            r/s     rMB/s   r_await     w/s     wMB/s   w_await  %util
+nvme0n1          1.00      0.10      0.20    2.00      0.30      0.40   5.00
+
+avg-cpu:  %user   %nice %system %iowait  %steal   %idle
+          10,00    0,00   20,00    0,00    0,00   70,00
+
+Device            r/s     rMB/s   r_await     w/s     wMB/s   w_await  %util
+nvme0n1        100.00     10.00      0.50  200.00     20.00      0.90  50.00
+md126          100.00     10.00      0.00  200.00     20.00      0.00   0.00
+
+";
+
+#[test]
+fn drops_the_since_boot_block_and_reads_columns_by_header() {
+    let log = parse_bytes(LOG.as_bytes()).expect("parses");
+    assert_eq!(log.samples.len(), 1);
+    let s = &log.samples[0];
+    assert_eq!(s.index, 1);
+    assert_eq!(s.cpu_system, Some(20.0), "comma decimals are read");
+    assert_eq!(s.devices.len(), 2);
+    assert_eq!(s.devices[0].w_mb_s(), Some(20.0));
+    assert_eq!(s.devices[0].w_await(), Some(0.9));
+    assert_eq!(&*s.devices[1].device, "md126");
+    assert!(log.banner.is_some_and(|b| b.starts_with("Linux 6.1.0")));
+}
+
+#[test]
+fn converts_kilobyte_columns() {
+    let log = LOG.replace("rMB/s", "rkB/s").replace("wMB/s", "wkB/s");
+    let log = parse_bytes(log.as_bytes()).expect("parses");
+    assert_eq!(log.samples[0].devices[0].r_mb_s(), Some(10.0 / 1024.0));
+}
+
+#[test]
+fn names_the_line_of_a_short_row() {
+    let bad = LOG.replace("md126          100.00     10.00", "md126   1");
+    let err = parse_bytes(bad.as_bytes()).expect_err("short row");
+    assert_eq!(err.line, Some(14));
+    assert!(err.reason.contains("expected 7 columns"), "{err:?}");
+}
+
+#[test]
+fn drops_a_last_line_cut_off_by_kill() {
+    let cut = &LOG[..LOG.len() - 30];
+    let log = parse_bytes(cut.as_bytes()).expect("parses");
+    assert!(log.truncated_tail);
+    assert_eq!(log.samples[0].devices.len(), 1);
+}
+
+#[test]
+fn refuses_other_text() {
+    let err = parse_bytes(b"hello world\n").expect_err("not iostat");
+    assert_eq!(err.line, Some(1));
+    assert!(parse_bytes(b"").is_err());
+}
