@@ -6,19 +6,20 @@
 //! does, or `bdev_raid_remove_base_bdev` with `--degraded-method remove-base-bdev`), then the random-read and full-stripe jobs
 //! with the member gone. Writes the `spdk/<array>-<drives>/` layout `analyze` reads.
 
-use std::path::PathBuf;
-use std::sync::Arc;
+mod degraded;
 
-use crate::parse::bdevperf;
+use std::path::PathBuf;
+
 use crate::process::{Invocation, Runner};
 use crate::suites::spdk_raid::inputs::jobs::{article_suite, Job, Target};
-use crate::suites::spdk_raid::inputs::{stripe_bytes, Raid};
+use crate::suites::spdk_raid::inputs::Raid;
 
-use crate::collect::outcome::Outcome;
 use crate::collect::plan::{self, Collection};
 use crate::collect::scripts::Scripts;
 use crate::collect::steps::origin::lines;
 use crate::collect::steps::{Check, Origin, Session, Step, Write};
+
+use degraded::degraded;
 
 /// The article's collector scripts (`collectors/spdk-raid/`): fio through SPDK's plugin,
 /// and the degraded runs (bdevperf with a member removed).
@@ -251,89 +252,6 @@ fn job_origin(j: &Job, p: &Plan) -> (Origin, Vec<String>) {
         ));
     }
     (Origin::procedure(section, line), differs)
-}
-
-/// How the degraded runs differ from the article's account of its degraded test.
-fn degraded_differences(p: &Plan) -> Vec<String> {
-    let mut out = vec![
-        "the article reports only that operations stopped: reprobench runs random reads and full-stripe reads and writes with the member gone, to see whether they do".to_string(),
-    ];
-    if p.degraded_method != "detach-controller" {
-        out.push(format!(
-            "--degraded-method {}: the member is removed that way, where the article detaches its controller",
-            p.degraded_method
-        ));
-    }
-    out
-}
-
-/// The degraded runs of one array: random reads and full-stripe reads and writes.
-fn degraded(
-    p: &Plan,
-    s: &Scripts,
-    raid: &Raid,
-    n: u32,
-    dir: &std::path::Path,
-    conf: &std::path::Path,
-    writes: &[Write],
-) -> Vec<Step> {
-    let mut out = Vec::new();
-    let member = "nvme1n1";
-    let stripe = stripe_bytes(raid, n, p.strip_kb).unwrap_or(u64::from(p.strip_kb) * 1024);
-    let name = dir
-        .file_name()
-        .map(|f| f.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    for (job, w, qd, size) in [
-        ("randread-8k-j1-d32".to_string(), "randread", 32, 8192),
-        (
-            format!("read-{}k-j1-d16", stripe / 1024),
-            "read",
-            16,
-            stripe,
-        ),
-        (
-            format!("write-{}k-j1-d16", stripe / 1024),
-            "write",
-            16,
-            stripe,
-        ),
-    ] {
-        let json = dir.join("degraded").join(format!("{job}.json"));
-        let check = Check::Custom(Arc::new({
-            let json = json.clone();
-            move |exit| match bdevperf::parse_path(&json) {
-                Ok(_) => Outcome::Ok,
-                Err(e) => Outcome::Failed(match exit {
-                    Err(x) => format!("{x}; {}", e.reason),
-                    Ok(_) => e.to_string(),
-                }),
-            }
-        }));
-        let mut step = Step::new(
-            format!("{name}: degraded {job} ({member} removed)"),
-            Origin::procedure(lines::SPDK_DEGRADED, lines::DETACH),
-            s.call("spdk-degraded.sh")
-                .arg(p.spdk_dir.as_os_str())
-                .arg(conf.as_os_str())
-                .arg(member)
-                .arg(dir.join("degraded").as_os_str())
-                .arg(&job)
-                .arg(w)
-                .arg(qd.to_string())
-                .arg(size.to_string())
-                .arg(p.degraded_runtime_s.to_string())
-                .arg(&p.degraded_method),
-            check,
-        )
-        .differs(degraded_differences(p))
-        .estimate(u64::from(p.degraded_runtime_s) + 10);
-        for wr in writes {
-            step = step.writes(wr.clone());
-        }
-        out.push(step);
-    }
-    out
 }
 
 pub fn collect(p: &Plan, runner: &dyn Runner) -> anyhow::Result<i32> {

@@ -1,0 +1,95 @@
+//! Prefix-cache hit rates and preemptions between a level's two `/metrics` snapshots.
+
+use crate::ingest::walk::Skipped;
+use crate::ingest::Item;
+use crate::parse::prom;
+
+use super::file_kinds::as_snapshot;
+use super::Level;
+
+/// A level's `.pre.prom` or `.post.prom` snapshot, or why there is none.
+fn snapshot<'a>(
+    e: Option<&'a Item>,
+    missing: String,
+    skipped: &mut Vec<Skipped>,
+    problems: &mut Vec<String>,
+) -> Option<&'a prom::Snapshot> {
+    let Some(e) = e else {
+        problems.push(missing);
+        return None;
+    };
+    match as_snapshot(e) {
+        Ok(s) => Some(s),
+        Err(err) => {
+            problems.push(Item::error_text(&err, &e.rel));
+            skipped.push(e.skipped(&err));
+            None
+        }
+    }
+}
+
+/// Prefix-cache hit rates between the two snapshots; the script's two hit-rate cells, or
+/// None when a snapshot is missing or unreadable (the script stops).
+pub(super) fn read_hits(
+    level: &mut Level,
+    pre: Option<&Item>,
+    post: Option<&Item>,
+    skipped: &mut Vec<Skipped>,
+) -> Option<(String, String)> {
+    let (prefix, clients) = (level.prefix.clone(), level.clients);
+    let missing =
+        |which: &str| format!("no `{prefix}-L{clients}.{which}.prom`: hit rates not measured");
+    let pre_s = snapshot(pre, missing("pre"), skipped, &mut level.problems);
+    let post_s = snapshot(post, missing("post"), skipped, &mut level.problems);
+    let (a, b) = (pre_s?, post_s?);
+    level.server_ttft = super::server_ttft::between(a, b);
+    let gpu = hit_rate(a, b, "");
+    let card = hit_rate(a, b, "external_");
+    let cells = (script_rate(&gpu), script_rate(&card));
+    for (tier, r) in [("GPU", &gpu), ("card", &card)] {
+        if let Err(why) = r {
+            level.problems.push(format!("{tier} hit rate: {why}"));
+        }
+    }
+    level.gpu_hit_pct = gpu.ok().flatten().map(|(p, _)| p);
+    let preemptions = super::names::metric("preemptions");
+    let preempted = |s: &prom::Snapshot| s.sum_any(&preemptions);
+    level.preemptions = match (preempted(a), preempted(b)) {
+        (Some(x), Some(y)) if y >= x => Some(y - x),
+        _ => None,
+    };
+    if let Ok(Some((p, hits))) = card {
+        level.card_hit_pct = Some(p);
+        level.card_hits = Some(hits);
+    } else if let Ok(None) = card {
+        level.card_hits = Some(0.0);
+    }
+    Some(cells)
+}
+
+/// `(percent, hits)` from counter deltas; None when no queries (the script's `-`);
+/// an error when a counter went down (the server restarted mid-level).
+type Rate = Result<Option<(f64, f64)>, String>;
+
+fn hit_rate(pre: &prom::Snapshot, post: &prom::Snapshot, tier: &str) -> Rate {
+    let (queries, hits) = super::names::tier(tier);
+    let (q_names, h_names) = (super::names::metric(queries), super::names::metric(hits));
+    let get = |s: &prom::Snapshot, names: &[&str]| s.sum_any(names).unwrap_or(0.0);
+    let q = get(post, &q_names) - get(pre, &q_names);
+    let h = get(post, &h_names) - get(pre, &h_names);
+    if q < 0.0 || h < 0.0 {
+        return Err(
+            "a counter went down between the snapshots: the server restarted during the level"
+                .into(),
+        );
+    }
+    Ok((q > 0.0).then(|| (100.0 * h / q, h)))
+}
+
+/// `f'{100 * h / q:.0f} %' if q else '-'`
+fn script_rate(r: &Rate) -> String {
+    match r {
+        Ok(Some((p, _))) => format!("{p:.0} %"),
+        _ => "-".into(),
+    }
+}
