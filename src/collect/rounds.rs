@@ -102,8 +102,9 @@ pub fn standings(verdicts: &[Verdict], watched: &[Watched]) -> Vec<Standing> {
                 _ => State::Blocked,
             };
             let mut line = format!("{measured}: {}", v.status.label());
-            if state == State::Blocked && !v.note.is_empty() {
-                let clause = first_clause(&v.note);
+            let note = v.note.to_string();
+            if state == State::Blocked && !note.is_empty() {
+                let clause = first_clause(&note);
                 // A note that begins with the status (`not comparable (would have been
                 // fail): ...`) says it itself, once.
                 match clause

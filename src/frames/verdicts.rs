@@ -29,7 +29,7 @@ pub fn verdicts(suites: &[SuiteReport]) -> anyhow::Result<Frame> {
         .str("threshold", rows.iter().map(|r| r.1.threshold.to_string()))
         .str("published", rows.iter().map(|r| r.1.published.to_string()))
         .str("files", rows.iter().map(|r| r.1.files.join(";")))
-        .str("note", rows.iter().map(|r| r.1.note.as_str()))
+        .str("note", rows.iter().map(|r| r.1.note.to_string()))
         .build()
 }
 

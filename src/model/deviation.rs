@@ -204,15 +204,21 @@ pub fn apply(verdicts: &mut [Verdict], devs: &[Deviation]) {
             Status::Pass | Status::Fail => {
                 let was = v.status.label();
                 v.status = Status::NotComparable;
-                v.note = join(
-                    &format!("not comparable (would have been {was}): {reason}"),
-                    &v.note,
+                v.note = Phrase::joined(
+                    [
+                        Phrase::words(format!("not comparable (would have been {was}): {reason}")),
+                        v.note.clone(),
+                    ],
+                    "; ",
                 );
             }
             _ => {
-                v.note = join(
-                    &v.note,
-                    &format!("also deviates from the procedure: {reason}"),
+                v.note = Phrase::joined(
+                    [
+                        v.note.clone(),
+                        Phrase::words(format!("also deviates from the procedure: {reason}")),
+                    ],
+                    "; ",
                 )
             }
         }

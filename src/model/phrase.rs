@@ -29,7 +29,8 @@ pub enum Arg {
     /// A number with its sign always shown: `+1.3`.
     Signed { value: f64, decimals: u8 },
     /// A number with a fixed count of decimals and no thousands separators, where the
-    /// procedure it reproduces prints its numbers so (the SPDK article's `1031k`, `3359`).
+    /// procedure it reproduces prints its numbers so (the SPDK article's `1031k`, `3359`),
+    /// or the program that wrote the files does (the server's token and hit counts).
     Printed { value: f64, decimals: u8 },
     /// A number as Rust writes it by default, shortest form that reads back: `70`, `0.5`
     /// (a published figure as its data file has it).
@@ -87,6 +88,32 @@ impl Phrase {
             template: Cow::Borrowed("{}"),
             args: vec![Arg::Name(text.into())],
         }
+    }
+
+    /// Words a suite put together from names (files, jobs, variants, options as the
+    /// files give them) and whole numbers (counts, line numbers, client levels): a note
+    /// with no measured decimal in it. A number with decimals goes in with [`phrase!`];
+    /// a test keeps decimal formats (`{:.2}`) out of the suites.
+    pub fn words(text: String) -> Phrase {
+        Phrase {
+            template: Cow::Borrowed("{}"),
+            args: vec![Arg::Name(text)],
+        }
+    }
+
+    /// Phrases joined by a separator, the empty ones left out: a note made of reasons.
+    pub fn joined(parts: impl IntoIterator<Item = Phrase>, separator: &'static str) -> Phrase {
+        let parts: Vec<Phrase> = parts.into_iter().filter(|p| !p.is_empty()).collect();
+        match parts.len() {
+            0 => Phrase::default(),
+            1 => parts.into_iter().next().unwrap_or_default(),
+            _ => Phrase::join(parts, separator),
+        }
+    }
+
+    /// Whether the rendered text holds `text`.
+    pub fn contains(&self, text: &str) -> bool {
+        self.to_string().contains(text)
     }
 
     /// One number with `decimals` decimals: a table cell.

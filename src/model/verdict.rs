@@ -81,7 +81,7 @@ pub struct Verdict {
     /// Results files the verdict was computed from, relative to the input folder.
     pub files: Vec<String>,
     /// Why the status is what it is, when that is not obvious from the numbers.
-    pub note: String,
+    pub note: Phrase,
     /// The measured number behind `measured`, in `unit`; none when nothing was measured.
     pub measured_value: Option<f64>,
     /// The threshold's number, in `unit`.
@@ -285,7 +285,7 @@ impl Verdict {
             threshold: threshold.into(),
             published: published.into(),
             files: Vec::new(),
-            note: String::new(),
+            note: Phrase::default(),
             measured_value: None,
             threshold_value: None,
             published_value: None,
@@ -340,7 +340,7 @@ mod tests {
             threshold: Phrase::default(),
             published: Phrase::default(),
             files: vec![],
-            note: String::new(),
+            note: Phrase::default(),
             measured_value: None,
             threshold_value: None,
             published_value: None,

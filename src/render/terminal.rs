@@ -365,10 +365,10 @@ fn why_lines(out: &mut Styled, s: &SuiteReport, order: &[usize], line_room: usiz
         }
         // The status is said in front of the line: a reason that starts with it does not
         // say it again.
-        let note = v
-            .note
+        let whole = v.note.to_string();
+        let note = whole
             .strip_prefix(v.status.label())
-            .map_or(v.note.as_str(), str::trim_start);
+            .map_or(whole.as_str(), str::trim_start);
         let short = short_reason(note, 100);
         match reasons
             .iter_mut()

@@ -621,6 +621,71 @@ fn no_phrase_is_made_of_formatted_text() {
     );
 }
 
+/// A decimal is chosen where a number is shown, not where it is judged: no string in a
+/// suite carries a format with a precision (`{:.2}`, `{x:8.1}`); numbers go into the model
+/// as typed phrase arguments (`fixed(x, 2)`), formatted by one formatter. The exception
+/// is a `script*.rs` module, which reproduces a procedure script's printed table byte
+/// for byte, with the script's own widths and decimals.
+#[test]
+fn no_suite_formats_a_decimal_outside_a_script_module() {
+    let mut files = Vec::new();
+    rust_files(&root().join("src").join("suites"), &mut files);
+    assert!(files.len() > 50, "the suites' files: {}", files.len());
+    let precision = |lit: &str| {
+        let mut found = Vec::new();
+        let mut rest = lit;
+        while let Some(open) = rest.find('{') {
+            let after = &rest[open + 1..];
+            if let Some(stripped) = after.strip_prefix('{') {
+                rest = stripped;
+                continue;
+            }
+            let Some(close) = after.find('}') else { break };
+            let spec = &after[..close];
+            // `{arg:spec}`: the argument a name or position, the spec without blanks or
+            // quotes (a JSON example in a string is no format).
+            let format = spec.split_once(':').filter(|(arg, format)| {
+                arg.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    && !format.contains(|c: char| c.is_whitespace() || c == '"')
+            });
+            if let Some((_, format)) = format {
+                let digits_after_dot = format
+                    .split_once('.')
+                    .is_some_and(|(_, p)| p.starts_with(|c: char| c.is_ascii_digit()));
+                if digits_after_dot {
+                    found.push(format!("{{{spec}}}"));
+                }
+            }
+            rest = &after[close + 1..];
+        }
+        found
+    };
+    assert_eq!(
+        precision("{:.2}, {x:8.1}, {:+.0} not {{:.3}}, {y} nor {\"model\": \"glm-5.3\"}"),
+        ["{:.2}", "{x:8.1}", "{:+.0}"]
+    );
+    let mut found = Vec::new();
+    for f in &files {
+        let script = f
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("script"));
+        if script {
+            continue;
+        }
+        let text = std::fs::read_to_string(f).expect("read");
+        for lit in literals(&text) {
+            for spec in precision(&lit) {
+                found.push(format!("{}: {spec} in \"{lit}\"", f.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "decimals chosen in a suite (give the number to phrase! as fixed(x, n)):\n{}",
+        found.join("\n")
+    );
+}
+
 /// The procedures' collections are the suites' (and the KV procedure's three-test run):
 /// `collect`'s subcommands other than the built-in `sysinfo` and `replay` all come from
 /// the registry, each once.

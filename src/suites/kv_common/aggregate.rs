@@ -386,7 +386,15 @@ pub fn too_spread(
         for (name, m) in metrics {
             if let (_, Some(s)) = agg.metric(v, clients, m) {
                 if s > max {
-                    out.push(format!("{v} runs differ by {:.0}% in {name}", s * 100.0));
+                    out.push(
+                        crate::phrase!(
+                            "{} runs differ by {}% in {}",
+                            crate::model::phrase::name(*v),
+                            crate::model::phrase::fixed(s * 100.0, 0),
+                            crate::model::phrase::name(*name)
+                        )
+                        .to_string(),
+                    );
                 }
             }
         }

@@ -349,9 +349,12 @@ impl Kv {
                     let t = timed(&attempts, skip);
                     match t.as_slice() {
                         _ if slow_first(&t) => Ok(()),
-                        [first, next, ..] => Err(format!(
-                            "the first timed request ({first:.2} s) was not more than 10% slower than the next ({next:.2} s)"
-                        )),
+                        [first, next, ..] => Err(crate::phrase!(
+                            "the first timed request ({} s) was not more than 10% slower than the next ({} s)",
+                            crate::model::phrase::fixed(*first, 2),
+                            crate::model::phrase::fixed(*next, 2)
+                        )
+                        .to_string()),
                         _ => Err("fewer than two timed requests were answered".into()),
                     }
                 },

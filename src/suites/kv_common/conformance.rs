@@ -45,7 +45,7 @@ fn check(row: &Row, s: &Setup) -> Option<ConformanceRow> {
             || unknown(row),
             |r| {
                 let extra = r.number.filter(|n| *n > 0.0 && *n < 8.0).map(|n| {
-                    format!("With {n} GPUs holding the KV cache instead of 8, expect about {:.0}% of the reference's GPU KV cache, so GPU memory overflows at fewer clients.", 100.0 * n / 8.0)
+                    crate::phrase!("With {} GPUs holding the KV cache instead of 8, expect about {}% of the reference's GPU KV cache, so GPU memory overflows at fewer clients.", crate::model::phrase::plain(n), crate::model::phrase::fixed(100.0 * n / 8.0, 0)).to_string()
                 });
                 row_with(row, r, num_is(r, 8.0), extra)
             },
@@ -56,7 +56,7 @@ fn check(row: &Row, s: &Setup) -> Option<ConformanceRow> {
             || unknown(row),
             |r| {
                 let ok = r.number.is_some_and(|n| (n / 545_536.0 - 1.0).abs() <= 0.02);
-                let extra = r.number.map(|n| format!("Yours holds {:.0}% of the reference's tokens.", 100.0 * n / 545_536.0));
+                let extra = r.number.map(|n| crate::phrase!("Yours holds {}% of the reference's tokens.", crate::model::phrase::fixed(100.0 * n / 545_536.0, 0)).to_string());
                 row_with(row, r, ok, extra)
             },
         ),
@@ -67,9 +67,9 @@ fn check(row: &Row, s: &Setup) -> Option<ConformanceRow> {
                 let ok = r.number.is_some_and(|g| (85.0..=110.0).contains(&g));
                 let extra = r.number.filter(|g| *g > 0.0).map(|g| {
                     if g < 85.0 {
-                        format!("At {g:.1} Gb/s against about 97 Gb/s on a 100 Gb/s port, the link-bound restore floor is about {:.1}x the reference's.", 97.0 / g)
+                        crate::phrase!("At {} Gb/s against about 97 Gb/s on a 100 Gb/s port, the link-bound restore floor is about {}x the reference's.", crate::model::phrase::fixed(g, 1), crate::model::phrase::fixed(97.0 / g, 1)).to_string()
                     } else {
-                        format!("At {g:.1} Gb/s the link is faster than the reference's: restores may then be bounded by the card's SSDs, and may beat the published times.")
+                        crate::phrase!("At {} Gb/s the link is faster than the reference's: restores may then be bounded by the card's SSDs, and may beat the published times.", crate::model::phrase::fixed(g, 1)).to_string()
                     }
                 });
                 row_with(row, r, ok, extra)
@@ -115,16 +115,25 @@ fn cache_tier(row: &Row, s: &Setup) -> ConformanceRow {
         return r;
     };
     let read = Read {
-        value: format!("{} of {tb:.2} TB (the gateway's namespace)", dev.value),
+        value: crate::phrase!(
+            "{} of {} TB (the gateway's namespace)",
+            crate::model::phrase::name(dev.value.as_str()),
+            crate::model::phrase::fixed(tb, 2)
+        )
+        .to_string(),
         number: Some(tb),
         source: format!("{}, {list}", dev.source),
     };
     // Two 3.84 TB drives in RAID 0: 7.68 TB.
     let ok = (7.0..=8.0).contains(&tb);
-    let extra = Some(format!(
-        "{tb:.2} TB is about {:.1} drive(s) of 3.84 TB in RAID 0.",
-        tb / 3.84
-    ));
+    let extra = Some(
+        crate::phrase!(
+            "{} TB is about {} drive(s) of 3.84 TB in RAID 0.",
+            crate::model::phrase::fixed(tb, 2),
+            crate::model::phrase::fixed(tb / 3.84, 1)
+        )
+        .to_string(),
+    );
     row_with(row, &read, ok, extra)
 }
 

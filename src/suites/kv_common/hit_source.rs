@@ -80,9 +80,13 @@ pub fn source(pre: &Snapshot, post: &Snapshot, cached: u64) -> Source {
         return if external < 1.0 {
             Source::Nothing
         } else {
-            Source::Unaccounted(format!(
-                "the connector counted {external:.0} hits where the response says 0 cached"
-            ))
+            Source::Unaccounted(
+                crate::phrase!(
+                    "the connector counted {} hits where the response says 0 cached",
+                    crate::model::phrase::printed(external, 0)
+                )
+                .to_string(),
+            )
         };
     }
     let cached = cached as f64;
@@ -91,9 +95,14 @@ pub fn source(pre: &Snapshot, post: &Snapshot, cached: u64) -> Source {
     if (external - cached).abs() <= (cached * 0.01).max(1.0) {
         Source::Card { external }
     } else {
-        Source::Unaccounted(format!(
-            "the connector counted {external:.0} hits where the response says {cached:.0} cached"
-        ))
+        Source::Unaccounted(
+            crate::phrase!(
+                "the connector counted {} hits where the response says {} cached",
+                crate::model::phrase::printed(external, 0),
+                crate::model::phrase::printed(cached, 0)
+            )
+            .to_string(),
+        )
     }
 }
 
@@ -264,12 +273,13 @@ pub fn apply(v: &mut Verdict, checked: &[Checked], store: &str) {
     for c in checked {
         v.files.extend(c.files.iter().cloned());
     }
-    let extra = note.join("; ");
-    v.note = match (v.note.is_empty(), extra.is_empty()) {
-        (_, true) => v.note.clone(),
-        (true, false) => extra,
-        (false, false) => format!("{}; {extra}", v.note),
-    };
+    v.note = crate::model::phrase::Phrase::joined(
+        [
+            v.note.clone(),
+            crate::model::phrase::Phrase::words(note.join("; ")),
+        ],
+        "; ",
+    );
 }
 
 /// The restores by where their hits came from, each named by its line (and transcript,
@@ -300,10 +310,15 @@ fn sources(checked: &[Checked], several: bool) -> Sources {
     let gpu: Vec<String> = checked
         .iter()
         .filter_map(|c| match c.source {
-            Source::Gpu { local, external } => Some(format!(
-                "{}: {local:.0} tokens from the GPU prefix cache, {external:.0} from the connector",
-                at(c)
-            )),
+            Source::Gpu { local, external } => Some(
+                crate::phrase!(
+                    "{}: {} tokens from the GPU prefix cache, {} from the connector",
+                    crate::model::phrase::name(at(c)),
+                    crate::model::phrase::printed(local, 0),
+                    crate::model::phrase::printed(external, 0)
+                )
+                .to_string(),
+            ),
             _ => None,
         })
         .collect();

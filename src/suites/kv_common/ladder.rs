@@ -4,6 +4,7 @@
 mod file_kinds;
 mod hits;
 mod read;
+mod script;
 #[cfg(test)]
 mod tests;
 

@@ -72,10 +72,17 @@ pub fn measured(file: &str, attempts: &[Attempt], skip: usize, planned: usize) -
         if repeat_answered {
             used.remove(0);
             repeated_slow_first = times.last().map(|r| (times[0], *r));
-            warmup_note = Some(format!(
-                "`{file}`: the first timed run ({:.2} s) was slower than the next ({:.2} s) and was repeated ({made} timed requests, the procedure's {planned} and more): as the procedure says, the repeat is used",
-                times[0], times[1]
-            ));
+            warmup_note = Some(
+                crate::phrase!(
+                    "`{}`: the first timed run ({} s) was slower than the next ({} s) and was repeated ({} timed requests, the procedure's {} and more): as the procedure says, the repeat is used",
+                    crate::model::phrase::name(file),
+                    crate::model::phrase::fixed(times[0], 2),
+                    crate::model::phrase::fixed(times[1], 2),
+                    crate::model::phrase::count(made),
+                    crate::model::phrase::count(planned)
+                )
+                .to_string(),
+            );
         } else {
             unrepeated_slow_first = Some(times[0]);
             let repeat = if made > planned {
@@ -83,10 +90,16 @@ pub fn measured(file: &str, attempts: &[Attempt], skip: usize, planned: usize) -
             } else {
                 format!("was not repeated ({made} timed requests, the procedure's {planned})")
             };
-            warmup_note = Some(format!(
-                "`{file}`: the first timed run ({:.2} s) was slower than the next ({:.2} s) and {repeat}: it counts as measured; the procedure repeats a slow first run after a fresh start once and uses the repeat",
-                times[0], times[1]
-            ));
+            warmup_note = Some(
+                crate::phrase!(
+                    "`{}`: the first timed run ({} s) was slower than the next ({} s) and {}: it counts as measured; the procedure repeats a slow first run after a fresh start once and uses the repeat",
+                    crate::model::phrase::name(file),
+                    crate::model::phrase::fixed(times[0], 2),
+                    crate::model::phrase::fixed(times[1], 2),
+                    crate::model::phrase::name(repeat)
+                )
+                .to_string(),
+            );
         }
     }
     Measured {

@@ -116,10 +116,12 @@ pub fn disagreement(
         phrase!("in the server's median bucket, above {} s", plain(lo))
     };
     let counted = match requests {
-        Some(n) if (n as f64 - server.requests).abs() >= 0.5 => format!(
-            "; the client recorded {n} requests and the server counted {:.0} in the same window, so the window held other requests or lost some",
-            server.requests
-        ),
+        Some(n) if (n as f64 - server.requests).abs() >= 0.5 => phrase!(
+            "; the client recorded {} requests and the server counted {} in the same window, so the window held other requests or lost some",
+            crate::model::phrase::count(n),
+            crate::model::phrase::fixed(server.requests, 0)
+        )
+        .to_string(),
         _ => String::new(),
     };
     Some(

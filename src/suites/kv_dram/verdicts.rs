@@ -25,14 +25,16 @@ pub(super) fn gen_verdict(agg: &Aggregate, n: u32, gap: f64, max_spread: f64) ->
     let (Some(a), Some(l)) = (agg.metric(ADP, n, GEN).0, agg.metric(LMCACHE, n, GEN).0) else {
         let failing = failing_runs(agg, &[ADP, LMCACHE], n);
         if failing.is_empty() {
-            v.note = format!("needs results/adp-*-L{n} and results/lmcache-*-L{n}");
+            v.note = Phrase::words(format!(
+                "needs results/adp-*-L{n} and results/lmcache-*-L{n}"
+            ));
         } else {
             v.status = Status::Fail;
-            v.note = format!(
+            v.note = Phrase::words(format!(
                 "a run of this level failed: {}; {}",
                 failing.join("; "),
                 fed_by(agg, &[ADP, LMCACHE], n)
-            );
+            ));
         }
         return v;
     };
@@ -47,19 +49,25 @@ pub(super) fn gen_verdict(agg: &Aggregate, n: u32, gap: f64, max_spread: f64) ->
     let fed = format!("medians of {}", fed_by(agg, &[ADP, LMCACHE], n));
     let failing = failing_runs(agg, &[ADP, LMCACHE], n);
     let spread = too_spread(agg, &[ADP, LMCACHE], n, max_spread, &[("gen tok/s", GEN)]);
-    (v.status, v.note) = if !failing.is_empty() {
+    let (status, note): (Status, Phrase) = if !failing.is_empty() {
         (
             Status::Fail,
-            format!("a run of this level failed: {}; {fed}", failing.join("; ")),
+            Phrase::words(format!(
+                "a run of this level failed: {}; {fed}",
+                failing.join("; ")
+            )),
         )
     } else if !spread.is_empty() {
         (
             Status::Inconclusive,
-            format!("{}; {fed}", spread.join("; ")),
+            Phrase::words(format!("{}; {fed}", spread.join("; "))),
         )
     } else if let Some(judged) = gen_interval(agg, n, gap) {
         v.interval = Some(judged.interval);
-        (judged.status, format!("{fed}; {}", judged.note))
+        (
+            judged.status,
+            phrase!("{}; {}", Phrase::words(fed), judged.note),
+        )
     } else {
         let status = if diff.abs() <= gap {
             Status::Pass
@@ -68,9 +76,10 @@ pub(super) fn gen_verdict(agg: &Aggregate, n: u32, gap: f64, max_spread: f64) ->
         };
         (
             status,
-            format!("{fed}; {}", agg.within_missing(&[ADP, LMCACHE], n)),
+            Phrase::words(format!("{fed}; {}", agg.within_missing(&[ADP, LMCACHE], n))),
         )
     };
+    (v.status, v.note) = (status, note);
     v
 }
 
@@ -78,7 +87,7 @@ pub(super) fn gen_verdict(agg: &Aggregate, n: u32, gap: f64, max_spread: f64) ->
 pub(super) struct Judged {
     interval: crate::model::verdict::Interval,
     status: Status,
-    note: String,
+    note: Phrase,
 }
 
 /// LMCache's generation rate over the connector's at a level, as the 95% interval over
@@ -104,11 +113,11 @@ pub(super) fn gen_interval(agg: &Aggregate, n: u32, gap: f64) -> Option<Judged> 
     } else {
         Status::Inconclusive
     };
-    let mut note = format!(
-        "95% interval of lmcache over adp ({}): {:+.1}% to {:+.1}%",
-        method.name(),
-        (low - 1.0) * 100.0,
-        (high - 1.0) * 100.0
+    let mut note = phrase!(
+        "95% interval of lmcache over adp ({}): {}% to {}%",
+        phrase::name(method.name()),
+        signed((low - 1.0) * 100.0, 1),
+        signed((high - 1.0) * 100.0, 1)
     );
     if status == Status::Inconclusive {
         // The bound the interval crosses is the one to settle; crossing both, the one
@@ -122,18 +131,22 @@ pub(super) fn gen_interval(agg: &Aggregate, n: u32, gap: f64) -> Option<Judged> 
             }
             _ => lo_bound,
         };
-        note.push_str(&match r.runs_to_settle(bound) {
-            Settle::Runs(k) => format!(
-                "; it straddles {:+.0}%: about {k} runs of each variant would settle it at the spread seen",
-                (bound - 1.0) * 100.0
+        let straddles = signed((bound - 1.0) * 100.0, 0);
+        note = match r.runs_to_settle(bound) {
+            Settle::Runs(k) => phrase!(
+                "{}; it straddles {}%: about {} runs of each variant would settle it at the spread seen",
+                note,
+                straddles,
+                count_of(k)
             ),
-            _ if r.n_base == 1 && r.n_cand == 1 => format!(
-                "; it straddles {:+.0}%: {}",
-                (bound - 1.0) * 100.0,
+            _ if r.n_base == 1 && r.n_cand == 1 => phrase!(
+                "{}; it straddles {}%: {}",
+                note,
+                straddles,
                 crate::suites::kv_common::within::UNSETTLED
             ),
-            _ => format!("; it straddles {:+.0}%", (bound - 1.0) * 100.0),
-        });
+            _ => phrase!("{}; it straddles {}%", note, straddles),
+        };
     }
     Some(Judged {
         interval: crate::model::verdict::Interval {
@@ -217,6 +230,6 @@ pub(super) fn hits_verdict(all: &[(String, (String, Vec<Attempt>))], share: f64)
             failed.join("; ")
         ));
     }
-    v.note = note.join("; ");
+    v.note = Phrase::words(note.join("; "));
     v
 }

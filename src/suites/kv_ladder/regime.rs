@@ -173,10 +173,12 @@ pub(super) fn deviations(rows: &[LevelRegime], r: &LadderRef) -> Vec<Deviation> 
         let effect = if mean <= 1.0 {
             "the workload fit in the KV cache: without evictions the connector had nothing to restore, so the advantage has nothing to show".to_string()
         } else if mean < want * r.regime.min_share {
-            format!(
-                "a milder regime than the procedure's: the histories held under {:.0}% of the {want:.0}x it states, so fewer evictions than the published comparison",
-                r.regime.min_share * 100.0
+            phrase!(
+                "a milder regime than the procedure's: the histories held under {}% of the {}x it states, so fewer evictions than the published comparison",
+                fixed(r.regime.min_share * 100.0, 0),
+                fixed(want, 0)
             )
+            .to_string()
         } else {
             continue;
         };
@@ -279,10 +281,10 @@ pub(super) fn engaged_verdict(rows: &[LevelRegime], r: &LadderRef) -> Verdict {
             // Nothing says the histories fit: the size they are measured against is
             // unknown, and the levels the procedure puts past it are not in the files.
             v.status = Status::NotMeasured;
-            v.note = format!(
+            v.note = Phrase::words(format!(
                 "the GPU KV cache size is unknown (no `GPU KV cache size` line in the ADP server log) and none of the procedure's levels past it ({}) is in the files: which levels went past the cache cannot be told",
                 levels(&r.large_levels)
-            );
+            ));
             return v;
         }
         v.status = Status::NotComparable;
@@ -322,41 +324,45 @@ fn engaged_note(
     without: &[u32],
     unknown: &[u32],
     plain_hits: f64,
-) -> String {
-    let mut note = Vec::new();
+) -> Phrase {
+    let mut note: Vec<Phrase> = Vec::new();
     if !known {
-        note.push("no KV cache size in the server log: the levels past it are the procedure's (16 and 32 clients)".to_string());
+        note.push(Phrase::from("no KV cache size in the server log: the levels past it are the procedure's (16 and 32 clients)"));
     }
     if !without.is_empty() {
-        note.push(format!(
+        note.push(Phrase::words(format!(
             "no card hits in a run at {} clients: the connector did not restore where the GPU cache could not hold the histories",
             levels(without)
-        ));
+        )));
     }
     if plain_hits > 0.0 {
-        note.push(format!(
-            "gpu-only counts {plain_hits:.0} external hits without a connector: the snapshots are not from the server they claim"
+        note.push(phrase!(
+            "gpu-only counts {} external hits without a connector: the snapshots are not from the server they claim",
+            fixed(plain_hits, 0)
         ));
     }
     if !unknown.is_empty() {
-        note.push(format!(
+        note.push(Phrase::words(format!(
             "no .pre.prom/.post.prom card counters at {} clients",
             levels(unknown)
-        ));
+        )));
     }
     // The negative control: where the histories fit, the card has little to add.
-    let control: Vec<String> = adp
+    let control: Vec<Phrase> = adp
         .iter()
         .filter(|x| r.small_levels.contains(&x.clients))
-        .filter_map(|x| x.card_hit_pct.map(|p| format!("{p:.0}% at {}", x.clients)))
+        .filter_map(|x| {
+            x.card_hit_pct
+                .map(|p| phrase!("{}% at {}", fixed(p, 0), count(x.clients)))
+        })
         .collect();
     if !control.is_empty() {
-        note.push(format!(
+        note.push(phrase!(
             "where the histories fit the cache, card hits are {} of the GPU cache's misses (the parity verdicts judge the rates there)",
-            control.join(", ")
+            Phrase::join(control, ", ")
         ));
     }
-    note.join("; ")
+    Phrase::join(note, "; ")
 }
 
 /// The regime rows, typed: per level the procedure states a multiple for and variant,

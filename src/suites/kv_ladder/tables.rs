@@ -106,10 +106,11 @@ pub(super) fn median_table(agg: &Aggregate, max_spread: f64) -> Table {
         .map(String::from)
         .to_vec(),
         rows,
-        notes: vec![format!(
-            "runs differing by more than {:.0}% make a level inconclusive",
-            max_spread * 100.0
-        )],
+        notes: vec![phrase!(
+            "runs differing by more than {}% make a level inconclusive",
+            fixed(max_spread * 100.0, 0)
+        )
+        .to_string()],
     }
 }
 

@@ -141,7 +141,7 @@ fn level_charts(here: &[&Level], n: u32) -> Vec<Chart> {
         return Vec::new();
     }
     let categories: Vec<String> = (0..buckets)
-        .map(|b| format!("{:.0}", b as f64 * step))
+        .map(|b| Phrase::num(b as f64 * step, 0).to_string())
         .collect();
     let mut usage = line(
         here,

@@ -48,20 +48,23 @@ pub(super) fn parity_verdict(agg: &Aggregate, n: u32, min_ratio: f64, max_spread
     let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread, RATES);
     let metrics = [("output", OUTPUT, ro), ("gen", GEN, rg)];
     let runs = runs_interval(agg, n, &metrics).or_else(|| within_interval(agg, n, &metrics));
-    (v.status, v.note) = if !failing.is_empty() {
+    let (status, note): (Status, Phrase) = if !failing.is_empty() {
         (
             Status::Fail,
-            format!("a run of this level failed: {}; {fed}", failing.join("; ")),
+            Phrase::words(format!(
+                "a run of this level failed: {}; {fed}",
+                failing.join("; ")
+            )),
         )
     } else if !spread.is_empty() {
         (
             Status::Inconclusive,
-            format!("{}; {fed}", spread.join("; ")),
+            Phrase::words(format!("{}; {fed}", spread.join("; "))),
         )
     } else if let Some(runs) = runs {
         v.interval = Some(runs.interval.clone());
         let status = runs.status(min_ratio, false);
-        let note = format!("{fed}; {}", runs.said(min_ratio, status));
+        let note = phrase!("{}; {}", Phrase::words(fed), runs.said(min_ratio, status));
         (status, note)
     } else {
         let status = if ro >= min_ratio && rg >= min_ratio {
@@ -71,9 +74,10 @@ pub(super) fn parity_verdict(agg: &Aggregate, n: u32, min_ratio: f64, max_spread
         };
         (
             status,
-            format!("{fed}; {}", agg.within_missing(&[ADP, PLAIN], n)),
+            Phrase::words(format!("{fed}; {}", agg.within_missing(&[ADP, PLAIN], n))),
         )
     };
+    (v.status, v.note) = (status, note);
     v
 }
 
@@ -110,17 +114,25 @@ impl RunsInterval {
         }
     }
 
-    fn said(&self, threshold: f64, status: Status) -> String {
+    fn said(&self, threshold: f64, status: Status) -> Phrase {
         use crate::stats::ratio::Settle;
-        let mut parts: Vec<String> = self
+        let mut parts: Vec<Phrase> = self
             .each
             .iter()
-            .filter_map(|(name, r)| {
+            .filter_map(|(metric, r)| {
                 let (lo, hi, _, _) = r.interval?;
-                Some(format!("{name} {lo:.3}x..{hi:.3}x"))
+                Some(phrase!(
+                    "{} {}x..{}x",
+                    name(*metric),
+                    fixed(lo, 3),
+                    fixed(hi, 3)
+                ))
             })
             .collect();
-        parts.insert(0, format!("95% intervals ({})", self.interval.method));
+        parts.insert(
+            0,
+            phrase!("95% intervals ({})", name(self.interval.method.as_str())),
+        );
         if status == Status::Inconclusive {
             let more = self
                 .each
@@ -131,17 +143,20 @@ impl RunsInterval {
                 })
                 .max();
             parts.push(match more {
-                Some(k) => format!(
-                    "an interval straddles {threshold:.2}: about {k} runs of each variant would settle it at the spread seen"
+                Some(k) => phrase!(
+                    "an interval straddles {}: about {} runs of each variant would settle it at the spread seen",
+                    fixed(threshold, 2),
+                    count(k)
                 ),
-                None if self.interval.runs == [1, 1] => format!(
-                    "an interval straddles {threshold:.2}: {}",
+                None if self.interval.runs == [1, 1] => phrase!(
+                    "an interval straddles {}: {}",
+                    fixed(threshold, 2),
                     crate::suites::kv_common::within::UNSETTLED
                 ),
-                None => format!("an interval straddles {threshold:.2}"),
+                None => phrase!("an interval straddles {}", fixed(threshold, 2)),
             });
         }
-        parts.join("; ")
+        Phrase::join(parts, "; ")
     }
 }
 
@@ -199,14 +214,16 @@ fn intervals(
 pub(super) fn no_medians(mut v: Verdict, agg: &Aggregate, n: u32) -> Verdict {
     let failing = failing_runs(agg, &[ADP, PLAIN], n);
     if failing.is_empty() {
-        v.note = format!("needs the {n}-client level of both adp and gpu-only with records");
+        v.note = Phrase::words(format!(
+            "needs the {n}-client level of both adp and gpu-only with records"
+        ));
     } else {
         v.status = Status::Fail;
-        v.note = format!(
+        v.note = Phrase::words(format!(
             "a run of this level failed: {}; {}",
             failing.join("; "),
             fed_by(agg, &[ADP, PLAIN], n)
-        );
+        ));
     }
     v
 }
@@ -267,7 +284,7 @@ pub(super) fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Ver
     if !card.is_empty() {
         v.set_measured(Some(4.0 - (missed.len() + unsure.len()) as f64));
     }
-    (v.status, v.note) = advantage_status(
+    let (status, note) = advantage_status(
         agg,
         n,
         max_spread,
@@ -279,6 +296,7 @@ pub(super) fn advantage_verdict(agg: &Aggregate, n: u32, max_spread: f64) -> Ver
         },
         card.is_empty(),
     );
+    (v.status, v.note) = (status, Phrase::words(note));
     v
 }
 
@@ -389,8 +407,14 @@ fn comparisons(agg: &Aggregate, n: u32, medians_met: [bool; 3]) -> Comparisons {
             return (Some(medians_met), None);
         };
         let judged = r.interval.map(|(lo, hi, _, method)| {
-            let ratio = format!("{} over {}", cand.0, base.0);
-            (method.name(), format!("{ratio} {lo:.3}x..{hi:.3}x"))
+            let said = phrase!(
+                "{} over {} {}x..{}x",
+                name(cand.0),
+                name(base.0),
+                fixed(lo, 3),
+                fixed(hi, 3)
+            );
+            (method.name(), said.to_string())
         });
         let met = match r.against(1.0, true) {
             Some(crate::stats::ratio::Against::Above) => Some(true),
@@ -490,7 +514,7 @@ pub(super) fn failures_verdict(levels: &[Level]) -> Verdict {
             unknown.join(", ")
         ));
     }
-    v.note = note.join("; ");
+    v.note = Phrase::words(note.join("; "));
     v
 }
 
@@ -518,10 +542,10 @@ pub(super) fn turned_off_verdict(logs: &kv_common::ServerLogs) -> Verdict {
     } else {
         v.status = Status::Fail;
         let lines: Vec<String> = log.turned_off.iter().map(|l| l.to_string()).collect();
-        v.note = format!(
+        v.note = Phrase::words(format!(
             "`{file}` line(s) {}: the connector switched itself off",
             lines.join(", ")
-        );
+        ));
     }
     v
 }

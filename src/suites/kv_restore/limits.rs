@@ -85,10 +85,16 @@ pub fn restore_floor(i: RestoreInputs) -> Limit {
         qty(floor, 2, Unit::Seconds)
     );
     limit.bound_value = Some(floor);
-    limit.formula = format!(
-        "{cached} cached tokens × {gib} GiB / {toks:.0} tokens = {} (one GPU's share; where every rank's share crosses the link, multiply by the tensor-parallel size), over {gbit:.1} Gb/s = {floor:.2} s; the card's read bandwidth is in no file, so the floor counts the link only and the true floor can be higher",
-        gb(bytes)
-    );
+    limit.formula = phrase!(
+        "{} cached tokens × {} GiB / {} tokens = {} (one GPU's share; where every rank's share crosses the link, multiply by the tensor-parallel size), over {} Gb/s = {} s; the card's read bandwidth is in no file, so the floor counts the link only and the true floor can be higher",
+        crate::model::phrase::count(cached),
+        crate::model::phrase::plain(gib),
+        crate::model::phrase::fixed(toks, 0),
+        crate::model::phrase::name(gb(bytes)),
+        crate::model::phrase::fixed(gbit, 1),
+        crate::model::phrase::fixed(floor, 2)
+    )
+    .to_string();
     limit.reading = floor_reading(m.median, floor);
     limit
 }
@@ -96,16 +102,22 @@ pub fn restore_floor(i: RestoreInputs) -> Limit {
 /// What the median restore says against the link-bound floor.
 fn floor_reading(median: Option<f64>, floor: f64) -> String {
     match median {
-        Some(t) if t < floor * 0.95 => format!(
-            "the median restore ({t:.2} s) is below the link-bound floor: the restore moved less than one GPU's share over the link (KV shared across ranks, or compressed), or the inputs are from different runs"
-        ),
-        Some(t) if t <= floor * 1.5 => format!(
-            "the median restore ({t:.2} s) is within 1.5× of the link-bound floor: the link is the ceiling; a faster restore needs a faster link"
-        ),
-        Some(t) => format!(
-            "the median restore ({t:.2} s) is {:.1}× the link-bound floor: the link is not the ceiling; look at the card's SSDs, the gateway and the connector",
-            t / floor
-        ),
+        Some(t) if t < floor * 0.95 => phrase!(
+            "the median restore ({} s) is below the link-bound floor: the restore moved less than one GPU's share over the link (KV shared across ranks, or compressed), or the inputs are from different runs",
+            crate::model::phrase::fixed(t, 2)
+        )
+        .to_string(),
+        Some(t) if t <= floor * 1.5 => phrase!(
+            "the median restore ({} s) is within 1.5× of the link-bound floor: the link is the ceiling; a faster restore needs a faster link",
+            crate::model::phrase::fixed(t, 2)
+        )
+        .to_string(),
+        Some(t) => phrase!(
+            "the median restore ({} s) is {}× the link-bound floor: the link is not the ceiling; look at the card's SSDs, the gateway and the connector",
+            crate::model::phrase::fixed(t, 2),
+            crate::model::phrase::fixed(t / floor, 1)
+        )
+        .to_string(),
         None => "no restore was measured".into(),
     }
 }

@@ -34,8 +34,9 @@ pub(super) fn cached_verdict(
     v.files.push(file.clone());
     let restores: Vec<&Attempt> = attempts.iter().skip(1).collect();
     if restores.is_empty() {
-        v.note =
-            format!("`{file}` has only the cold request; the restores after restarts are missing");
+        v.note = Phrase::words(format!(
+            "`{file}` has only the cold request; the restores after restarts are missing"
+        ));
         return v;
     }
     let c = Cached::of(&restores, share);
@@ -49,7 +50,7 @@ pub(super) fn cached_verdict(
             count(restores.len())
         )
     });
-    v.note = c.note();
+    v.note = Phrase::words(c.note());
     v.status = c.status();
     v
 }
@@ -194,9 +195,11 @@ pub(super) fn time_verdict(
     if let (Status::Fail, Some((first, again))) =
         (v.status, restore.and_then(|m| m.repeated_slow_first))
     {
-        v.note = format!(
-            "restore 1 ({first:.2} s) was slower than the next and was repeated, as the procedure says: the repeat ({again:.2} s) is judged; {}",
-            v.note
+        v.note = phrase!(
+            "restore 1 ({} s) was slower than the next and was repeated, as the procedure says: the repeat ({} s) is judged; {}",
+            fixed(first, 2),
+            fixed(again, 2),
+            v.note.clone()
         );
     }
     say_why_unbanded(&mut v, recompute, band.is_none());
@@ -208,21 +211,22 @@ pub(super) fn time_verdict(
 /// limit's interval, or failed requests that may have been the slow ones.
 fn time_status(
     v: &mut Verdict,
-    turns: &[String],
+    turns: &[Phrase],
     band: Option<&LimitBand>,
     rs: f64,
     limit: f64,
     failed: &[String],
 ) -> Status {
     if !turns.is_empty() {
-        let mut why = format!(
+        let mut why = phrase!(
             "{}; the procedure repeats a slow first run after a fresh start once and uses the repeat, and the files hold no answered repeat",
-            turns.join("; ")
+            Phrase::join(turns.to_vec(), "; ")
         );
         if !failed.is_empty() {
-            why = format!(
-                "{why}; failed requests left out of the times: {}",
-                failed.join("; ")
+            why = phrase!(
+                "{}; failed requests left out of the times: {}",
+                why,
+                name(failed.join("; "))
             );
         }
         v.note = why;
@@ -232,21 +236,25 @@ fn time_status(
         // the limit the slowest restore is on.
         v.note = b.straddled(rs);
         if !failed.is_empty() {
-            v.note = format!(
+            v.note = phrase!(
                 "{}; failed requests left out of the times: {}",
-                v.note,
-                failed.join("; ")
+                v.note.clone(),
+                name(failed.join("; "))
             );
         }
         Status::Inconclusive
     } else if rs > limit {
-        v.note = format!("the slowest restore judged ({rs:.2} s) is over the limit ({limit:.2} s)");
+        v.note = phrase!(
+            "the slowest restore judged ({} s) is over the limit ({} s)",
+            fixed(rs, 2),
+            fixed(limit, 2)
+        );
         Status::Fail
     } else if !failed.is_empty() {
         // A failed restore may have been the slow one: the criterion cannot pass.
-        v.note = format!(
+        v.note = phrase!(
             "failed requests left out of the times, so every restore cannot be judged: {}",
-            failed.join("; ")
+            name(failed.join("; "))
         );
         Status::Inconclusive
     } else {
@@ -264,13 +272,15 @@ fn slow_firsts(
     r: &crate::suites::kv_common::reference::RestoreRef,
     limit: f64,
     rs: f64,
-) -> Vec<String> {
+) -> Vec<Phrase> {
     let restore_turns = restore.and_then(|m| {
         let first = m.unrepeated_slow_first?;
         let rest = m.used.iter().skip(1).copied().reduce(f64::max)?;
         (first > limit && rest <= limit).then(|| {
-            format!(
-                "repeat restore 1: it took {first:.2} s, over the limit, and the others at most {rest:.2} s"
+            phrase!(
+                "repeat restore 1: it took {} s, over the limit, and the others at most {} s",
+                fixed(first, 2),
+                fixed(rest, 2)
             )
         })
     });
@@ -279,8 +289,12 @@ fn slow_firsts(
         let without = crate::stats::median(&m.used[1..])?;
         let lower = (without / r.restore_vs_recompute).max(r.restore_floor_s);
         (rs <= limit && rs > lower).then(|| {
-            format!(
-                "repeat recompute 1: it took {first:.2} s and lifts the limit to {limit:.2} s; without it the limit is {lower:.2} s and the slowest restore ({rs:.2} s) is over it"
+            phrase!(
+                "repeat recompute 1: it took {} s and lifts the limit to {} s; without it the limit is {} s and the slowest restore ({} s) is over it",
+                fixed(first, 2),
+                fixed(limit, 2),
+                fixed(lower, 2),
+                fixed(rs, 2)
             )
         })
     });
@@ -296,14 +310,11 @@ fn say_why_unbanded(v: &mut Verdict, recompute: Option<&Measured>, no_band: bool
     let unbanded = recompute.filter(|m| no_band && m.used.len() >= 2);
     if let (Some(m), Status::Pass | Status::Fail) = (unbanded, v.status) {
         if let Some(t) = m.used.iter().find(|t| !t.is_finite() || **t <= 0.0) {
-            let why = format!(
-                "the limit has no interval: a timed recompute of {t:.2} s is not a time to scale by; the point limit judges"
+            let why = phrase!(
+                "the limit has no interval: a timed recompute of {} s is not a time to scale by; the point limit judges",
+                fixed(*t, 2)
             );
-            v.note = if v.note.is_empty() {
-                why
-            } else {
-                format!("{}; {why}", v.note)
-            };
+            v.note = Phrase::joined([v.note.clone(), why], "; ");
         }
     }
 }
@@ -367,7 +378,8 @@ pub(super) fn plain_cold_verdict(plain: Option<&(String, Vec<Attempt>)>) -> Verd
             count(attempts.len())
         );
     }
-    (v.status, v.note) = plain_status(&hits, &failed, &unreported);
+    let (status, note) = plain_status(&hits, &failed, &unreported);
+    (v.status, v.note) = (status, Phrase::words(note));
     v
 }
 
@@ -445,11 +457,11 @@ pub(super) fn kv_size_verdict(logs: &ServerLogs) -> Verdict {
             }
         }
         (a, p) => {
-            v.note = format!(
+            v.note = Phrase::words(format!(
                 "needs the `GPU KV cache size` line in both logs/adp-vllm.log and logs/gpu-only-vllm.log (adp: {}, gpu-only: {})",
                 describe(&a),
                 describe(&p)
-            );
+            ));
         }
     }
     v
@@ -480,7 +492,7 @@ pub(super) fn connector_verdict(logs: &ServerLogs) -> Verdict {
             v.set_measured(Some(1.0));
             v.measured = phrase!("{} tensors", count(log.xkv_tensors.unwrap_or(0)));
             v.status = Status::Pass;
-            v.note = line.clone();
+            v.note = Phrase::words(line.clone());
         }
         None => match log.connectors.first() {
             // Another KV connector (vLLM's ExampleConnector in the real-engine tests):
@@ -489,9 +501,9 @@ pub(super) fn connector_verdict(logs: &ServerLogs) -> Verdict {
                 v.set_measured(Some(1.0));
                 v.measured = phrase!("{} created", crate::model::phrase::name(name));
                 v.status = Status::NotComparable;
-                v.note = format!(
+                v.note = Phrase::words(format!(
                     "not comparable (would have been pass): `{file}` line {line} creates the KV connector `{name}`, not the product's FusIOnXConnector: its restores are real, but not the card's"
-                );
+                ));
             }
             None => {
                 v.set_measured(Some(0.0));
@@ -547,19 +559,24 @@ impl LimitBand {
 
     /// Why a slowest restore of `rs` seconds inside the interval decides nothing, and
     /// about how many timed recomputes would.
-    fn straddled(&self, rs: f64) -> String {
-        let mut why = format!(
-            "the slowest restore ({rs:.2} s) lies inside the limit's 95% interval ({:.2} to {:.2} s, from {} timed recomputes)",
-            self.interval.low, self.interval.high, self.recomputes.n
+    fn straddled(&self, rs: f64) -> Phrase {
+        let mut why = phrase!(
+            "the slowest restore ({} s) lies inside the limit's 95% interval ({} to {} s, from {} timed recomputes)",
+            fixed(rs, 2),
+            fixed(self.interval.low, 2),
+            fixed(self.interval.high, 2),
+            count(self.recomputes.n)
         );
         // The recompute time at which the limit equals the slowest restore (over the
         // floor: a restore under the floor never falls inside the interval).
         let at = rs * self.ratio;
         if rs > self.floor {
             if let Some(n) = self.recomputes.runs_to_exclude(at) {
-                why.push_str(&format!(
-                    "; about {n} timed recomputes would settle it at the spread seen (the band narrows as t(0.975, n-1)/sqrt(n))"
-                ));
+                why = phrase!(
+                    "{}; about {} timed recomputes would settle it at the spread seen (the band narrows as t(0.975, n-1)/sqrt(n))",
+                    why,
+                    count(n)
+                );
             }
         }
         why

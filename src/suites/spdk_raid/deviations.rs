@@ -277,7 +277,7 @@ fn runtime_deviation(
             .subject(subject)
             .file(run.file.clone())
             .effect(
-                format!("another runtime; the run lasted {actual:.1} s"),
+                phrase!("another runtime; the run lasted {} s", fixed(actual, 1)).to_string(),
                 false,
             )
             .source(p.source.clone()),

@@ -191,6 +191,11 @@ pub fn workload_signature(w: &Workload) -> Signature {
     }
 }
 
+/// `why` before what the note already says.
+fn before(why: Phrase, note: &Phrase) -> Phrase {
+    Phrase::joined([why, note.clone()], "; ")
+}
+
 fn join(a: &str, b: &str) -> String {
     match (a.is_empty(), b.is_empty()) {
         (true, _) => b.to_string(),
@@ -218,7 +223,7 @@ pub fn headline_verdict(
     let (cand, cand_note) = find_runs(groups, &sides.candidate, w, tree.as_deref());
     let cmp = if w.strict { ">" } else { ">=" };
     let mut v = Verdict {
-        note: join(&base_note, &cand_note),
+        note: Phrase::words(join(&base_note, &cand_note)),
         ..Verdict::new(
             format!("storage.{}", w.id),
             format!("{}: {}", w.title, w.criterion),
@@ -248,7 +253,7 @@ pub fn headline_verdict(
             w.name,
             missing.join(" and ")
         );
-        v.note = join(&why, &v.note);
+        v.note = before(Phrase::words(why), &v.note);
         return v;
     }
     let (bs, cs): (Vec<f64>, Vec<f64>) = (
@@ -273,7 +278,7 @@ pub fn headline_verdict(
             v.status = Status::Inconclusive;
             v.set_measured(None);
             v.measured = Phrase::dash();
-            v.note = join(&why, &v.note);
+            v.note = before(Phrase::words(why), &v.note);
             return v;
         }
     }
@@ -283,7 +288,10 @@ pub fn headline_verdict(
     }
     let Some(r) = crate::stats::ratio::ratio(&bs, &cs) else {
         v.status = Status::Inconclusive;
-        v.note = join("a run moved 0 MB/s: no ratio of the pools", &v.note);
+        v.note = before(
+            Phrase::from("a run moved 0 MB/s: no ratio of the pools"),
+            &v.note,
+        );
         return v;
     };
     v.set_measured(Some(r.estimate));
@@ -336,16 +344,16 @@ fn one_run_interval(v: &mut Verdict, r: &crate::stats::ratio::Ratio, w: &Workloa
         Some(Against::Below) => Status::Fail,
         _ => Status::Inconclusive,
     };
-    let mut why = format!(
-        "one run a side: the 95% interval ({:.2}x to {:.2}x) comes from within each run ({} batch means of its per-second throughput over its steady window) and says nothing of how runs differ from one another",
-        low,
-        high,
-        crate::stats::batch::BATCHES
+    let mut why = phrase!(
+        "one run a side: the 95% interval ({}x to {}x) comes from within each run ({} batch means of its per-second throughput over its steady window) and says nothing of how runs differ from one another",
+        fixed(low, 2),
+        fixed(high, 2),
+        count(crate::stats::batch::BATCHES)
     );
     if v.status == Status::Inconclusive {
-        why.push_str("; it straddles the threshold: repeat the runs (`collect storage --until-settled`) to settle it");
+        why = phrase!("{}; it straddles the threshold: repeat the runs (`collect storage --until-settled`) to settle it", why);
     }
-    v.note = join(&why, &v.note);
+    v.note = before(why, &v.note);
 }
 
 /// The verdict on repeated runs: every run listed, the ratio of the geometric means with
@@ -361,14 +369,21 @@ fn pooled(
     use crate::stats::ratio::Against;
     let geo = |xs: &[f64]| (xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp();
     let runs = |array: &str, (gs, xs): (&[&RunGroup], &[f64])| {
-        let each: Vec<String> = gs
+        let each: Vec<Phrase> = gs
             .iter()
             .zip(xs)
-            .map(|(g, x)| format!("run {} `{}` {x:.0} MB/s", g.number, g.run.file))
+            .map(|(g, x)| {
+                phrase!(
+                    "run {} `{}` {} MB/s",
+                    count(g.number),
+                    phrase::name(&g.run.file),
+                    fixed(*x, 0)
+                )
+            })
             .collect();
-        format!("{array}: {}", each.join(", "))
+        phrase!("{}: {}", phrase::name(array), Phrase::join(each, ", "))
     };
-    let mut listed = format!(
+    let mut listed = phrase!(
         "{}; {}",
         runs(&sides.baseline, base),
         runs(&sides.candidate, cand)
@@ -381,10 +396,12 @@ fn pooled(
             .collect();
         if versions.len() > 1 {
             let versions: Vec<&str> = versions.into_iter().collect();
-            listed.push_str(&format!(
-                "; {array}'s runs were made by {}: pooled as repeats, though fio versions may measure differently",
-                versions.join(" and ")
-            ));
+            listed = phrase!(
+                "{}; {}'s runs were made by {}: pooled as repeats, though fio versions may measure differently",
+                listed,
+                phrase::name(array.as_str()),
+                phrase::name(versions.join(" and "))
+            );
         }
     }
     match r.interval {
@@ -411,7 +428,11 @@ fn pooled(
                 Some(Against::Below) => Status::Fail,
                 _ => Status::Inconclusive,
             };
-            let mut why = format!("{listed}; interval: {}", method.name());
+            let mut why = phrase!(
+                "{}; interval: {}",
+                listed.clone(),
+                phrase::name(method.name())
+            );
             if v.status == Status::Inconclusive {
                 use crate::stats::ratio::Settle;
                 // The reason first: the terminal's summary shows a note's first clause.
@@ -428,9 +449,9 @@ fn pooled(
                     }
                     Settle::NoSpread => straddles.to_string(),
                 };
-                why = format!("{reason}; {why}");
+                why = phrase!("{}; {}", Phrase::words(reason), why);
             }
-            v.note = join(&why, &v.note);
+            v.note = before(why, &v.note);
         }
         None => {
             // Repeats that agree in every number: no spread, so no interval. Judged on
@@ -441,10 +462,11 @@ fn pooled(
                 r.estimate >= w.min_ratio
             };
             v.status = if ok { Status::Pass } else { Status::Fail };
-            let why = format!(
-                "the runs agree to the last digit: no spread between them, so no interval (judged on the point); repeats that agree this closely may be copies of one run; {listed}"
+            let why = phrase!(
+                "the runs agree to the last digit: no spread between them, so no interval (judged on the point); repeats that agree this closely may be copies of one run; {}",
+                listed
             );
-            v.note = join(&why, &v.note);
+            v.note = before(why, &v.note);
         }
     }
 }
@@ -524,7 +546,7 @@ pub fn clean_exit_verdict(loaded: &Loaded, groups: &[RunGroup], sides: &Sides) -
         status,
         measured: phrase!("{} of {} result files clean", count(clean), count(total)),
         files,
-        note: problems.join("; "),
+        note: Phrase::words(problems.join("; ")),
         ..Verdict::new(
             "storage.exit-status",
             format!(

@@ -20,16 +20,18 @@ const BUSY: f64 = 90.0;
 /// above 100 it is said as 100, with what iostat printed and why it can.
 fn busy(util: f64) -> String {
     if util > 100.0 {
-        return format!(
-            "busy all of the time (iostat's mean %util {util:.0}: it counts time with any request in flight, which passes 100 on a device that serves requests in parallel)"
-        );
+        return phrase!(
+            "busy all of the time (iostat's mean %util {}: it counts time with any request in flight, which passes 100 on a device that serves requests in parallel)",
+            fixed(util, 0)
+        )
+        .to_string();
     }
     let whole = util.round();
     let crosses = |line: f64| (whole >= line) != (util >= line);
     if crosses(BUSY) || crosses(HEADROOM) {
-        format!("busy {util:.1}% of the time")
+        phrase!("busy {}% of the time", fixed(util, 1)).to_string()
     } else {
-        format!("busy {util:.0}% of the time")
+        phrase!("busy {}% of the time", fixed(util, 0)).to_string()
     }
 }
 /// Below this the drives had headroom.
@@ -151,7 +153,12 @@ fn bound_by_drives(
             "the drives had headroom ({}): the ceiling was above them, in the array layer (md or the card) or the host",
             busy(u)
         ),
-        Some(u) => format!("the drives were near their ceiling ({}, under the {BUSY:.0}% that counts as the ceiling)", busy(u)),
+        Some(u) => phrase!(
+            "the drives were near their ceiling ({}, under the {}% that counts as the ceiling)",
+            name(busy(u)),
+            fixed(BUSY, 0)
+        )
+        .to_string(),
         None => "the iostat log has no %util column: whether the drives were the ceiling is unknown".into(),
     };
 }

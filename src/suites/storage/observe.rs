@@ -389,12 +389,15 @@ fn usable_capacity(
     }
     let tb = reference.arrays.drive_tb;
     let derive = |n: f64| {
-        format!(
-            "derived, not measured: {n:.0} drives of {tb} TB (the reference's size; the files do not give drive sizes): RAID10 {:.1} TB (50%), RAID5 {:.1} TB ({:.0}%) before compression",
-            n * tb * 0.5,
-            n * tb * (n - 1.0) / n,
-            100.0 * (n - 1.0) / n
+        phrase!(
+            "derived, not measured: {} drives of {} TB (the reference's size; the files do not give drive sizes): RAID10 {} TB (50%), RAID5 {} TB ({}%) before compression",
+            fixed(n, 0),
+            plain(tb),
+            fixed(n * tb * 0.5, 1),
+            fixed(n * tb * (n - 1.0) / n, 1),
+            fixed(100.0 * (n - 1.0) / n, 0)
         )
+        .to_string()
     };
     let (measured, note) = match &counted {
         Some((n, _)) => (

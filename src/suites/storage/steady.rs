@@ -122,25 +122,32 @@ pub fn judge(series: &[f64], rule: &Rule) -> Steady {
 impl Steady {
     /// `steady over samples 31-60 (range 8%, line 2%)`, for effects and notes.
     pub fn describe(&self, rule: &Rule) -> String {
-        let pct = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{:.0}%", v * 100.0));
+        let pct = |x: Option<f64>| {
+            x.map_or(crate::model::phrase::Phrase::dash(), |v| {
+                crate::phrase!("{}%", crate::model::phrase::fixed(v * 100.0, 0))
+            })
+        };
         match (&self.outcome, self.window) {
             (Outcome::TooFew, _) => format!(
                 "{} active iostat samples, too few for a steady-state window (the rule needs {})",
                 self.active,
                 2 * rule.min_window
             ),
-            (outcome, Some((a, b))) => format!(
-                "{} over iostat samples {a}-{b} (range {}, line {}; the rule allows {:.0}% and {:.0}%)",
+            (outcome, Some((a, b))) => crate::phrase!(
+                "{} over iostat samples {}-{} (range {}, line {}; the rule allows {}% and {}%)",
                 if *outcome == Outcome::Reached {
                     "steady"
                 } else {
                     "not steady"
                 },
+                crate::model::phrase::count(a),
+                crate::model::phrase::count(b),
                 pct(self.range),
                 pct(self.excursion),
-                rule.max_range * 100.0,
-                rule.max_excursion * 100.0
-            ),
+                crate::model::phrase::fixed(rule.max_range * 100.0, 0),
+                crate::model::phrase::fixed(rule.max_excursion * 100.0, 0)
+            )
+            .to_string(),
             (_, None) => "no window".into(),
         }
     }

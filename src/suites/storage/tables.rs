@@ -286,13 +286,14 @@ pub fn steady_table(
         .map(String::from)
         .to_vec(),
         rows,
-        notes: vec![format!(
-            "The member drives' read + write MB/s (decimal; iostat's MiB/s converted) per iostat sample. Window: the last {:.0}% of the job's active samples (idle ones before fio started and after it ended dropped), at least {}. Steady when the window's range is within {:.0}% of its mean and the least-squares line's excursion over it (slope × length) within {:.0}% ({}).",
-            rule.window_share * 100.0,
-            rule.min_window,
-            rule.max_range * 100.0,
-            rule.max_excursion * 100.0,
-            rule.source
-        )],
+        notes: vec![phrase!(
+            "The member drives' read + write MB/s (decimal; iostat's MiB/s converted) per iostat sample. Window: the last {}% of the job's active samples (idle ones before fio started and after it ended dropped), at least {}. Steady when the window's range is within {}% of its mean and the least-squares line's excursion over it (slope × length) within {}% ({}).",
+            fixed(rule.window_share * 100.0, 0),
+            count(rule.min_window),
+            fixed(rule.max_range * 100.0, 0),
+            fixed(rule.max_excursion * 100.0, 0),
+            phrase::name(rule.source.as_str())
+        )
+        .to_string()],
     })
 }

@@ -60,17 +60,18 @@ pub fn prompt(
                     .subject(format!("{variant} requests"))
                     .file(file.to_string())
                     .effect(
-                        format!(
-                            "restore and recompute times grow with the prompt: the published {:.2} s vs {:.2} s are for ~{} tokens, and a short prompt meets the 5 s floor whatever the card does{}",
-                            m.restore_s,
-                            m.recompute_s,
-                            m.prompt_tokens,
-                            if rounds_below(*p) {
+                        phrase!(
+                            "restore and recompute times grow with the prompt: the published {} s vs {} s are for ~{} tokens, and a short prompt meets the 5 s floor whatever the card does{}",
+                            crate::model::phrase::fixed(m.restore_s, 2),
+                            crate::model::phrase::fixed(m.recompute_s, 2),
+                            count(m.prompt_tokens),
+                            named(if rounds_below(*p) {
                                 format!("; hits are whole chunks of {chunk} tokens, so a prompt under {} tokens cannot reach 99% cached either", chunk * 100)
                             } else {
                                 String::new()
-                            }
-                        ),
+                            })
+                        )
+                        .to_string(),
                         true,
                     )
                     .source(format!(

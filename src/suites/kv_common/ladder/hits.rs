@@ -45,7 +45,11 @@ pub(super) fn read_hits(
     level.server_ttft = super::server_ttft::between(a, b);
     let gpu = hit_rate(a, b, "");
     let card = hit_rate(a, b, "external_");
-    let cells = (script_rate(&gpu), script_rate(&card));
+    let percent = |r: &Rate| r.as_ref().ok().copied().flatten().map(|(p, _)| p);
+    let cells = (
+        super::script::rate(percent(&gpu)),
+        super::script::rate(percent(&card)),
+    );
     for (tier, r) in [("GPU", &gpu), ("card", &card)] {
         if let Err(why) = r {
             level.problems.push(format!("{tier} hit rate: {why}"));
@@ -84,12 +88,4 @@ fn hit_rate(pre: &prom::Snapshot, post: &prom::Snapshot, tier: &str) -> Rate {
         );
     }
     Ok((q > 0.0).then(|| (100.0 * h / q, h)))
-}
-
-/// `f'{100 * h / q:.0f} %' if q else '-'`
-fn script_rate(r: &Rate) -> String {
-    match r {
-        Ok(Some((p, _))) => format!("{p:.0} %"),
-        _ => "-".into(),
-    }
 }

@@ -80,17 +80,7 @@ pub(super) fn read_level(
     let script_hits = script_hits.unwrap_or_else(|| ("-".into(), "-".into()));
     level.script_line = match script_error {
         Some(e) => Err(e),
-        None => Ok(format!(
-            "{:<16} {:>7} {:>8} {:12.1} {:10.2} {:9.1} {:>8} {:>8}",
-            level.prefix.rsplit('/').next().unwrap_or(&level.prefix),
-            clients,
-            level.requests.unwrap_or(0),
-            level.output_tok_s.unwrap_or(0.0),
-            level.ttft_p50_s.unwrap_or(0.0),
-            level.gen_tok_s.unwrap_or(0.0),
-            script_hits.0,
-            script_hits.1
-        )),
+        None => Ok(super::script::line(&level, clients, &script_hits)),
     };
     level
 }

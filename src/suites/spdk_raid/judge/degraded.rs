@@ -33,7 +33,7 @@ pub(super) fn degraded_verdict(a: &ArrayDir, name: &str, r: &SpdkReference) -> V
         .filter(|x| x.degraded && !unsupported(x, a, r))
         .collect();
     if runs.is_empty() {
-        v.note = format!("no runs in {}/degraded/", a.dir);
+        v.note = Phrase::words(format!("no runs in {}/degraded/", a.dir));
         return v;
     }
     v.files = runs.iter().map(|x| x.file.clone()).collect();
@@ -54,7 +54,8 @@ pub(super) fn degraded_verdict(a: &ArrayDir, name: &str, r: &SpdkReference) -> V
             .map(|s| phrase!("; array {}", phrase::name(s.label())))
             .unwrap_or_default()
     );
-    (v.status, v.note) = degraded_status(a, state, &bad);
+    let (status, note) = degraded_status(a, state, &bad);
+    (v.status, v.note) = (status, Phrase::words(note));
     v
 }
 

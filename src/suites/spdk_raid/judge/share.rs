@@ -2,7 +2,7 @@
 //! judged by its interval from within the runs where fio's samples give one.
 
 use crate::model::measurement::Unit;
-use crate::model::phrase::{printed, qty, UnitOf};
+use crate::model::phrase::{fixed, name, printed, qty, Phrase, UnitOf};
 use crate::model::verdict::{Status, Verdict};
 use crate::phrase;
 use crate::suites::spdk_raid::load::ArrayDir;
@@ -39,25 +39,25 @@ pub(super) fn share_verdict(
         UnitOf::new(Unit::Percent, "of theoretical"),
     );
     let Some((value, file)) = best(a, op, r, false) else {
-        v.note = format!("no clean {} run in {}", op.label(), a.dir);
+        v.note = Phrase::words(format!("no clean {} run in {}", op.label(), a.dir));
         return v;
     };
     v.files.push(file);
     let Some((pd, raw_file, same_n)) = per_drive(arrays, a.drives, op, r) else {
-        v.note = format!("no raw-drive {} run to compare with", op.label());
+        v.note = Phrase::words(format!("no raw-drive {} run to compare with", op.label()));
         return v;
     };
     v.files.push(raw_file);
     let Some(worth) = drives_worth(lvl, op, a.drives) else {
-        v.note = format!("no theoretical maximum for {lvl}");
+        v.note = Phrase::words(format!("no theoretical maximum for {lvl}"));
         return v;
     };
     let theory = pd * worth;
     if !(theory > 0.0 && theory.is_finite()) {
-        v.note = format!(
+        v.note = Phrase::words(format!(
             "the raw drives' {} result is zero: no theoretical maximum",
             op.label()
-        );
+        ));
         return v;
     }
     let share = value / theory;
@@ -74,10 +74,10 @@ pub(super) fn share_verdict(
         unit(theory)
     );
     if !same_n {
-        v.note = format!(
+        v.note = Phrase::words(format!(
             "the raw baseline has another drive count; scaled per drive to {}",
             a.drives
-        );
+        ));
     }
     v.status = share_status(&mut v, arrays, share, min);
     v
@@ -89,12 +89,12 @@ pub(super) fn share_verdict(
 fn share_status(v: &mut Verdict, arrays: &[ArrayDir], share: f64, min: f64) -> Status {
     const IMPLAUSIBLE: f64 = 1.10;
     if share > IMPLAUSIBLE {
-        v.note = format!(
-            "{:.0}% of the theoretical maximum is more than the drives can give: the raw baseline ({}) ran another shape or was held back, so the share says nothing{}",
-            share * 100.0,
-            v.files.last().cloned().unwrap_or_default(),
-            if v.note.is_empty() { String::new() } else { format!("; {}", v.note) }
+        let why = phrase!(
+            "{}% of the theoretical maximum is more than the drives can give: the raw baseline ({}) ran another shape or was held back, so the share says nothing",
+            fixed(share * 100.0, 0),
+            name(v.files.last().cloned().unwrap_or_default())
         );
+        v.note = Phrase::joined([why, v.note.clone()], "; ");
         Status::Inconclusive
     } else {
         within_run(v, arrays, share, min)
@@ -118,12 +118,8 @@ fn within_run(v: &mut Verdict, arrays: &[ArrayDir], share: f64, min: f64) -> Sta
         .map(rel_se)
         .collect::<Option<Vec<f64>>>()
         .map(|ses| ses.iter().map(|x| x * x).sum::<f64>().sqrt());
-    let mut say = |words: String| {
-        v.note = if v.note.is_empty() {
-            words
-        } else {
-            format!("{}; {words}", v.note)
-        };
+    let mut say = |words: Phrase| {
+        v.note = Phrase::joined([v.note.clone(), words], "; ");
     };
     // Without an interval the point judges (the suite says so once, for every such share).
     let point = if share >= min {
@@ -154,11 +150,11 @@ fn within_run(v: &mut Verdict, arrays: &[ArrayDir], share: f64, min: f64) -> Sta
     } else if high < min {
         Status::Fail
     } else {
-        say(format!(
-            "its 95% interval from within one run a side ({:.1}% to {:.1}%) straddles {:.0}%: the files cannot tell which side it is on; repeated runs of the array and the raw drives would give an interval over the runs (how many cannot be told from one run a side, whose spread between runs is unseen)",
-            low * 100.0,
-            high * 100.0,
-            min * 100.0
+        say(phrase!(
+            "its 95% interval from within one run a side ({}% to {}%) straddles {}%: the files cannot tell which side it is on; repeated runs of the array and the raw drives would give an interval over the runs (how many cannot be told from one run a side, whose spread between runs is unseen)",
+            fixed(low * 100.0, 1),
+            fixed(high * 100.0, 1),
+            fixed(min * 100.0, 0)
         ));
         Status::Inconclusive
     }

@@ -34,15 +34,28 @@ pub(super) fn runtime(
     let evidence = steady.map(|(s, f)| (s.describe(&reference.steady_state), f.clone()));
     let effect = |why: &str| {
         if short && headline {
-            let ran = format!(
-                "{why}: fio ran {actual_s:.1} s, under the procedure's {} s",
-                p.runtime_s
-            );
+            let ran = phrase!(
+                "{}: fio ran {} s, under the procedure's {} s",
+                crate::model::phrase::name(why),
+                fixed(actual_s, 1),
+                count(p.runtime_s)
+            )
+            .to_string();
             judged_by_series(&ran, evidence.as_ref(), steady_enough)
         } else if short {
-            format!("{why}: fio ran {actual_s:.1} s")
+            phrase!(
+                "{}: fio ran {} s",
+                crate::model::phrase::name(why),
+                fixed(actual_s, 1)
+            )
+            .to_string()
         } else {
-            format!("{why}; fio ran {actual_s:.1} s, as long as the procedure's runs")
+            phrase!(
+                "{}; fio ran {} s, as long as the procedure's runs",
+                crate::model::phrase::name(why),
+                fixed(actual_s, 1)
+            )
+            .to_string()
         }
     };
     let differs = configured
@@ -70,7 +83,11 @@ pub(super) fn runtime(
         .unit(Unit::Seconds)
         .effect(
             judged_by_series(
-                &format!("the job stopped after {actual_s:.1} s (its --size was reached?)"),
+                &phrase!(
+                    "the job stopped after {} s (its --size was reached?)",
+                    fixed(actual_s, 1)
+                )
+                .to_string(),
                 evidence.as_ref(),
                 steady_enough,
             ),

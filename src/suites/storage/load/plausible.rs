@@ -71,10 +71,15 @@ pub(super) fn drop_implausible_iostat(loaded: &mut Loaded, skipped: &mut Vec<Ski
         // published figures write 0): the date is then unknown, and not compared.
         let fio_clock = run.output.timestamp.filter(|&ts| ts >= 946_684_800);
         let why = if samples as f64 > samples_allowed(runtime_s) {
-            Some(format!(
-                "{samples} samples beside a job of {runtime_s:.1} s (`{}`); iostat -xm 1 runs only while the job does",
-                run.file
-            ))
+            Some(
+                crate::phrase!(
+                    "{} samples beside a job of {} s (`{}`); iostat -xm 1 runs only while the job does",
+                    crate::model::phrase::count(samples),
+                    crate::model::phrase::fixed(runtime_s, 1),
+                    crate::model::phrase::name(run.file.as_str())
+                )
+                .to_string(),
+            )
         } else if let (Some(ts), Some(false)) = (
             fio_clock,
             // fio writes its timestamp when the job ends: the log is dated between the
