@@ -8,7 +8,7 @@ use crate::model::phrase::{count, fixed, qty, Phrase};
 use crate::phrase;
 
 use crate::suites::storage::load::RunGroup;
-use crate::suites::storage::reference::Reference;
+use crate::suites::storage::reference::{Procedure, Reference};
 use crate::suites::storage::steady::{self, Steady};
 
 /// The configured runtime, and fio's own account of how long the job ran.
@@ -62,40 +62,62 @@ pub(super) fn runtime(
         .and_then(parse_seconds)
         .is_none_or(|secs| (secs - p.runtime_s as f64).abs() > 1e-9);
     if differs {
-        let ran = Phrase::text(configured.map_or("not set".to_string(), trim_s));
-        let why = if configured.is_some() {
-            "another --runtime"
-        } else {
-            "no --runtime: the run lasts until its --size is done"
-        };
-        let d = Deviation::new("runtime", phrase!("{}", count(p.runtime_s)), ran)
-            .unit(Unit::Seconds)
-            .effect(effect(why), changes)
-            .source(p.size_source.clone());
+        let d = other_runtime(p, configured, effect, changes);
         return Some(with_series(d, steady, short && headline));
     }
     (short && headline).then(|| {
-        let d = Deviation::new(
-            "runtime (fio's account)",
-            phrase!("{}", count(p.runtime_s)),
-            phrase!("{}", fixed(actual_s, 1)),
-        )
-        .unit(Unit::Seconds)
-        .effect(
-            judged_by_series(
-                &phrase!(
-                    "the job stopped after {} s (its --size was reached?)",
-                    fixed(actual_s, 1)
-                )
-                .to_string(),
-                evidence.as_ref(),
-                steady_enough,
-            ),
-            changes,
-        )
-        .source(p.size_source.clone());
+        let d = fios_account(p, actual_s, evidence, steady_enough, changes);
         with_series(d, steady, true)
     })
+}
+
+/// A configured runtime other than the procedure's (or none): the deviation, its effect
+/// worded by `effect`.
+fn other_runtime(
+    p: &Procedure,
+    configured: Option<&str>,
+    effect: impl Fn(&str) -> String,
+    changes: bool,
+) -> Deviation {
+    let ran = Phrase::text(configured.map_or("not set".to_string(), trim_s));
+    let why = if configured.is_some() {
+        "another --runtime"
+    } else {
+        "no --runtime: the run lasts until its --size is done"
+    };
+    Deviation::new("runtime", phrase!("{}", count(p.runtime_s)), ran)
+        .unit(Unit::Seconds)
+        .effect(effect(why), changes)
+        .source(p.size_source.clone())
+}
+
+/// The procedure's runtime configured, but fio's own account says the job stopped short.
+fn fios_account(
+    p: &Procedure,
+    actual_s: f64,
+    evidence: Option<(String, String)>,
+    steady_enough: bool,
+    changes: bool,
+) -> Deviation {
+    Deviation::new(
+        "runtime (fio's account)",
+        phrase!("{}", count(p.runtime_s)),
+        phrase!("{}", fixed(actual_s, 1)),
+    )
+    .unit(Unit::Seconds)
+    .effect(
+        judged_by_series(
+            &phrase!(
+                "the job stopped after {} s (its --size was reached?)",
+                fixed(actual_s, 1)
+            )
+            .to_string(),
+            evidence.as_ref(),
+            steady_enough,
+        ),
+        changes,
+    )
+    .source(p.size_source.clone())
 }
 
 /// What a short run's series says of it: `ran` and the evidence.
