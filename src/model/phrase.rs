@@ -16,6 +16,9 @@ use serde::{Serialize, Serializer};
 use crate::model::measurement::Unit;
 use crate::model::units::grouped;
 
+mod unit_of;
+pub use unit_of::UnitOf;
+
 /// One value in a phrase.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Arg {
@@ -324,53 +327,6 @@ pub fn name(text: impl Into<String>) -> Arg {
     Arg::Name(text.into())
 }
 
-/// The unit of a verdict's or limit's numbers, and what they count: `x (the lower of
-/// output and gen)`, `% of theoretical`, `result files` (a count has no [`Unit`]).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct UnitOf {
-    pub unit: Option<Unit>,
-    /// What the number is of, after the unit; empty when the unit says it all.
-    pub of: Cow<'static, str>,
-}
-
-impl UnitOf {
-    pub fn new(unit: Unit, of: &'static str) -> UnitOf {
-        UnitOf {
-            unit: Some(unit),
-            of: Cow::Borrowed(of),
-        }
-    }
-
-    pub fn of(unit: Unit) -> UnitOf {
-        UnitOf {
-            unit: Some(unit),
-            of: Cow::Borrowed(""),
-        }
-    }
-
-    /// A count of things: `result files`, `levels with failures`.
-    pub fn count(of: impl Into<Cow<'static, str>>) -> UnitOf {
-        UnitOf {
-            unit: None,
-            of: of.into(),
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.unit.is_none() && self.of.is_empty()
-    }
-}
-
-impl fmt::Display for UnitOf {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.unit, self.of.is_empty()) {
-            (Some(u), true) => f.write_str(u.symbol()),
-            (Some(u), false) => write!(f, "{} {}", u.symbol(), self.of),
-            (None, _) => f.write_str(&self.of),
-        }
-    }
-}
-
 /// A phrase and a unit are written as the text they read as.
 impl schemars::JsonSchema for Phrase {
     fn schema_name() -> std::borrow::Cow<'static, str> {
@@ -385,25 +341,6 @@ impl schemars::JsonSchema for Phrase {
     }
 }
 
-impl schemars::JsonSchema for UnitOf {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "UnitOf".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": "string",
-            "description": "The unit of a verdict's numbers and what they count: `x (the lower of output and gen)`, `result files`."
-        })
-    }
-}
-
-impl Serialize for UnitOf {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
 /// A list shown in one cell or line: the first three, then how many more.
 pub fn few(v: &[String]) -> String {
     match v.len() {
@@ -414,49 +351,4 @@ pub fn few(v: &[String]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn renders_like_format_with_thousands_grouped() {
-        let (r, a, b) = (0.9566757727054938, 3963.2, 4142.7);
-        let p = phrase!("{}x ({} vs {} MB/s)", fixed(r, 2), fixed(a, 0), fixed(b, 0));
-        assert_eq!(p.to_string(), "0.96x (3,963 vs 4,143 MB/s)");
-        assert_eq!(p.numbers(), vec![r, a, b]);
-        assert_eq!(
-            phrase!("{}", qty(2.121904, 2, Unit::Seconds)).to_string(),
-            "2.12 s"
-        );
-        assert_eq!(
-            phrase!("{}", qty(100.0, 1, Unit::Percent)).to_string(),
-            "100.0%"
-        );
-        assert_eq!(phrase!("({})", signed(1.306, 1)).to_string(), "(+1.3)");
-        assert_eq!(
-            phrase!("({})", signed(-24913.0, 0)).to_string(),
-            "(-24,913)"
-        );
-        assert_eq!(phrase!("{} runs", count(10800)).to_string(), "10,800 runs");
-        assert_eq!(phrase!("{}", plain(10800.5)).to_string(), "10800.5");
-        assert_eq!(
-            phrase!("{}", bandwidth(crate::model::units::MiBps(100.0).into())).to_string(),
-            "105 MB/s (100 MiB/s)"
-        );
-        let j = Phrase::join([phrase!("a {}", count(1u32)), Phrase::from("b")], " · ");
-        assert_eq!(j.to_string(), "a 1 · b");
-        assert_eq!(j.numbers(), vec![1.0]);
-        assert_eq!(
-            serde_json::to_value(&p).ok(),
-            Some(serde_json::json!("0.96x (3,963 vs 4,143 MB/s)"))
-        );
-    }
-
-    #[test]
-    fn units_of_render_as_before() {
-        let u = UnitOf::new(Unit::Ratio, "(the lower of output and gen)");
-        assert_eq!(u.to_string(), "x (the lower of output and gen)");
-        assert_eq!(UnitOf::of(Unit::Seconds).to_string(), "s");
-        assert_eq!(UnitOf::count("result files").to_string(), "result files");
-        assert!(UnitOf::default().is_empty());
-    }
-}
+mod tests;
