@@ -33,7 +33,9 @@ pub enum Arg {
     Signed { value: f64, decimals: u8 },
     /// A number with a fixed count of decimals and no thousands separators, where the
     /// procedure it reproduces prints its numbers so (the SPDK article's `1031k`, `3359`),
-    /// or the program that wrote the files does (the server's token and hit counts).
+    /// where a figure is quoted from one line of the files as the line has it (`line 3:
+    /// 5888 tokens from the GPU prefix cache`), or where the text is data a reader parses
+    /// (a chart's axis labels).
     Printed { value: f64, decimals: u8 },
     /// A number as Rust writes it by default, shortest form that reads back: `70`, `0.5`
     /// (a published figure as its data file has it).

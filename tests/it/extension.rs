@@ -521,10 +521,19 @@ fn literals(text: &str) -> Vec<String> {
                 }
             }
         } else if c == '\'' {
-            // A char literal or a lifetime: skip a quoted char like '"'.
-            if text[i..].starts_with("'\"'") {
-                chars.next();
-                chars.next();
+            // A char literal (`'"'`, `'\"'`) is skipped whole; a lifetime is left alone.
+            let mut cs = text[i + 1..].chars();
+            match (cs.next(), cs.next(), cs.next()) {
+                (Some('\\'), Some(_), Some('\'')) => {
+                    chars.next();
+                    chars.next();
+                    chars.next();
+                }
+                (Some(_), Some('\''), _) => {
+                    chars.next();
+                    chars.next();
+                }
+                _ => {}
             }
         } else if c == '"' {
             let mut s = String::new();
@@ -642,17 +651,30 @@ fn no_suite_formats_a_decimal_outside_a_script_module() {
             }
             let Some(close) = after.find('}') else { break };
             let spec = &after[..close];
-            // `{arg:spec}`: the argument a name or position, the spec without blanks or
-            // quotes (a JSON example in a string is no format).
-            let format = spec.split_once(':').filter(|(arg, format)| {
-                arg.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                    && !format.contains(|c: char| c.is_whitespace() || c == '"')
+            // `{arg:spec}`: the argument a name or position; the spec may start with a fill
+            // character (a blank too) before its alignment, and holds no other blank nor a
+            // quote (a JSON example in a string is no format).
+            let format = spec.split_once(':').and_then(|(arg, format)| {
+                let mut cs = format.chars();
+                let unfilled = match (cs.next(), cs.next()) {
+                    (Some(_), Some('<' | '^' | '>')) => cs.as_str(),
+                    _ => format,
+                };
+                (arg.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    && !unfilled.contains(|c: char| c.is_whitespace() || c == '"'))
+                .then_some(unfilled)
             });
-            if let Some((_, format)) = format {
-                let digits_after_dot = format
-                    .split_once('.')
-                    .is_some_and(|(_, p)| p.starts_with(|c: char| c.is_ascii_digit()));
-                if digits_after_dot {
+            if let Some(format) = format {
+                // A precision: digits, `*`, or a named or numbered argument with `$`.
+                let precision = format.split_once('.').is_some_and(|(_, p)| {
+                    let name: String = p
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    p.starts_with(|c: char| c.is_ascii_digit() || c == '*')
+                        || (!name.is_empty() && p[name.len()..].starts_with('$'))
+                });
+                if precision {
                     found.push(format!("{{{spec}}}"));
                 }
             }
@@ -663,6 +685,15 @@ fn no_suite_formats_a_decimal_outside_a_script_module() {
     assert_eq!(
         precision("{:.2}, {x:8.1}, {:+.0} not {{:.3}}, {y} nor {\"model\": \"glm-5.3\"}"),
         ["{:.2}", "{x:8.1}", "{:+.0}"]
+    );
+    assert_eq!(
+        precision("{:.*} {x:.prec$} {: >8.1} {:_<6.2} but not {:>8} nor {a:b c.1}"),
+        ["{:.*}", "{x:.prec$}", "{: >8.1}", "{:_<6.2}"]
+    );
+    assert_eq!(
+        literals("fn e() -> char { '\\\"' } let s = format!(\"ran {x:.1} s\");"),
+        ["ran {x:.1} s"],
+        "a quote in a char literal does not hide the strings after it"
     );
     let mut found = Vec::new();
     for f in &files {

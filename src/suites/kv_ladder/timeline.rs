@@ -141,7 +141,8 @@ fn level_charts(here: &[&Level], n: u32) -> Vec<Chart> {
         return Vec::new();
     }
     let categories: Vec<String> = (0..buckets)
-        .map(|b| Phrase::num(b as f64 * step, 0).to_string())
+        // Axis labels are numbers a reader of the chart's data parses: ungrouped.
+        .map(|b| phrase!("{}", crate::model::phrase::printed(b as f64 * step, 0)).to_string())
         .collect();
     let mut usage = line(
         here,

@@ -122,18 +122,23 @@ fn with_interval(
         // The reason first: the terminal's summary shows a note's first clause.
         let straddles = "the interval straddles the threshold";
         let reason = match r.runs_to_settle(w.min_ratio) {
-            Settle::Runs(n) => format!(
-                "{straddles}: about {n} runs of each side would settle it at the spread seen (the n at which t(0.975, 2n-2) x the spread x sqrt(2/n) falls below the distance from the threshold)"
+            Settle::Runs(n) => phrase!(
+                "{}: about {} runs of each side would settle it at the spread seen (the n at which t(0.975, 2n-2) x the spread x sqrt(2/n) falls below the distance from the threshold)",
+                straddles,
+                count(n)
             ),
-            Settle::MoreThan(n) => format!(
-                "{straddles}: more than {n} runs of each side would be needed at the spread seen"
+            Settle::MoreThan(n) => phrase!(
+                "{}: more than {} runs of each side would be needed at the spread seen",
+                straddles,
+                count(n)
             ),
-            Settle::OnThreshold => {
-                format!("{straddles} and the estimate sits on it: no number of runs settles it")
-            }
-            Settle::NoSpread => straddles.to_string(),
+            Settle::OnThreshold => phrase!(
+                "{} and the estimate sits on it: no number of runs settles it",
+                straddles
+            ),
+            Settle::NoSpread => Phrase::from(straddles),
         };
-        why = phrase!("{}; {}", Phrase::words(reason), why);
+        why = phrase!("{}; {}", reason, why);
     }
     v.note = before(why, &v.note);
 }
