@@ -100,10 +100,7 @@ impl Phrase {
     /// with no measured decimal in it. A number with decimals goes in with [`phrase!`];
     /// a test keeps decimal formats (`{:.2}`) out of the suites.
     pub fn words(text: String) -> Phrase {
-        Phrase {
-            template: Cow::Borrowed("{}"),
-            args: vec![Arg::Name(text)],
-        }
+        Phrase::text(text)
     }
 
     /// Phrases joined by a separator, the empty ones left out: a note made of reasons.

@@ -116,11 +116,13 @@ pub fn for_verdict(v: &Verdict, rules: &[Rule]) -> Vec<NextStep> {
         return Vec::new();
     }
     let mut out: Vec<NextStep> = Vec::new();
+    // The note as it reads, written once for every rule's words.
+    let note = v.note.to_string();
     for r in rules {
         if matches(&r.id, &v.id)
             && r.when.covers(v.status)
-            && (r.note.is_empty() || v.note.contains(r.note.as_str()))
-            && (r.unless.is_empty() || !v.note.contains(r.unless.as_str()))
+            && (r.note.is_empty() || note.contains(r.note.as_str()))
+            && (r.unless.is_empty() || !note.contains(r.unless.as_str()))
         {
             let step = NextStep {
                 text: r.text.clone(),

@@ -687,8 +687,8 @@ fn no_suite_formats_a_decimal_outside_a_script_module() {
         ["{:.2}", "{x:8.1}", "{:+.0}"]
     );
     assert_eq!(
-        precision("{:.*} {x:.prec$} {: >8.1} {:_<6.2} but not {:>8} nor {a:b c.1}"),
-        ["{:.*}", "{x:.prec$}", "{: >8.1}", "{:_<6.2}"]
+        precision("{:.*} {x:.prec$} {: >8.1} {:_<6.2} {0:08.3e} but not {:>8} nor {a:b c.1}"),
+        ["{:.*}", "{x:.prec$}", "{: >8.1}", "{:_<6.2}", "{0:08.3e}"]
     );
     assert_eq!(
         literals("fn e() -> char { '\\\"' } let s = format!(\"ran {x:.1} s\");"),
