@@ -58,11 +58,23 @@ pub(super) fn judge(
 ) -> Result<(Analysis, Vec<Frame>, Vec<String>), Unusable> {
     let mut skipped: Vec<Skipped> = catalog.problems.clone();
     // The suites read the catalog and nothing else: they run side by side, and their
-    // reports and skipped files are gathered in registry order.
-    type Judged = (SuiteReport, Vec<Skipped>, Vec<Frame>);
-    let judged: Vec<Judged> = registry
+    // reports and skipped files are gathered in registry order. Each first prepares what
+    // it reads, all side by side, then judges.
+    let found: Vec<&dyn Suite> = registry
         .par_iter()
         .filter(|suite| suite.detect(catalog))
+        .copied()
+        .collect();
+    // The setup the files show is read beside the preparing: it needs no suite.
+    let t = Timer::start();
+    let ((), setup) = rayon::join(
+        || found.par_iter().for_each(|suite| suite.prepare(catalog)),
+        || crate::why::setup::read(catalog),
+    );
+    t.lap("suites prepare");
+    type Judged = (SuiteReport, Vec<Skipped>, Vec<Frame>);
+    let judged: Vec<Judged> = found
+        .par_iter()
         .map(|suite| {
             let t = Timer::start();
             let (mut own, mut frames) = (Vec::new(), Vec::new());
@@ -97,7 +109,6 @@ pub(super) fn judge(
             .flat_map(crate::model::chart::Chart::split)
             .collect();
     }
-    let setup = crate::why::setup::read(catalog);
     let conformance = conformance(registry, &reports, &setup);
     skipped.sort_by(|a, b| a.file.cmp(&b.file));
     skipped.dedup();
@@ -234,3 +245,6 @@ fn unused(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests;

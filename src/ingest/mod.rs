@@ -5,6 +5,7 @@
 pub mod format;
 pub mod layout;
 pub mod rules;
+pub mod shared;
 pub mod sniff;
 pub mod unpack;
 pub mod walk;
@@ -154,6 +155,8 @@ pub struct Catalog {
     pub items: Vec<Item>,
     /// Entries the walk could not use (links out of the folder, special files).
     pub problems: Vec<Skipped>,
+    /// What suites derive from the items and share ([`Catalog::shared`]).
+    shared: shared::Shared,
 }
 
 /// How many files of each kind, for the terminal and the benchmark.
@@ -222,7 +225,18 @@ impl Catalog {
             root_name,
             items,
             problems,
+            shared: shared::Shared::default(),
         }
+    }
+
+    /// A value derived from this catalog's items, made once by the first suite that asks
+    /// under `key` and shared with the others (see [`shared::Shared::get_or_make`]).
+    pub fn shared<T: std::any::Any + Send + Sync>(
+        &self,
+        key: &'static str,
+        make: impl FnOnce() -> T,
+    ) -> std::sync::Arc<T> {
+        self.shared.get_or_make(key, make)
     }
 
     /// The items of one kind, in path order.

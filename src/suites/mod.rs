@@ -112,6 +112,11 @@ pub trait Suite: Sync {
     }
     /// Whether the catalog holds anything for this suite.
     fn detect(&self, catalog: &Catalog) -> bool;
+    /// Reading done before any suite judges, side by side with every other found suite's:
+    /// what it reads is kept with [`Catalog::shared`] for `analyze` to take. A long reading
+    /// (the ladder's levels) then has every thread, instead of one beside another suite's
+    /// judging. Nothing by default.
+    fn prepare(&self, _catalog: &Catalog) {}
     /// Judges what the catalog holds for this suite. Files it could not use go into
     /// `skipped`; the frames it derives for `--export` (not part of the model) into
     /// `frames`.

@@ -59,9 +59,31 @@ pub fn server_logs<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Serv
     logs
 }
 
-/// The ladder's levels (see [`ladder::load`]).
-pub fn levels(catalog: &Catalog, skipped: &mut Vec<Skipped>) -> Vec<ladder::Level> {
-    ladder::load(catalog, skipped)
+/// The ladder's levels (see [`ladder::load`]), read once per catalog and shared by the
+/// suites that judge them (test 2 and the DRAM tier), with the files their reading
+/// skipped.
+pub fn levels(catalog: &Catalog, skipped: &mut Vec<Skipped>) -> std::sync::Arc<ReadLevels> {
+    let read = catalog.shared("kv ladder levels", || {
+        let mut skipped = Vec::new();
+        let levels = ladder::load(catalog, &mut skipped);
+        ReadLevels { levels, skipped }
+    });
+    skipped.extend(read.skipped.iter().cloned());
+    read
+}
+
+/// The ladder's levels as [`levels`] keeps them.
+pub struct ReadLevels {
+    pub levels: Vec<ladder::Level>,
+    /// The files the reading skipped, each with its problem.
+    pub skipped: Vec<Skipped>,
+}
+
+impl std::ops::Deref for ReadLevels {
+    type Target = [ladder::Level];
+    fn deref(&self) -> &[ladder::Level] {
+        &self.levels
+    }
 }
 
 /// `ask` transcripts under a folder named `dir` (`restore`, `dram`), by file stem.

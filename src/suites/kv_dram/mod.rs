@@ -93,6 +93,10 @@ impl Suite for KvDram {
         crate::suites::kv_common::conformance::conformance(setup)
     }
 
+    fn prepare(&self, catalog: &Catalog) {
+        kv_common::levels(catalog, &mut Vec::new());
+    }
+
     fn detect(&self, catalog: &Catalog) -> bool {
         catalog.items.iter().any(|i| {
             (i.kind == FileKind::Ask && layout::transcript_dir(&i.rel) == Some("dram"))

@@ -114,6 +114,10 @@ impl Suite for KvLadder {
         crate::suites::kv_common::conformance::conformance(setup)
     }
 
+    fn prepare(&self, catalog: &Catalog) {
+        kv_common::levels(catalog, &mut Vec::new());
+    }
+
     fn detect(&self, catalog: &Catalog) -> bool {
         catalog.items.iter().any(|i| {
             layout::ladder_file(&i.rel).is_some()

@@ -118,13 +118,35 @@ fn present(
     report.qualifiers =
         steady::qualifiers(j.groups, j.steadies, &verdicts, &j.reference.steady_state);
     report.verdicts = verdicts;
-    report.observations = observe::observations(j.loaded, j.groups, j.sides, j.reference);
-    crate::model::deviation::annotate(&mut report.observations, &devs);
-    report.limits = limits::limits(j.loaded, j.groups);
-    crate::model::deviation::annotate_limits(&mut report.limits, &devs);
+    // Two halves side by side: a thread another suite has left idle takes one.
+    let ((observations, limits, commands_ran, script), (charts, measurements, parameters)) =
+        rayon::join(
+            || {
+                let mut observations =
+                    observe::observations(j.loaded, j.groups, j.sides, j.reference);
+                crate::model::deviation::annotate(&mut observations, &devs);
+                let mut limits = limits::limits(j.loaded, j.groups);
+                crate::model::deviation::annotate_limits(&mut limits, &devs);
+                let commands_ran = deviations::commands_ran(j.groups, j.sides);
+                (
+                    observations,
+                    limits,
+                    commands_ran,
+                    tables::script_output(j.loaded),
+                )
+            },
+            || {
+                let mut charts = charts::charts(j.groups, j.sides, j.reference);
+                charts.extend(charts::over_time(j.loaded, j.groups, j.sides, j.reference));
+                let measurements = measurements::measurements(j.groups, INFO.name);
+                (charts, measurements, measurements::parameters(j.groups))
+            },
+        );
+    report.observations = observations;
+    report.limits = limits;
     report.deviations = crate::model::deviation::merge(devs);
-    report.commands_ran = deviations::commands_ran(j.groups, j.sides);
-    report.preformatted.push(tables::script_output(j.loaded));
+    report.commands_ran = commands_ran;
+    report.preformatted.push(script);
     report.tables.push(tables::results_table(j.groups));
     report.tables.extend(tables::steady_table(
         j.groups,
@@ -140,13 +162,10 @@ fn present(
         }
     }
     report.notes.extend(arrays_note(j.loaded, j.sides));
-    report.charts = charts::charts(j.groups, j.sides, j.reference);
-    report
-        .charts
-        .extend(charts::over_time(j.loaded, j.groups, j.sides, j.reference));
+    report.charts = charts;
     report.facts = facts(j.loaded);
-    report.measurements = measurements::measurements(j.groups, INFO.name);
-    report.parameters = measurements::parameters(j.groups);
+    report.measurements = measurements;
+    report.parameters = parameters;
     // A headline verdict judges the two arrays' bandwidth; the exit-status verdict
     // judges the files, not a measurement.
     let exit_status = format!("{}.exit-status", INFO.name);
