@@ -247,7 +247,7 @@ fn fio(_: &str, bytes: &[u8]) -> Result<Record, Problem> {
 }
 
 fn host(rel: &str, bytes: &[u8]) -> Result<Record, Problem> {
-    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(16 * 1024)]);
+    let head = crate::parse::text::lossy(&bytes[..bytes.len().min(16 * 1024)]);
     let name = super::layout::file_name(rel).to_ascii_lowercase();
     Ok(match parse::host::detect(&name, &head) {
         Some(format) => Record::Host(Box::new(parse::host::parse_bytes(format, bytes)?)),
@@ -270,5 +270,5 @@ pub(super) fn json_value(bytes: &[u8]) -> Result<serde_json::Value, Problem> {
 /// The bytes as text, refused when they are binary.
 pub fn text(bytes: &[u8]) -> Result<String, Problem> {
     parse::text::TextCheck::of(bytes)?;
-    Ok(String::from_utf8_lossy(bytes).into_owned())
+    Ok(crate::parse::text::lossy(bytes).into_owned())
 }

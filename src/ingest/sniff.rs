@@ -80,7 +80,7 @@ fn by_content(rel: &str, bytes: &[u8], extra: &[&Format]) -> Option<Kind> {
         let compose = (name.ends_with(".yaml") || name.ends_with(".yml"))
             && crate::parse::host::compose::looks_like(
                 &name,
-                &String::from_utf8_lossy(&bytes[..bytes.len().min(16 * 1024)]),
+                &crate::parse::text::lossy(&bytes[..bytes.len().min(16 * 1024)]),
             );
         return Some(if compose { Kind::Host } else { Kind::Text });
     }

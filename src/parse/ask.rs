@@ -31,7 +31,7 @@ pub fn parse_path(path: &Path) -> Result<Vec<Attempt>, ParseError> {
 /// Reads every `time ... s  {...}` line; other lines (prompts, shell noise) are passed over.
 pub fn parse_bytes(bytes: &[u8]) -> Result<Vec<Attempt>, Problem> {
     TextCheck::of(bytes)?;
-    let text = String::from_utf8_lossy(bytes);
+    let text = crate::parse::text::lossy(bytes);
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') && trimmed.contains("\"usage\"") {
         return response_json(trimmed).map(|a| vec![a]);

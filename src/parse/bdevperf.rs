@@ -56,7 +56,7 @@ pub fn looks_like(v: &serde_json::Value) -> bool {
 
 pub fn parse_bytes(bytes: &[u8]) -> Result<Bdevperf, Problem> {
     TextCheck::of(bytes)?;
-    let text = String::from_utf8_lossy(bytes);
+    let text = crate::parse::text::lossy(bytes);
     // bdevperf.py prints log lines before the JSON; start at the first `{` line.
     // Offsets from the lines as they are, terminators included (`\r\n` is two bytes).
     let start = text

@@ -56,7 +56,7 @@ const STDOUT_NAMES: &[(&str, &str)] = &[
 pub fn parse_path(path: &Path) -> Result<ClientLog, ParseError> {
     let bytes = read_capped(path)?;
     TextCheck::of(&bytes).map_err(|p| p.in_file(path))?;
-    Ok(parse_text(&String::from_utf8_lossy(&bytes)))
+    Ok(parse_text(&crate::parse::text::lossy(&bytes)))
 }
 
 /// Removes ANSI colour sequences (`ESC [ ... letter`); a line without any is borrowed.

@@ -217,7 +217,7 @@ fn first_line(bytes: &[u8]) -> String {
         .iter()
         .position(|&b| b == b'\n')
         .unwrap_or(bytes.len());
-    String::from_utf8_lossy(&bytes[..end]).into_owned()
+    crate::parse::text::lossy(&bytes[..end]).into_owned()
 }
 
 fn clip(s: &str, n: usize) -> String {

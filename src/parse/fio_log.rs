@@ -33,7 +33,7 @@ pub fn job_of(file_name: &str) -> Option<&str> {
 
 pub fn parse_bytes(bytes: &[u8]) -> Result<FioLog, Problem> {
     TextCheck::of(bytes)?;
-    let text = String::from_utf8_lossy(bytes);
+    let text = crate::parse::text::lossy(bytes);
     let mut entries = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();

@@ -21,7 +21,7 @@ use crate::error::Problem;
 /// documents and maps any problem to its line).
 pub fn read(bytes: &[u8]) -> Option<FioOutput> {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
-    if bytes[start] != b'{' || std::str::from_utf8(bytes).is_err() {
+    if bytes[start] != b'{' || !crate::parse::text::is_utf8(bytes) {
         return None;
     }
     let mut stream = serde_json::Deserializer::from_slice(&bytes[start..]).into_iter::<Doc>();

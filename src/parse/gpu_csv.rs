@@ -69,7 +69,7 @@ fn number(field: &str) -> Option<f64> {
 
 pub fn parse_bytes(bytes: &[u8]) -> Result<GpuSeries, Problem> {
     TextCheck::of(bytes)?;
-    let text = String::from_utf8_lossy(bytes);
+    let text = crate::parse::text::lossy(bytes);
     let mut lines = text
         .lines()
         .enumerate()

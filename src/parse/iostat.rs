@@ -28,10 +28,7 @@ pub fn parse_path(path: &Path) -> Result<IostatLog, ParseError> {
 
 pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
     TextCheck::of(bytes)?;
-    let text = match std::str::from_utf8(bytes) {
-        Ok(t) => std::borrow::Cow::Borrowed(t),
-        Err(_) => String::from_utf8_lossy(bytes),
-    };
+    let text = crate::parse::text::lossy(bytes);
     if text.trim_start().starts_with('{') {
         return super::iostat_json::parse(&text);
     }

@@ -152,10 +152,7 @@ pub fn parse_path(path: &Path) -> Result<Snapshot, ParseError> {
 
 pub fn parse_bytes(bytes: &[u8]) -> Result<Snapshot, Problem> {
     TextCheck::of(bytes)?;
-    let text = match std::str::from_utf8(bytes) {
-        Ok(t) => std::borrow::Cow::Borrowed(t),
-        Err(_) => String::from_utf8_lossy(bytes),
-    };
+    let text = crate::parse::text::lossy(bytes);
     let mut snapshot = Snapshot {
         text: String::with_capacity(text.len()),
         at: Vec::new(),

@@ -27,7 +27,7 @@ pub struct PromSeries {
 
 pub fn parse_bytes(bytes: &[u8]) -> Result<PromSeries, Problem> {
     TextCheck::of(bytes)?;
-    let text = String::from_utf8_lossy(bytes);
+    let text = crate::parse::text::lossy(bytes);
     let mut scrapes: Vec<Scrape> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();

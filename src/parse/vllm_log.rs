@@ -61,7 +61,7 @@ pub struct EngineStats {
 pub fn parse_path(path: &Path) -> Result<ServerLog, ParseError> {
     let bytes = read_capped(path)?;
     TextCheck::of(&bytes).map_err(|p| p.in_file(path))?;
-    Ok(parse_text(&String::from_utf8_lossy(&bytes)))
+    Ok(parse_text(&crate::parse::text::lossy(&bytes)))
 }
 
 /// The number right after `key`, with thousands separators allowed.

@@ -112,7 +112,7 @@ pub enum Format {
 
 pub fn parse_bytes(format: Format, bytes: &[u8]) -> Result<HostFile, Problem> {
     TextCheck::of(bytes)?;
-    let text = String::from_utf8_lossy(bytes);
+    let text = crate::parse::text::lossy(bytes);
     let text = text.as_ref();
     Ok(match format {
         Format::IbBw => HostFile::IbBw(ib_bw::parse(text)?),
