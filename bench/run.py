@@ -237,8 +237,13 @@ def main():
             env = dict(os.environ, REPROBENCH_TIMING="1")
             err = subprocess.run([ours, "analyze", large], env=env, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.PIPE, text=True).stderr
-            for m in re.finditer(r"timing: suite (\S+): ([0-9.]+) ms", err):
-                suite_ms[m[1]] = min(suite_ms.get(m[1], float("inf")), float(m[2]))
+            # A suite's time is its preparing (read before any suite judges) and its
+            # judging.
+            run_ms = {}
+            for m in re.finditer(r"timing: suite (\S+)(?: prepare)?: ([0-9.]+) ms", err):
+                run_ms[m[1]] = run_ms.get(m[1], 0.0) + float(m[2])
+            for name, ms in run_ms.items():
+                suite_ms[name] = min(suite_ms.get(name, float("inf")), ms)
         if a.gate and not suite_ms:
             raise SystemExit("gate: no `timing: suite` line from REPROBENCH_TIMING=1 analyze on the large archive")
         for name, ms in sorted(suite_ms.items()):

@@ -66,12 +66,16 @@ pub(super) fn judge(
         .copied()
         .collect();
     // The setup the files show is read beside the preparing: it needs no suite.
-    let t = Timer::start();
     let ((), setup) = rayon::join(
-        || found.par_iter().for_each(|suite| suite.prepare(catalog)),
+        || {
+            found.par_iter().for_each(|suite| {
+                let t = Timer::start();
+                suite.prepare(catalog);
+                t.lap(&format!("suite {} prepare", suite.name()));
+            })
+        },
         || crate::why::setup::read(catalog),
     );
-    t.lap("suites prepare");
     type Judged = (SuiteReport, Vec<Skipped>, Vec<Frame>);
     let judged: Vec<Judged> = found
         .par_iter()
@@ -94,6 +98,8 @@ pub(super) fn judge(
         skipped.extend(own);
         frames.append(&mut built);
     }
+    // What the suites shared is theirs: dropped, not kept as long as the catalog.
+    catalog.clear_shared();
     skipped.extend(unused(catalog, &reports, &skipped, registry));
     if reports.is_empty() {
         return Err(nothing_found(input, catalog, &skipped));

@@ -229,14 +229,30 @@ impl Catalog {
         }
     }
 
-    /// A value derived from this catalog's items, made once by the first suite that asks
-    /// under `key` and shared with the others (see [`shared::Shared::get_or_make`]).
+    /// A value derived from this catalog's items, shared by the suites that judge it:
+    /// kept by a suite's `prepare` ([`Catalog::prepare_shared`]), or made here by the
+    /// first to ask (see [`shared::Shared::get_or_make`]).
     pub fn shared<T: std::any::Any + Send + Sync>(
         &self,
         key: &'static str,
         make: impl FnOnce() -> T,
     ) -> std::sync::Arc<T> {
         self.shared.get_or_make(key, make)
+    }
+
+    /// Makes the value shared under `key` unless another suite has made it or is making
+    /// it (see [`shared::Shared::prepare`]).
+    pub fn prepare_shared<T: std::any::Any + Send + Sync>(
+        &self,
+        key: &'static str,
+        make: impl FnOnce() -> T,
+    ) {
+        self.shared.prepare(key, make);
+    }
+
+    /// Drops the shared values: the judging that needed them is over.
+    pub fn clear_shared(&self) {
+        self.shared.clear();
     }
 
     /// The items of one kind, in path order.

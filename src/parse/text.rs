@@ -195,6 +195,36 @@ mod tests {
 
     #[test]
     fn lossy_borrows_utf8_and_replaces_what_is_not() {
+        // The fast check says yes exactly where the standard one does: around the 16-,
+        // 32- and 64-byte blocks it works in, every malformed sequence (surrogate,
+        // overlong, past U+10FFFF, cut short), and random bytes.
+        let bad: [&[u8]; 6] = [
+            b"\xed\xa0\x80",
+            b"\xc0\x80",
+            b"\xf4\x90\x80\x80",
+            b"\xe2\x82",
+            b"\xff",
+            "é".as_bytes(),
+        ];
+        let mut seed: u64 = 0x1319_8a2e_0370_7344;
+        for round in 0..3_000usize {
+            let mut bytes = vec![b'a'; round % 130];
+            let at = (round * 7) % (bytes.len() + 1);
+            let insert = bad[round % bad.len()];
+            bytes.splice(at..at, insert.iter().copied());
+            if round % 5 == 0 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                bytes.extend(seed.to_le_bytes());
+            }
+            assert_eq!(
+                is_utf8(&bytes),
+                std::str::from_utf8(&bytes).is_ok(),
+                "{bytes:?}"
+            );
+            assert_eq!(lossy(&bytes), String::from_utf8_lossy(&bytes), "{bytes:?}");
+        }
         assert!(matches!(
             lossy(b"r/s 1.0"),
             std::borrow::Cow::Borrowed("r/s 1.0")

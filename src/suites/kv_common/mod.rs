@@ -59,17 +59,28 @@ pub fn server_logs<'c>(catalog: &'c Catalog, skipped: &mut Vec<Skipped>) -> Serv
     logs
 }
 
-/// The ladder's levels (see [`ladder::load`]), read once per catalog and shared by the
-/// suites that judge them (test 2 and the DRAM tier), with the files their reading
-/// skipped.
+/// The ladder's levels (see [`ladder::load`]) with the files their reading skipped, as
+/// [`prepare_levels`] read them for every suite that judges them (test 2 and the DRAM
+/// tier), or read here.
 pub fn levels(catalog: &Catalog, skipped: &mut Vec<Skipped>) -> std::sync::Arc<ReadLevels> {
-    let read = catalog.shared("kv ladder levels", || {
-        let mut skipped = Vec::new();
-        let levels = ladder::load(catalog, &mut skipped);
-        ReadLevels { levels, skipped }
-    });
+    let read = catalog.shared(LEVELS, || read_levels(catalog));
     skipped.extend(read.skipped.iter().cloned());
     read
+}
+
+/// Reads the ladder's levels for [`levels`] to take, unless another suite has read them
+/// or is reading them (a suite's `prepare`).
+pub fn prepare_levels(catalog: &Catalog) {
+    catalog.prepare_shared(LEVELS, || read_levels(catalog));
+}
+
+/// The name the levels are shared under.
+const LEVELS: &str = "kv ladder levels";
+
+fn read_levels(catalog: &Catalog) -> ReadLevels {
+    let mut skipped = Vec::new();
+    let levels = ladder::load(catalog, &mut skipped);
+    ReadLevels { levels, skipped }
 }
 
 /// The ladder's levels as [`levels`] keeps them.

@@ -94,7 +94,7 @@ impl Suite for KvDram {
     }
 
     fn prepare(&self, catalog: &Catalog) {
-        kv_common::levels(catalog, &mut Vec::new());
+        kv_common::prepare_levels(catalog);
     }
 
     fn detect(&self, catalog: &Catalog) -> bool {
