@@ -4,23 +4,9 @@ use super::*;
 
 fn v(status: Status) -> Verdict {
     Verdict {
-        id: "x".into(),
-        criterion: String::new(),
         status,
         measured: Phrase::default(),
-        threshold: Phrase::default(),
-        published: Phrase::default(),
-        files: vec![],
-        note: Phrase::default(),
-        measured_value: None,
-        threshold_value: None,
-        published_value: None,
-        unit: UnitOf::default(),
-        check_next: Vec::new(),
-        measurements: Vec::new(),
-        interval: None,
-        threshold_interval: None,
-        reproduction: None,
+        ..Verdict::new("x", "", Phrase::default(), Phrase::default())
     }
 }
 

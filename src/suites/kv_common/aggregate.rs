@@ -12,7 +12,9 @@ use std::collections::BTreeMap;
 use crate::suites::kv_common::ladder::Level;
 use crate::suites::kv_common::stats::{median, spread};
 
-pub use criteria::{failing_runs, fed_by, too_spread, Metrics, RATES, RATES_AND_TTFT};
+pub use criteria::{
+    failing_runs, fed_by, settled_before_numbers, too_spread, Metrics, RATES, RATES_AND_TTFT,
+};
 pub use feeding::{left_out, GEN, GPU_HIT, OUTPUT, TTFT};
 use feeding::{value, MEDIANS};
 pub use frames::{levels_frame, LEVELS, MEDIANS_TABLE};

@@ -12,7 +12,9 @@ use crate::model::phrase::{count as count_of, fixed, qty, signed, Phrase, UnitOf
 use crate::model::verdict::{Observation, Status, Verdict};
 use crate::parse::ask::Attempt;
 use crate::phrase;
-use crate::suites::kv_common::aggregate::{failing_runs, fed_by, too_spread, Aggregate, GEN};
+use crate::suites::kv_common::aggregate::{
+    failing_runs, fed_by, settled_before_numbers, Aggregate, GEN,
+};
 use crate::suites::kv_common::reference::KvReference;
 use crate::suites::kv_common::restore::{measured, TIMED_RUNS};
 use crate::suites::kv_common::{self, ADP, LMCACHE};

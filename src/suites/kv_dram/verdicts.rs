@@ -47,21 +47,10 @@ pub(super) fn gen_verdict(agg: &Aggregate, n: u32, gap: f64, max_spread: f64) ->
         signed(diff * 100.0, 1)
     );
     let fed = format!("medians of {}", fed_by(agg, &[ADP, LMCACHE], n));
-    let failing = failing_runs(agg, &[ADP, LMCACHE], n);
-    let spread = too_spread(agg, &[ADP, LMCACHE], n, max_spread, &[("gen tok/s", GEN)]);
-    let (status, note): (Status, Phrase) = if !failing.is_empty() {
-        (
-            Status::Fail,
-            Phrase::words(format!(
-                "a run of this level failed: {}; {fed}",
-                failing.join("; ")
-            )),
-        )
-    } else if !spread.is_empty() {
-        (
-            Status::Inconclusive,
-            Phrase::words(format!("{}; {fed}", spread.join("; "))),
-        )
+    let gen = &[("gen tok/s", GEN)];
+    let settled = settled_before_numbers(agg, &[ADP, LMCACHE], n, max_spread, gen, &fed);
+    let (status, note): (Status, Phrase) = if let Some((status, note)) = settled {
+        (status, Phrase::words(note))
     } else if let Some(judged) = gen_interval(agg, n, gap) {
         v.interval = Some(judged.interval);
         (

@@ -9,8 +9,8 @@ use crate::model::phrase::{count, fixed, name, qty, Phrase, UnitOf};
 use crate::model::verdict::{Observation, Status, Verdict};
 use crate::phrase;
 use crate::suites::kv_common::aggregate::{
-    failing_runs, fed_by, left_out, too_spread, Aggregate, GEN, GPU_HIT, OUTPUT, RATES,
-    RATES_AND_TTFT, TTFT,
+    failing_runs, fed_by, left_out, settled_before_numbers, too_spread, Aggregate, GEN, GPU_HIT,
+    OUTPUT, RATES, RATES_AND_TTFT, TTFT,
 };
 use crate::suites::kv_common::ladder::{self, Level};
 use crate::suites::kv_common::reference::KvReference;

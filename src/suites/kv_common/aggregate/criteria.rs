@@ -44,6 +44,34 @@ pub fn too_spread(
     out
 }
 
+/// What settles a level's comparison before its numbers are read: a run that failed (the
+/// level fails) or runs spread over the limit in the metrics it reads (inconclusive),
+/// each said with what fed the medians (`fed`).
+pub fn settled_before_numbers(
+    agg: &Aggregate,
+    variants: &[&str],
+    clients: u32,
+    max_spread: f64,
+    metrics: Metrics,
+    fed: &str,
+) -> Option<(crate::model::verdict::Status, String)> {
+    use crate::model::verdict::Status;
+    let failing = failing_runs(agg, variants, clients);
+    if !failing.is_empty() {
+        return Some((
+            Status::Fail,
+            format!("a run of this level failed: {}; {fed}", failing.join("; ")),
+        ));
+    }
+    let spread = too_spread(agg, variants, clients, max_spread, metrics);
+    (!spread.is_empty()).then(|| {
+        (
+            Status::Inconclusive,
+            format!("{}; {fed}", spread.join("; ")),
+        )
+    })
+}
+
 /// Runs of the level that failed (failed requests, a dead client): a level with one is
 /// failed, never averaged away.
 pub fn failing_runs(agg: &Aggregate, variants: &[&str], clients: u32) -> Vec<String> {

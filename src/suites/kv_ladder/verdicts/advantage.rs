@@ -90,19 +90,11 @@ fn advantage_status(
     card_unmeasured: bool,
 ) -> (Status, String) {
     let fed = format!("medians of {}", fed_by(agg, &[ADP, PLAIN], n));
-    let failing = failing_runs(agg, &[ADP, PLAIN], n);
-    let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread, RATES_AND_TTFT);
+    let variants = &[ADP, PLAIN];
+    let settled = settled_before_numbers(agg, variants, n, max_spread, RATES_AND_TTFT, &fed);
     let (missed, unsure, methods) = (&c.missed, &c.unsure, &c.methods);
-    if !failing.is_empty() {
-        (
-            Status::Fail,
-            format!("a run of this level failed: {}; {fed}", failing.join("; ")),
-        )
-    } else if !spread.is_empty() {
-        (
-            Status::Inconclusive,
-            format!("{}; {fed}", spread.join("; ")),
-        )
+    if let Some(settled) = settled {
+        settled
     } else if !unsure.is_empty() && missed.iter().all(|m| m.starts_with("card hits")) {
         (
             Status::Inconclusive,

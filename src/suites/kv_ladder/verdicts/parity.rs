@@ -37,23 +37,11 @@ pub(crate) fn parity_verdict(agg: &Aggregate, n: u32, min_ratio: f64, max_spread
         fixed(pg, 1)
     );
     let fed = format!("medians of {}", fed_by(agg, &[ADP, PLAIN], n));
-    let failing = failing_runs(agg, &[ADP, PLAIN], n);
-    let spread = too_spread(agg, &[ADP, PLAIN], n, max_spread, RATES);
+    let settled = settled_before_numbers(agg, &[ADP, PLAIN], n, max_spread, RATES, &fed);
     let metrics = [("output", OUTPUT, ro), ("gen", GEN, rg)];
     let runs = runs_interval(agg, n, &metrics).or_else(|| within_interval(agg, n, &metrics));
-    let (status, note): (Status, Phrase) = if !failing.is_empty() {
-        (
-            Status::Fail,
-            Phrase::words(format!(
-                "a run of this level failed: {}; {fed}",
-                failing.join("; ")
-            )),
-        )
-    } else if !spread.is_empty() {
-        (
-            Status::Inconclusive,
-            Phrase::words(format!("{}; {fed}", spread.join("; "))),
-        )
+    let (status, note): (Status, Phrase) = if let Some((status, note)) = settled {
+        (status, Phrase::words(note))
     } else if let Some(runs) = runs {
         v.interval = Some(runs.interval.clone());
         let status = runs.status(min_ratio, false);
