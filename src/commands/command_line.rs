@@ -78,11 +78,41 @@ fn with_collectors(
 }
 
 /// Parses `args` (the program's name first) against [`command`].
+///
+/// A command line that starts with a built-in command other than `collect` (`analyze`,
+/// `report`, ...) is parsed against the built-in commands alone: the collections are
+/// only under `collect`, so they cannot change what it means, and building their
+/// subcommands was a third of a run's start-up, before any file was read.
 pub fn parse<I, T>(registry: &[&dyn Suite], args: I) -> Result<Asked, clap::Error>
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let builtin = Cli::command();
+    let first = args.get(1).and_then(|a| a.to_str());
+    match first.and_then(|a| builtin.find_subcommand(a)) {
+        Some(sub) if sub.get_name() != "collect" => parse_builtin(builtin, args),
+        _ => parse_with_collectors(registry, args),
+    }
+}
+
+/// [`parse`] against the built-in commands alone.
+fn parse_builtin(
+    mut cmd: clap::Command,
+    args: Vec<std::ffi::OsString>,
+) -> Result<Asked, clap::Error> {
+    let mut matches = cmd.try_get_matches_from_mut(args)?;
+    Cli::from_arg_matches_mut(&mut matches)
+        .map(|c| Asked::Cli(Box::new(c)))
+        .map_err(|e| e.format(&mut cmd))
+}
+
+/// [`parse`] against the whole command line, the collections included.
+fn parse_with_collectors(
+    registry: &[&dyn Suite],
+    args: Vec<std::ffi::OsString>,
+) -> Result<Asked, clap::Error> {
     let (mut cmd, own) = with_collectors(registry);
     let mut matches = cmd.try_get_matches_from_mut(args)?;
     if let Some(("collect", sub)) = matches.subcommand() {
@@ -103,4 +133,76 @@ where
     Cli::from_arg_matches_mut(&mut matches)
         .map(|c| Asked::Cli(Box::new(c)))
         .map_err(|e| e.format(&mut cmd))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(r: Result<Asked, clap::Error>) -> String {
+        match r {
+            Ok(Asked::Cli(c)) => format!("{c:?}"),
+            Ok(Asked::Collect { .. }) => "a collection".into(),
+            Err(e) => format!("{:?}: {}", e.kind(), e.render()),
+        }
+    }
+
+    #[test]
+    fn a_built_in_command_means_the_same_without_the_collections() {
+        let registry = crate::suites::SUITES;
+        let lines: &[&[&str]] = &[
+            &["analyze", "samples/x"],
+            &["analyze", "samples/x", "--format", "json", "--detail"],
+            &["analyze", "--bogus", "x"],
+            &["analyze"],
+            &["analyze", "--help"],
+            &["report", "x", "-o", "out", "--no-pdf"],
+            &["report", "x", "-o"],
+            &["compare", "a", "b"],
+            &["bundle", "x", "-o", "y.tar.gz"],
+            &["dataset", "add", "d", "x"],
+            &["dataset", "nonsense"],
+            &["suites"],
+            &["suites", "extra"],
+        ];
+        let mut fast = 0;
+        for line in lines {
+            let args: Vec<std::ffi::OsString> = std::iter::once("reprobench")
+                .chain(line.iter().copied())
+                .map(Into::into)
+                .collect();
+            let builtin = Cli::command();
+            if builtin
+                .find_subcommand(line[0])
+                .is_some_and(|s| s.get_name() != "collect")
+            {
+                fast += 1;
+            }
+            assert_eq!(
+                outcome(parse(registry, args.clone())),
+                outcome(parse_with_collectors(registry, args)),
+                "{line:?}"
+            );
+        }
+        assert_eq!(fast, lines.len(), "every line above takes the short way");
+    }
+
+    #[test]
+    fn collect_and_the_top_level_are_parsed_with_the_collections() {
+        let registry = crate::suites::SUITES;
+        let builtin = Cli::command();
+        for first in ["collect", "help", "--help", "-q", "nonsense"] {
+            assert!(
+                builtin
+                    .find_subcommand(first)
+                    .is_none_or(|s| s.get_name() == "collect"),
+                "{first}"
+            );
+        }
+        // A collection is found under `collect`: the short way would not know it.
+        let name = with_collectors(registry).1[0].1.clone();
+        let r = parse(registry, ["reprobench", "collect", name.as_str(), "--help"]);
+        let help = outcome(r);
+        assert!(help.contains(&name), "{help}");
+    }
 }
