@@ -6,8 +6,6 @@
 //! active conversations, swept over the level's requests, gives the peak and the
 //! time-weighted mean.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use crate::parse::mt_records::Record;
@@ -24,44 +22,82 @@ pub struct History {
 
 /// The active history of a level's records; none when a record lacks its conversation
 /// or its prompt length (an older client), or when the records span no time.
+///
+/// Conversations are numbered in the order of their ids and each one's requests taken
+/// in the order they started (the first given first, at one instant); the sweep's events
+/// are ordered by time, ends before starts at one instant, then as they were made. The
+/// orders are kept as integer keys sorted once, not maps and vectors per conversation.
 pub fn active_history(records: &[Record]) -> Option<History> {
-    let mut by: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
+    let mut ids: Vec<&str> = Vec::with_capacity(records.len());
     for r in records {
-        let conv = r.conversation_id.as_deref()?;
+        ids.push(r.conversation_id.as_deref()?);
         r.input_num_tokens?;
         if !(r.start_time_ms.is_finite() && r.latency_ms.is_finite() && r.latency_ms >= 0.0) {
             return None;
         }
-        by.entry(conv).or_default().push(r);
     }
+    // Each conversation's number: the rank of its id among the distinct ids.
+    let mut first_seen: std::collections::HashMap<&str, u32> =
+        std::collections::HashMap::with_capacity(64);
+    let seen: Vec<u32> = ids
+        .iter()
+        .map(|id| {
+            let next = first_seen.len() as u32;
+            *first_seen.entry(id).or_insert(next)
+        })
+        .collect();
+    let mut distinct: Vec<(&str, u32)> = first_seen.into_iter().collect();
+    distinct.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let mut rank = vec![0u32; distinct.len()];
+    for (r, (_, seen)) in distinct.iter().enumerate() {
+        rank[*seen as usize] = r as u32;
+    }
+    // The requests by conversation, then start, then the order given.
+    let mut order: Vec<(u32, i64, u32)> = records
+        .iter()
+        .zip(&seen)
+        .enumerate()
+        .map(|(i, (r, s))| (rank[*s as usize], total_key(r.start_time_ms), i as u32))
+        .collect();
+    order.sort_unstable();
     // (time, order, conversation, history after the event); at one instant ends come
     // before starts, so a conversation handing over to the next is not counted twice.
-    let mut events: Vec<(f64, u8, usize, f64)> = Vec::new();
-    for (i, reqs) in by.values_mut().enumerate() {
-        reqs.sort_by(|a, b| a.start_time_ms.total_cmp(&b.start_time_ms));
+    let mut events: Vec<(f64, u8, usize, f64)> = Vec::with_capacity(2 * records.len() + rank.len());
+    for group in order.chunk_by(|a, b| a.0 == b.0) {
+        let conv = group[0].0 as usize;
+        let reqs = group.iter().map(|&(_, _, i)| &records[i as usize]);
         let last_end = reqs
-            .iter()
+            .clone()
             .map(|r| r.start_time_ms + r.latency_ms)
             .fold(f64::NEG_INFINITY, f64::max);
-        for r in reqs.iter() {
+        for r in reqs {
             let input = r.input_num_tokens.unwrap_or(0) as f64;
             let end = r.start_time_ms + r.latency_ms;
-            events.push((r.start_time_ms, 1, i, input));
+            events.push((r.start_time_ms, 1, conv, input));
             if end < last_end {
-                events.push((end, 0, i, input + r.output_num_tokens as f64));
+                events.push((end, 0, conv, input + r.output_num_tokens as f64));
             }
         }
-        events.push((last_end, 0, i, 0.0));
+        events.push((last_end, 0, conv, 0.0));
     }
-    events.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let (t0, t1) = (events.first()?.0, events.last()?.0);
+    let mut sweep: Vec<(i64, u8, u32)> = events
+        .iter()
+        .enumerate()
+        .map(|(k, e)| (total_key(e.0), e.1, k as u32))
+        .collect();
+    sweep.sort_unstable();
+    let (t0, t1) = (
+        events[sweep.first()?.2 as usize].0,
+        events[sweep.last()?.2 as usize].0,
+    );
     if t1 <= t0 {
         return None;
     }
-    let mut held = vec![0.0f64; by.len()];
+    let mut held = vec![0.0f64; rank.len()];
     let (mut total, mut peak, mut area, mut at) = (0.0f64, 0.0f64, 0.0f64, t0);
     let (mut active, mut peak_conversations) = (0usize, 0usize);
-    for (t, _, conv, value) in events {
+    for &(_, _, k) in &sweep {
+        let (t, _, conv, value) = events[k as usize];
         area += total * (t - at);
         at = t;
         if held[conv] == 0.0 && value > 0.0 {
@@ -81,6 +117,12 @@ pub fn active_history(records: &[Record]) -> Option<History> {
     })
 }
 
+/// An integer that orders as [`f64::total_cmp`] orders its float.
+fn total_key(x: f64) -> i64 {
+    let bits = x.to_bits() as i64;
+    bits ^ ((((bits >> 63) as u64) >> 1) as i64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,6 +139,109 @@ mod tests {
             conversation_id: Some(conv.into()),
             client_id: Some(0),
         }
+    }
+
+    /// The sweep as it was first written (a map of conversations, stable sorts): the
+    /// reference the integer-keyed one is held to.
+    fn by_maps(records: &[Record]) -> Option<History> {
+        let mut by: std::collections::BTreeMap<&str, Vec<&Record>> = Default::default();
+        for r in records {
+            let conv = r.conversation_id.as_deref()?;
+            r.input_num_tokens?;
+            if !(r.start_time_ms.is_finite() && r.latency_ms.is_finite() && r.latency_ms >= 0.0) {
+                return None;
+            }
+            by.entry(conv).or_default().push(r);
+        }
+        let mut events: Vec<(f64, u8, usize, f64)> = Vec::new();
+        for (i, reqs) in by.values_mut().enumerate() {
+            reqs.sort_by(|a, b| a.start_time_ms.total_cmp(&b.start_time_ms));
+            let last_end = reqs
+                .iter()
+                .map(|r| r.start_time_ms + r.latency_ms)
+                .fold(f64::NEG_INFINITY, f64::max);
+            for r in reqs.iter() {
+                let input = r.input_num_tokens.unwrap_or(0) as f64;
+                let end = r.start_time_ms + r.latency_ms;
+                events.push((r.start_time_ms, 1, i, input));
+                if end < last_end {
+                    events.push((end, 0, i, input + r.output_num_tokens as f64));
+                }
+            }
+            events.push((last_end, 0, i, 0.0));
+        }
+        events.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let (t0, t1) = (events.first()?.0, events.last()?.0);
+        if t1 <= t0 {
+            return None;
+        }
+        let mut held = vec![0.0f64; by.len()];
+        let (mut total, mut peak, mut area, mut at) = (0.0f64, 0.0f64, 0.0f64, t0);
+        let (mut active, mut peak_conversations) = (0usize, 0usize);
+        for (t, _, conv, value) in events {
+            area += total * (t - at);
+            at = t;
+            if held[conv] == 0.0 && value > 0.0 {
+                active += 1;
+            } else if held[conv] > 0.0 && value == 0.0 {
+                active = active.saturating_sub(1);
+            }
+            total += value - held[conv];
+            held[conv] = value;
+            peak = peak.max(total);
+            peak_conversations = peak_conversations.max(active);
+        }
+        Some(History {
+            peak_tokens: peak,
+            mean_tokens: area / (t1 - t0),
+            peak_conversations,
+        })
+    }
+
+    #[test]
+    fn the_sweep_agrees_with_the_map_version_bit_for_bit() {
+        // Coarse times, so starts, ends and instants tie often; -0.0 and 0.0 both.
+        let mut seed: u64 = 0x853c_49e6_748f_ea9b;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        let mut compared = 0;
+        for round in 0..3_000 {
+            let n = 1 + next(40) as usize;
+            let convs = 1 + next(9);
+            let recs: Vec<Record> = (0..n)
+                .map(|_| {
+                    let mut x = r(
+                        &format!("c{}", next(convs)),
+                        next(12) as f64 * 2.5 - if next(9) == 0 { 0.0 } else { 5.0 },
+                        next(6) as f64 * 2.5,
+                        next(300),
+                        next(50),
+                    );
+                    if next(40) == 0 {
+                        x.start_time_ms = -0.0;
+                    }
+                    if round % 500 == 7 && next(3) == 0 {
+                        x.latency_ms = f64::NAN;
+                    }
+                    x
+                })
+                .collect();
+            let (a, b) = (active_history(&recs), by_maps(&recs));
+            match (a, b) {
+                (Some(a), Some(b)) => {
+                    assert_eq!(a.peak_tokens.to_bits(), b.peak_tokens.to_bits(), "{recs:?}");
+                    assert_eq!(a.mean_tokens.to_bits(), b.mean_tokens.to_bits(), "{recs:?}");
+                    assert_eq!(a.peak_conversations, b.peak_conversations);
+                    compared += 1;
+                }
+                (a, b) => assert_eq!(a, b, "{recs:?}"),
+            }
+        }
+        assert!(compared > 2_000, "{compared}");
     }
 
     #[test]
