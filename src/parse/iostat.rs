@@ -39,6 +39,8 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
     let all = text.as_bytes();
     let mut pos = 0;
     let mut line_no = 0;
+    // The first `avg-cpu:` header line: every block repeats it, known at sight.
+    let mut cpu_header: Option<&str> = None;
     // Lines as `str::lines` gives them (a last `\n` ends the last line), found with memchr.
     while pos < all.len() {
         let end = memchr::memchr(b'\n', &all[pos..]).map_or(all.len(), |i| pos + i);
@@ -62,6 +64,10 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
             st.in_devices = false;
             continue;
         }
+        if cpu_header == Some(line) {
+            st.cpu_header();
+            continue;
+        }
         if let Some((_, cols)) = st
             .header
             .as_ref()
@@ -77,6 +83,9 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
             // Only non-ASCII blanks: not a line iostat writes.
             fields.extend(line.split_whitespace());
             values_numeric = fields[1..].iter().all(|v| looks_numeric(v));
+        }
+        if cpu_header.is_none() && fields[0] == "avg-cpu:" {
+            cpu_header = Some(line);
         }
         let at = Line {
             text: line,

@@ -5,13 +5,14 @@ use crate::error::Problem;
 use crate::parse::iostat_row::UNUSED;
 
 /// Which column of a `Device` header holds what we keep (the keys of [`KEYS`], by index).
+/// Every block repeats its header: a copy shares the columns' slots.
 #[derive(Clone)]
 pub(super) struct Columns {
     pub(super) width: usize,
     pub(super) at: Slots,
     /// For each column (up to 64), the slot of [`KEYS`] it fills, or [`UNUSED`]: what the
     /// fast reading of a plain row ([`plain_row`]) looks up per field.
-    pub(super) slot_of: Option<Vec<u8>>,
+    pub(super) slot_of: Option<std::rc::Rc<[u8]>>,
     /// Divide throughput by this to get MB/s (1 with `-m`, 1024 with kB columns).
     pub(super) scale: f64,
 }
@@ -91,7 +92,7 @@ impl Columns {
                     slot_of[*c] = k as u8;
                 }
             }
-            slot_of
+            std::rc::Rc::from(slot_of)
         });
         Ok(Columns {
             width: fields.len(),

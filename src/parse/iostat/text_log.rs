@@ -59,13 +59,7 @@ impl TextLog {
             return Ok(());
         }
         if fields[0] == "avg-cpu:" {
-            self.blocks.push(new_block(self.blocks.len()));
-            if let Some(b) = self.blocks.last_mut() {
-                b.time = self.pending_time.take();
-            }
-            self.expect_cpu = true;
-            self.in_devices = false;
-            self.cols = None;
+            self.cpu_header();
             return Ok(());
         }
         if self.expect_cpu {
@@ -87,6 +81,18 @@ impl TextLog {
             at.no,
             format!("unexpected line `{}`", clip(line)),
         ))
+    }
+
+    /// An `avg-cpu:` header line: a new block, its CPU row next. (A line equal to the
+    /// first `avg-cpu:` header is this, whatever state the reader is in.)
+    pub(super) fn cpu_header(&mut self) {
+        self.blocks.push(new_block(self.blocks.len()));
+        if let Some(b) = self.blocks.last_mut() {
+            b.time = self.pending_time.take();
+        }
+        self.expect_cpu = true;
+        self.in_devices = false;
+        self.cols = None;
     }
 
     fn device_row(
