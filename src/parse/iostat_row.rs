@@ -1,6 +1,8 @@
 //! The reading of one line of an `iostat -x` log: the general tokenizer, the fast
 //! reading of a plain device row by bit masks, and iostat's numbers.
 
+use super::decimal;
+
 /// What a byte is to the tokenizer, as bits: a blank (ASCII blank or control), a digit,
 /// or a byte no number holds (anything but digits, `.`, `,`, a sign, an exponent). A
 /// field's bytes are OR-ed together and looked at once, at its end.
@@ -147,7 +149,7 @@ pub(super) fn plain_row(line: &[u8], slot_of: &[u8]) -> Option<(usize, [Option<f
             return None;
         }
         let scale = if dot == usize::MAX { 0 } else { digits - dot };
-        out[usize::from(slot)] = Some(int as f64 / POW10[scale]);
+        out[usize::from(slot)] = Some(int as f64 / decimal::POW10[scale]);
         field += 1;
     }
     (field == slot_of.len()).then_some((name, out))
@@ -162,49 +164,16 @@ pub(super) fn looks_numeric(f: &str) -> bool {
         && b.iter().any(u8::is_ascii_digit)
 }
 
-/// Powers of ten exactly representable in an f64, for [`number`].
-const POW10: [f64; 16] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-];
-
 /// A number as iostat prints it: `1574.60`, or `1574,60` in locales with a comma. The
-/// usual short decimals are read directly (exactly as `str::parse` would: an integer over
-/// a power of ten, both exact, rounds once); anything else goes through `str::parse`.
+/// usual short decimals are read directly ([`decimal::short`]); anything else goes
+/// through `str::parse`.
 pub(super) fn number(f: &str) -> Option<f64> {
-    let b = f.as_bytes();
-    let (neg, digits) = match b.first() {
-        Some(b'-') => (true, &b[1..]),
-        _ => (false, b),
-    };
-    // At most 15 characters: the integer stays exact (below 10^15) and cannot overflow.
-    // The digits before the separator, then those after it: no test per digit of which
-    // side it is on.
-    let digits_from = |mut i: usize, int: &mut u64| {
-        while let Some(&c) = digits.get(i).filter(|c| c.is_ascii_digit()) {
-            *int = *int * 10 + u64::from(c - b'0');
-            i += 1;
-        }
-        i
-    };
-    if !digits.is_empty() && digits.len() <= 15 {
-        let mut int: u64 = 0;
-        let before = digits_from(0, &mut int);
-        let (end, scale) = match digits.get(before) {
-            Some(b'.' | b',') => {
-                let end = digits_from(before + 1, &mut int);
-                (end, end - before - 1)
-            }
-            _ => (before, 0),
-        };
-        if end == digits.len() && before + scale > 0 {
-            let v = int as f64 / POW10[scale];
-            return Some(if neg { -v } else { v });
-        }
-    }
-    f.parse::<f64>()
-        .ok()
-        .or_else(|| f.replace(',', ".").parse::<f64>().ok())
-        .filter(|v| v.is_finite())
+    decimal::short(f.as_bytes(), decimal::Separator::DotOrComma).or_else(|| {
+        f.parse::<f64>()
+            .ok()
+            .or_else(|| f.replace(',', ".").parse::<f64>().ok())
+            .filter(|v| v.is_finite())
+    })
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 pub mod ask;
 pub mod bdevperf;
 pub mod client_log;
+mod decimal;
 pub mod embedded_toml;
 pub mod fio;
 pub mod fio_log;

@@ -157,14 +157,21 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Snapshot, Problem> {
         text: String::with_capacity(text.len()),
         at: Vec::new(),
     };
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
+    // Lines as `str::lines` gives them, found with memchr (the standard search was a
+    // sixth of the reading); each trimmed as `str::trim` does.
+    let all = text.as_bytes();
+    let (mut pos, mut no) = (0, 0);
+    while pos < all.len() {
+        let end = memchr::memchr(b'\n', &all[pos..]).map_or(all.len(), |i| pos + i);
+        let line = trim(&text[pos..end]);
+        pos = end + 1;
+        no += 1;
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
         snapshot
             .push_line(line)
-            .map_err(|why| Problem::at(i + 1, why))?;
+            .map_err(|why| Problem::at(no, why))?;
     }
     if snapshot.is_empty() {
         return Err(Problem::whole(if text.trim().is_empty() {
@@ -178,9 +185,48 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Snapshot, Problem> {
     Ok(snapshot)
 }
 
-fn is_name_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_' || c == ':'
+/// `str::trim`, answered at once for a line that starts and ends with a visible ASCII
+/// character (the usual one).
+fn trim(s: &str) -> &str {
+    let visible = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_graphic());
+    if visible(s.as_bytes().first()) && visible(s.as_bytes().last()) {
+        s
+    } else {
+        s.trim()
+    }
 }
+
+/// `str::trim_start`, as [`trim`].
+fn trim_start(s: &str) -> &str {
+    if s.as_bytes().first().is_some_and(u8::is_ascii_graphic) {
+        s
+    } else {
+        s.trim_start()
+    }
+}
+
+/// The first of the fields `str::split_whitespace` gives.
+fn first_field(s: &str) -> Option<&str> {
+    let s = trim_start(s);
+    let ascii_blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r');
+    match s.bytes().position(|b| ascii_blank(&b) || !b.is_ascii()) {
+        Some(end) if s.as_bytes()[end].is_ascii() => Some(&s[..end]).filter(|f| !f.is_empty()),
+        Some(_) => s.split_whitespace().next(),
+        None => Some(s).filter(|f| !f.is_empty()),
+    }
+}
+
+/// The bytes a metric's name is made of: ASCII letters, digits, `_` and `:`.
+const NAME: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || b == b'_' || b == b':';
+        c += 1;
+    }
+    t
+};
 
 /// One sample line: where its name ends, where its labels are (after `{`, through `}`),
 /// and its value.
@@ -190,7 +236,7 @@ fn parse_line(line: &str) -> Result<Parsed, String> {
     // Bytes, not chars: a name is ASCII, and the first other byte ends it.
     let name_end = line
         .bytes()
-        .position(|c| !is_name_char(char::from(c)))
+        .position(|c| !NAME[usize::from(c)])
         .unwrap_or(line.len());
     let name = &line[..name_end];
     if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
@@ -204,16 +250,13 @@ fn parse_line(line: &str) -> Result<Parsed, String> {
         labels = Some((l0, line.len() - remaining.len()));
         rest = remaining;
     }
-    let mut fields = rest.split_whitespace();
-    let value_text = fields
-        .next()
-        .ok_or_else(|| format!("metric `{name}` has no value"))?;
+    let value_text = first_field(rest).ok_or_else(|| format!("metric `{name}` has no value"))?;
     let value = match value_text {
         "+Inf" | "Inf" => f64::INFINITY,
         "-Inf" => f64::NEG_INFINITY,
         "NaN" => f64::NAN,
-        v => v
-            .parse()
+        v => crate::parse::decimal::short(v.as_bytes(), crate::parse::decimal::Separator::Dot)
+            .map_or_else(|| v.parse(), Ok)
             .map_err(|_| format!("metric `{name}`: `{v}` is not a number"))?,
     };
     Ok((name_end, labels, value))
@@ -228,14 +271,14 @@ fn walk_labels<'s>(
     s: &'s str,
     mut each: impl FnMut(&'s str, Cow<'s, str>),
 ) -> Result<&'s str, String> {
-    let mut rest = s.trim_start();
+    let mut rest = trim_start(s);
     loop {
         if let Some(after) = rest.strip_prefix('}') {
             return Ok(after);
         }
         let eq = memchr::memchr(b'=', rest.as_bytes()).ok_or("a label without `=`")?;
-        let key = rest[..eq].trim();
-        let after_eq = rest[eq + 1..].trim_start();
+        let key = trim(&rest[..eq]);
+        let after_eq = trim_start(&rest[eq + 1..]);
         let body = after_eq
             .strip_prefix('"')
             .ok_or("a label value without quotes")?;
@@ -244,9 +287,9 @@ fn walk_labels<'s>(
             memchr::memchr2(b'"', b'\\', body.as_bytes()).filter(|&q| body.as_bytes()[q] == b'"')
         {
             each(key, Cow::Borrowed(&body[..q]));
-            rest = body[q + 1..].trim_start();
+            rest = trim_start(&body[q + 1..]);
             if let Some(after) = rest.strip_prefix(',') {
-                rest = after.trim_start();
+                rest = trim_start(after);
             }
             continue;
         }
@@ -293,6 +336,26 @@ vllm:request_success_total{finished_reason="stop",model_name="a,b\"c"} 3
 process_open_fds 12
 vllm:e2e_request_latency_seconds_bucket{le="+Inf",model_name="m"} 7
 "#;
+
+    #[test]
+    fn the_quick_trims_and_first_field_agree_with_the_standard_ones() {
+        let alphabet: Vec<char> = " \t\n\r\x0b\x0c\x01\u{a0}\u{85}\u{2003}a1.é{}=\""
+            .chars()
+            .collect();
+        let mut seed: u64 = 0x5851_f42d_4c95_7f2d;
+        for _ in 0..50_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 9) as usize;
+            let s: String = (0..len)
+                .map(|k| alphabet[((seed >> (k * 7)) % alphabet.len() as u64) as usize])
+                .collect();
+            assert_eq!(trim(&s), s.trim(), "{s:?}");
+            assert_eq!(trim_start(&s), s.trim_start(), "{s:?}");
+            assert_eq!(first_field(&s), s.split_whitespace().next(), "{s:?}");
+        }
+    }
 
     #[test]
     fn reads_colon_names_and_sums_label_sets() {
