@@ -1,6 +1,8 @@
 //! A `Device` header read into its columns: where each kept value stands, and the unit
 //! its throughput is in.
 
+use std::rc::Rc;
+
 use crate::error::Problem;
 use crate::parse::iostat_row::UNUSED;
 
@@ -12,7 +14,7 @@ pub(super) struct Columns {
     pub(super) at: Slots,
     /// For each column (up to 64), the slot of [`KEYS`] it fills, or [`UNUSED`]: what the
     /// fast reading of a plain row ([`plain_row`]) looks up per field.
-    pub(super) slot_of: Option<std::rc::Rc<[u8]>>,
+    pub(super) slot_of: Option<Rc<[u8]>>,
     /// Divide throughput by this to get MB/s (1 with `-m`, 1024 with kB columns).
     pub(super) scale: f64,
 }
@@ -92,7 +94,7 @@ impl Columns {
                     slot_of[*c] = k as u8;
                 }
             }
-            std::rc::Rc::from(slot_of)
+            Rc::from(slot_of)
         });
         Ok(Columns {
             width: fields.len(),

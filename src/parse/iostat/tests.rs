@@ -62,3 +62,19 @@ fn refuses_other_text() {
     assert_eq!(err.line, Some(1));
     assert!(parse_bytes(b"").is_err());
 }
+
+#[test]
+fn a_repeated_avg_cpu_header_starts_a_block_wherever_it_comes() {
+    // No blank line between a block's rows and the next avg-cpu header, and the header
+    // spaced differently once: each still starts a block, as the first one did.
+    let log = LOG.replace("md126          100.00     10.00      0.00  200.00     20.00      0.00   0.00\n\n", "md126          100.00     10.00      0.00  200.00     20.00      0.00   0.00\n")
+        + "avg-cpu:  %user   %nice %system %iowait  %steal   %idle\n           3.00    0.00    4.00    0.25    0.00   92.75\n\n"
+        + "avg-cpu:  %user %nice %system %iowait  %steal   %idle\n           5.00    0.00    6.00    0.75    0.00   88.25\n";
+    let log = parse_bytes(log.as_bytes()).expect("parses");
+    assert_eq!(log.samples.len(), 3);
+    assert_eq!(log.samples[0].devices.len(), 2);
+    assert_eq!(log.samples[1].cpu_system, Some(4.0));
+    assert_eq!(log.samples[1].cpu_iowait, Some(0.25));
+    assert_eq!(log.samples[2].cpu_system, Some(6.0));
+    assert!(log.samples[2].devices.is_empty());
+}

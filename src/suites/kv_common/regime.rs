@@ -37,35 +37,35 @@ pub fn active_history(records: &[Record]) -> Option<History> {
         }
     }
     // Each conversation's number: the rank of its id among the distinct ids.
-    let mut first_seen: std::collections::HashMap<&str, u32> =
+    let mut first_seen: std::collections::HashMap<&str, usize> =
         std::collections::HashMap::with_capacity(64);
-    let seen: Vec<u32> = ids
+    let seen: Vec<usize> = ids
         .iter()
         .map(|id| {
-            let next = first_seen.len() as u32;
+            let next = first_seen.len();
             *first_seen.entry(id).or_insert(next)
         })
         .collect();
-    let mut distinct: Vec<(&str, u32)> = first_seen.into_iter().collect();
+    let mut distinct: Vec<(&str, usize)> = first_seen.into_iter().collect();
     distinct.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    let mut rank = vec![0u32; distinct.len()];
-    for (r, (_, seen)) in distinct.iter().enumerate() {
-        rank[*seen as usize] = r as u32;
+    let mut rank = vec![0usize; distinct.len()];
+    for (r, (_, first)) in distinct.iter().enumerate() {
+        rank[*first] = r;
     }
     // The requests by conversation, then start, then the order given.
-    let mut order: Vec<(u32, i64, u32)> = records
+    let mut order: Vec<(usize, i64, usize)> = records
         .iter()
         .zip(&seen)
         .enumerate()
-        .map(|(i, (r, s))| (rank[*s as usize], total_key(r.start_time_ms), i as u32))
+        .map(|(i, (r, s))| (rank[*s], total_key(r.start_time_ms), i))
         .collect();
     order.sort_unstable();
     // (time, order, conversation, history after the event); at one instant ends come
     // before starts, so a conversation handing over to the next is not counted twice.
     let mut events: Vec<(f64, u8, usize, f64)> = Vec::with_capacity(2 * records.len() + rank.len());
     for group in order.chunk_by(|a, b| a.0 == b.0) {
-        let conv = group[0].0 as usize;
-        let reqs = group.iter().map(|&(_, _, i)| &records[i as usize]);
+        let conv = group[0].0;
+        let reqs = group.iter().map(|&(_, _, i)| &records[i]);
         let last_end = reqs
             .clone()
             .map(|r| r.start_time_ms + r.latency_ms)
@@ -80,16 +80,13 @@ pub fn active_history(records: &[Record]) -> Option<History> {
         }
         events.push((last_end, 0, conv, 0.0));
     }
-    let mut sweep: Vec<(i64, u8, u32)> = events
+    let mut sweep: Vec<(i64, u8, usize)> = events
         .iter()
         .enumerate()
-        .map(|(k, e)| (total_key(e.0), e.1, k as u32))
+        .map(|(k, e)| (total_key(e.0), e.1, k))
         .collect();
     sweep.sort_unstable();
-    let (t0, t1) = (
-        events[sweep.first()?.2 as usize].0,
-        events[sweep.last()?.2 as usize].0,
-    );
+    let (t0, t1) = (events[sweep.first()?.2].0, events[sweep.last()?.2].0);
     if t1 <= t0 {
         return None;
     }
@@ -97,7 +94,7 @@ pub fn active_history(records: &[Record]) -> Option<History> {
     let (mut total, mut peak, mut area, mut at) = (0.0f64, 0.0f64, 0.0f64, t0);
     let (mut active, mut peak_conversations) = (0usize, 0usize);
     for &(_, _, k) in &sweep {
-        let (t, _, conv, value) = events[k as usize];
+        let (t, _, conv, value) = events[k];
         area += total * (t - at);
         at = t;
         if held[conv] == 0.0 && value > 0.0 {
