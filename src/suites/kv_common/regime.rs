@@ -90,11 +90,25 @@ pub fn active_history(records: &[Record]) -> Option<History> {
     if t1 <= t0 {
         return None;
     }
-    let mut held = vec![0.0f64; rank.len()];
+    Some(sweep_events(
+        sweep.iter().map(|&(_, _, k)| events[k]),
+        rank.len(),
+        (t0, t1),
+    ))
+}
+
+/// The sweep over a level's events in order, `(time, kind, conversation, history after
+/// it)`: the peak and time-weighted mean of the history held, and the most
+/// conversations holding some at once.
+fn sweep_events(
+    events: impl Iterator<Item = (f64, u8, usize, f64)>,
+    conversations: usize,
+    (t0, t1): (f64, f64),
+) -> History {
+    let mut held = vec![0.0f64; conversations];
     let (mut total, mut peak, mut area, mut at) = (0.0f64, 0.0f64, 0.0f64, t0);
     let (mut active, mut peak_conversations) = (0usize, 0usize);
-    for &(_, _, k) in &sweep {
-        let (t, _, conv, value) = events[k];
+    for (t, _, conv, value) in events {
         area += total * (t - at);
         at = t;
         if held[conv] == 0.0 && value > 0.0 {
@@ -107,11 +121,11 @@ pub fn active_history(records: &[Record]) -> Option<History> {
         peak = peak.max(total);
         peak_conversations = peak_conversations.max(active);
     }
-    Some(History {
+    History {
         peak_tokens: peak,
         mean_tokens: area / (t1 - t0),
         peak_conversations,
-    })
+    }
 }
 
 /// An integer that orders as [`f64::total_cmp`] orders its float.
@@ -138,7 +152,7 @@ mod tests {
         }
     }
 
-    /// The sweep as it was first written (a map of conversations, stable sorts): the
+    /// The ordering as it was first written (a map of conversations, stable sorts): the
     /// reference the integer-keyed one is held to.
     fn by_maps(records: &[Record]) -> Option<History> {
         let mut by: std::collections::BTreeMap<&str, Vec<&Record>> = Default::default();
@@ -172,27 +186,8 @@ mod tests {
         if t1 <= t0 {
             return None;
         }
-        let mut held = vec![0.0f64; by.len()];
-        let (mut total, mut peak, mut area, mut at) = (0.0f64, 0.0f64, 0.0f64, t0);
-        let (mut active, mut peak_conversations) = (0usize, 0usize);
-        for (t, _, conv, value) in events {
-            area += total * (t - at);
-            at = t;
-            if held[conv] == 0.0 && value > 0.0 {
-                active += 1;
-            } else if held[conv] > 0.0 && value == 0.0 {
-                active = active.saturating_sub(1);
-            }
-            total += value - held[conv];
-            held[conv] = value;
-            peak = peak.max(total);
-            peak_conversations = peak_conversations.max(active);
-        }
-        Some(History {
-            peak_tokens: peak,
-            mean_tokens: area / (t1 - t0),
-            peak_conversations,
-        })
+        // The sweep over the ordered events is shared: the order is what is tested.
+        Some(sweep_events(events.into_iter(), by.len(), (t0, t1)))
     }
 
     #[test]
