@@ -36,16 +36,11 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
     let mut st = TextLog::default();
     // Reused for every line: no allocation per line.
     let mut fields: Vec<&str> = Vec::with_capacity(32);
-    let all = text.as_bytes();
-    let mut pos = 0;
+    let mut raw_lines = crate::parse::text::lines(&text).peekable();
     let mut line_no = 0;
     // The first `avg-cpu:` header line: every block repeats it, known at sight.
     let mut cpu_header: Option<&str> = None;
-    // Lines as `str::lines` gives them (a last `\n` ends the last line), found with memchr.
-    while pos < all.len() {
-        let end = memchr::memchr(b'\n', &all[pos..]).map_or(all.len(), |i| pos + i);
-        let raw = &text[pos..end];
-        pos = end + 1;
+    while let Some(raw) = raw_lines.next() {
         line_no += 1;
         if st.in_devices {
             if let Some(c) = st.cols.as_ref() {
@@ -90,7 +85,7 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
         let at = Line {
             text: line,
             no: line_no,
-            cut: pos >= all.len() && ends_cut,
+            cut: ends_cut && raw_lines.peek().is_none(),
         };
         st.line(&at, &fields, values_numeric)?;
     }

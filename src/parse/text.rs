@@ -161,6 +161,23 @@ pub fn line_starts(bytes: &[u8]) -> Vec<usize> {
     starts
 }
 
+/// The text's lines, split at `\n` (found with memchr, several times faster than the
+/// standard search) and without it, as `str::lines` gives them but with a `\r` before
+/// the `\n` kept (the readers trim): a last `\n` ends the last line.
+pub(crate) fn lines(text: &str) -> impl Iterator<Item = &str> + '_ {
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        if pos >= text.len() {
+            return None;
+        }
+        let end = memchr::memchr(b'\n', &text.as_bytes()[pos..]).map_or(text.len(), |i| pos + i);
+        // Both ends are at `\n` or the text's ends: char boundaries.
+        let line = &text[pos..end];
+        pos = end + 1;
+        Some(line)
+    })
+}
+
 /// `str::trim`, answered at once for a line that starts and ends with a visible ASCII
 /// character (the usual one).
 pub(crate) fn trim(s: &str) -> &str {
@@ -195,6 +212,32 @@ pub(crate) fn first_field(s: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_are_the_standard_split_at_newlines() {
+        let alphabet: Vec<char> = "a\n\r é".chars().collect();
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 12) as usize;
+            let t: String = (0..len)
+                .map(|k| alphabet[((seed >> (k * 5)) % alphabet.len() as u64) as usize])
+                .collect();
+            let want: Vec<&str> = t
+                .split_inclusive('\n')
+                .map(|l| l.strip_suffix('\n').unwrap_or(l))
+                .collect();
+            assert_eq!(lines(&t).collect::<Vec<_>>(), want, "{t:?}");
+            let trimmed: Vec<&str> = t.lines().map(str::trim).collect();
+            assert_eq!(
+                lines(&t).map(str::trim).collect::<Vec<_>>(),
+                trimmed,
+                "{t:?}"
+            );
+        }
+    }
 
     #[test]
     fn the_quick_trims_and_first_field_agree_with_the_standard_ones() {
