@@ -52,20 +52,27 @@ pub fn active_history(records: &[Record]) -> Option<History> {
     for (r, (_, first)) in distinct.iter().enumerate() {
         rank[*first] = r;
     }
-    // The requests by conversation, then start, then the order given.
-    let mut order: Vec<(usize, i64, usize)> = records
+    // The requests by conversation, then start, then the order given: one integer each
+    // (conversation, start and index packed in that order), sorted without a branch per
+    // comparison.
+    let count = u32::try_from(records.len()).ok()?;
+    let mut order: Vec<u128> = records
         .iter()
         .zip(&seen)
-        .enumerate()
-        .map(|(i, (r, s))| (rank[*s], total_key(r.start_time_ms), i))
+        .zip(0..count)
+        .map(|((r, s), i)| {
+            (rank[*s] as u128) << 96 | u128::from(ordered(r.start_time_ms)) << 32 | u128::from(i)
+        })
         .collect();
     order.sort_unstable();
+    let conv_of = |key: u128| (key >> 96) as usize;
+    let record_of = |key: u128| &records[key as u32 as usize];
     // (time, order, conversation, history after the event); at one instant ends come
     // before starts, so a conversation handing over to the next is not counted twice.
     let mut events: Vec<(f64, u8, usize, f64)> = Vec::with_capacity(2 * records.len() + rank.len());
-    for group in order.chunk_by(|a, b| a.0 == b.0) {
-        let conv = group[0].0;
-        let reqs = group.iter().map(|&(_, _, i)| &records[i]);
+    for group in order.chunk_by(|a, b| conv_of(*a) == conv_of(*b)) {
+        let conv = conv_of(group[0]);
+        let reqs = group.iter().map(|&key| record_of(key));
         let last_end = reqs
             .clone()
             .map(|r| r.start_time_ms + r.latency_ms)
@@ -80,18 +87,21 @@ pub fn active_history(records: &[Record]) -> Option<History> {
         }
         events.push((last_end, 0, conv, 0.0));
     }
-    let mut sweep: Vec<(i64, u8, usize)> = events
+    // Time, then kind, then the order made, packed as above.
+    let made = u32::try_from(events.len()).ok()?;
+    let mut sweep: Vec<u128> = events
         .iter()
-        .enumerate()
-        .map(|(k, e)| (total_key(e.0), e.1, k))
+        .zip(0..made)
+        .map(|(e, k)| u128::from(ordered(e.0)) << 64 | u128::from(e.1) << 32 | u128::from(k))
         .collect();
     sweep.sort_unstable();
-    let (t0, t1) = (events[sweep.first()?.2].0, events[sweep.last()?.2].0);
+    let event = |key: u128| events[key as u32 as usize];
+    let (t0, t1) = (event(*sweep.first()?).0, event(*sweep.last()?).0);
     if t1 <= t0 {
         return None;
     }
     Some(sweep_events(
-        sweep.iter().map(|&(_, _, k)| events[k]),
+        sweep.iter().map(|&key| event(key)),
         rank.len(),
         (t0, t1),
     ))
@@ -128,10 +138,10 @@ fn sweep_events(
     }
 }
 
-/// An integer that orders as [`f64::total_cmp`] orders its float.
-fn total_key(x: f64) -> i64 {
+/// An unsigned integer that orders as [`f64::total_cmp`] orders its float.
+fn ordered(x: f64) -> u64 {
     let bits = x.to_bits() as i64;
-    bits ^ ((((bits >> 63) as u64) >> 1) as i64)
+    (bits ^ ((((bits >> 63) as u64) >> 1) as i64)) as u64 ^ (1 << 63)
 }
 
 #[cfg(test)]
@@ -234,6 +244,37 @@ mod tests {
             }
         }
         assert!(compared > 2_000, "{compared}");
+    }
+
+    #[test]
+    fn the_packed_time_orders_as_total_cmp() {
+        let mut xs = vec![
+            f64::NEG_INFINITY,
+            -1e300,
+            -1.0,
+            -f64::MIN_POSITIVE,
+            -5e-324,
+            -0.0,
+            0.0,
+            5e-324,
+            1.0,
+            1e300,
+            f64::INFINITY,
+            f64::NAN,
+            -f64::NAN,
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..2_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            xs.push(f64::from_bits(seed));
+        }
+        for a in &xs {
+            for b in xs.iter().take(200) {
+                assert_eq!(ordered(*a).cmp(&ordered(*b)), a.total_cmp(b), "{a} {b}");
+            }
+        }
     }
 
     #[test]
