@@ -60,7 +60,7 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, Problem> {
             continue;
         }
         if cpu_header == Some(line) {
-            st.cpu_header();
+            st.cpu_header_again();
             continue;
         }
         if let Some((_, cols)) = st

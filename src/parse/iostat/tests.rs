@@ -78,3 +78,49 @@ fn a_repeated_avg_cpu_header_starts_a_block_wherever_it_comes() {
     assert_eq!(log.samples[2].cpu_system, Some(6.0));
     assert!(log.samples[2].devices.is_empty());
 }
+
+#[test]
+fn avg_cpu_values_are_read_by_their_headers_names() {
+    // %iowait before %system: each value is the one its name stands over, in the first
+    // header and in every repeat of it (the repeat is known at sight).
+    let swapped = LOG
+        .replace("%system %iowait", "%iowait %system")
+        .replace("2.00    0.50", "0.50    2.00")
+        .replace("20,00    0,00", "0,00   20,00")
+        + "avg-cpu:  %user   %nice %iowait %system  %steal   %idle\n           3.00    0.00    0.25    4.00    0.00   92.75\n";
+    let log = parse_bytes(swapped.as_bytes()).expect("parses");
+    assert_eq!(log.samples[0].cpu_system, Some(20.0));
+    assert_eq!(log.samples[0].cpu_iowait, Some(0.0));
+    assert_eq!(log.samples[1].cpu_system, Some(4.0));
+    assert_eq!(log.samples[1].cpu_iowait, Some(0.25));
+    // A header that differs from the first is read for itself, and the first's columns
+    // come back with it.
+    let mixed = LOG.replace(
+        "avg-cpu:  %user   %nice %system %iowait  %steal   %idle\n          10,00    0,00   20,00    0,00",
+        "avg-cpu:  %user   %nice %iowait %system  %steal   %idle\n          10,00    0,00    7,00   20,00",
+    ) + "avg-cpu:  %user   %nice %system %iowait  %steal   %idle\n           3.00    0.00    4.00    0.25    0.00   92.75\n";
+    let log = parse_bytes(mixed.as_bytes()).expect("parses");
+    assert_eq!(log.samples[0].cpu_system, Some(20.0));
+    assert_eq!(log.samples[0].cpu_iowait, Some(7.0));
+    assert_eq!(log.samples[1].cpu_system, Some(4.0));
+    assert_eq!(log.samples[1].cpu_iowait, Some(0.25));
+    // A header without %iowait gives none, not another column's value; one with a
+    // seventh column reads seven values.
+    let fewer = LOG
+        .replace("%iowait  %steal", "%steal")
+        .replace("2.00    0.50    0.00", "2.00    0.00")
+        .replace("20,00    0,00    0,00", "20,00    0,00");
+    let log = parse_bytes(fewer.as_bytes()).expect("parses");
+    assert_eq!(log.samples[0].cpu_system, Some(20.0));
+    assert_eq!(log.samples[0].cpu_iowait, None);
+    let more = LOG
+        .replace("%idle", "%idle  %guest")
+        .replace("96.50", "96.50    0.00")
+        .replace("70,00", "70,00    0,00");
+    let log = parse_bytes(more.as_bytes()).expect("parses");
+    assert_eq!(log.samples[0].cpu_iowait, Some(0.0));
+    let short = LOG.replace("%idle", "%idle  %guest");
+    let err = parse_bytes(short.as_bytes()).expect_err("six values under seven names");
+    assert_eq!(err.line, Some(4));
+    assert!(err.reason.contains("expected 7 avg-cpu values"), "{err:?}");
+}

@@ -32,6 +32,30 @@ pub(super) struct TextLog {
     /// The last `Device` header line and its columns: every block repeats the same
     /// header, read once.
     pub(super) header: Option<(String, Columns)>,
+    /// Where the current `avg-cpu:` header puts the values kept, and the first such
+    /// header's (a line equal to it is known at sight, see [`TextLog::cpu_header_again`]).
+    cpu_cols: CpuColumns,
+    first_cpu_cols: Option<CpuColumns>,
+}
+
+/// An `avg-cpu:` header read into its columns: how many values its row holds, and which
+/// of them are `%system` and `%iowait` (read by name: a sysstat that ordered them
+/// otherwise is read right, one without them gives no value).
+#[derive(Clone, Copy, Default)]
+struct CpuColumns {
+    width: usize,
+    system: Option<usize>,
+    iowait: Option<usize>,
+}
+
+impl CpuColumns {
+    fn of(names: &[&str]) -> CpuColumns {
+        CpuColumns {
+            width: names.len(),
+            system: names.iter().position(|n| *n == "%system"),
+            iowait: names.iter().position(|n| *n == "%iowait"),
+        }
+    }
 }
 
 impl TextLog {
@@ -59,6 +83,8 @@ impl TextLog {
             return Ok(());
         }
         if fields[0] == "avg-cpu:" {
+            self.cpu_cols = CpuColumns::of(&fields[1..]);
+            self.first_cpu_cols.get_or_insert(self.cpu_cols);
             self.cpu_header();
             return Ok(());
         }
@@ -83,9 +109,17 @@ impl TextLog {
         ))
     }
 
-    /// An `avg-cpu:` header line: a new block, its CPU row next. (A line equal to the
-    /// first `avg-cpu:` header is this, whatever state the reader is in.)
-    pub(super) fn cpu_header(&mut self) {
+    /// A line equal to the first `avg-cpu:` header, whatever state the reader is in: a
+    /// new block with that header's columns.
+    pub(super) fn cpu_header_again(&mut self) {
+        if let Some(c) = self.first_cpu_cols {
+            self.cpu_cols = c;
+        }
+        self.cpu_header();
+    }
+
+    /// An `avg-cpu:` header line, its columns read: a new block, its CPU row next.
+    fn cpu_header(&mut self) {
         self.blocks.push(new_block(self.blocks.len()));
         if let Some(b) = self.blocks.last_mut() {
             b.time = self.pending_time.take();
@@ -160,25 +194,34 @@ impl TextLog {
 
     fn cpu_row(&mut self, at: &Line, fields: &[&str]) -> Result<(), Problem> {
         self.expect_cpu = false;
-        let mut v = [0.0; 6];
-        let six = fields.len() == 6
+        let c = self.cpu_cols;
+        let mut v = [0.0; 16];
+        let all = fields.len() == c.width
+            && c.width <= v.len()
             && fields
                 .iter()
                 .zip(v.iter_mut())
                 .all(|(f, slot)| number(f).map(|x| *slot = x).is_some());
-        if six {
+        if all {
             if let Some(b) = self.blocks.last_mut() {
-                b.cpu_iowait = Some(v[3]);
-                b.cpu_system = Some(v[2]);
+                b.cpu_iowait = c.iowait.map(|i| v[i]);
+                b.cpu_system = c.system.map(|i| v[i]);
             }
             Ok(())
         } else if at.cut {
             self.truncated_tail = true;
             Ok(())
         } else {
+            let expected = match c.width {
+                6 => "six".to_string(),
+                n => n.to_string(),
+            };
             Err(Problem::at(
                 at.no,
-                format!("expected six avg-cpu values, found `{}`", clip(at.text)),
+                format!(
+                    "expected {expected} avg-cpu values (as its header names), found `{}`",
+                    clip(at.text)
+                ),
             ))
         }
     }
