@@ -33,7 +33,8 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub campaigns: bool,
     /// Print every section: physical limits, observations, tables, notes, every skipped
-    /// file, every check and the full reasons (the default is a summary).
+    /// file, every check and the full reasons (the default is a summary). JSON always
+    /// holds everything: with --format json this changes nothing.
     #[arg(long)]
     pub detail: bool,
     #[command(flatten)]

@@ -81,6 +81,8 @@ impl Kind {
     pub const Host: Kind = Kind::new("host", "a host output");
     /// Text no suite reads (notes, other outputs).
     pub const Text: Kind = Kind::new("text", "text");
+    /// Bytes that are not text (an image, an archive, a core dump): no suite reads them.
+    pub const Binary: Kind = Kind::new("binary", "binary data");
 }
 
 /// One format: how a file is recognised as it, and how it is read.
@@ -220,6 +222,12 @@ pub static FORMATS: &[Format] = &[
     },
     Format {
         kind: Kind::Text,
+        content: no_content,
+        path: no_path,
+        parse: unread,
+    },
+    Format {
+        kind: Kind::Binary,
         content: no_content,
         path: no_path,
         parse: unread,

@@ -49,7 +49,8 @@ pub fn sniff(rel: &str, bytes: &[u8]) -> (Kind, By) {
 /// whose content rule recognises it, then a suite's own formats (`extra`); else the
 /// first whose path rule does, built-in before a suite's own; else a `.json` is fio's
 /// (storage and SPDK results are fio JSON by the procedures' layouts: a broken one is
-/// reported as the fio file it should be) and anything else text.
+/// reported as the fio file it should be) and anything else text, or binary data when
+/// its first bytes are not text.
 pub fn sniff_with(rel: &str, bytes: &[u8], extra: &[&Format]) -> (Kind, By) {
     if let Some(k) = by_content(rel, bytes, extra) {
         return (k, By::Content);
@@ -59,6 +60,7 @@ pub fn sniff_with(rel: &str, bytes: &[u8], extra: &[&Format]) -> (Kind, By) {
     let kind = match formats.find(|f| (f.path)(&path)) {
         Some(f) => f.kind,
         None if path.name.ends_with(".json") => Kind::Fio,
+        None if crate::parse::text::TextCheck::of(bytes).is_err() => Kind::Binary,
         None => Kind::Text,
     };
     (kind, By::Path)
@@ -187,6 +189,18 @@ mod tests {
         assert_eq!(
             sniff("system/lsblk.txt", b"NAME SIZE"),
             (Kind::Text, By::Path)
+        );
+        assert_eq!(
+            sniff("notes/chart.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"),
+            (Kind::Binary, By::Path)
+        );
+        assert_eq!(
+            sniff("blob.bin", &[1, 2, 3, 4, 5, 6]),
+            (Kind::Binary, By::Path)
+        );
+        assert_eq!(
+            sniff("notes.txt", b"tab\tand \x1b[1mbold\x1b[0m\n").0,
+            Kind::Text
         );
         assert_eq!(
             sniff("manifest.json", b"{\"model\": \"x\"}").0,

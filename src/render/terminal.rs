@@ -48,11 +48,12 @@ pub fn render_view(a: &Analysis, view: View) -> Styled {
     let _ = writeln!(out, "{} · {}", a.tool, a.input);
     for s in &a.suites {
         let _ = writeln!(out, "\n== {} ({}) ==", s.title, s.name);
+        let read = s.files_read.len();
         let _ = writeln!(
             out,
-            "procedure: {}; {} files read\n",
+            "procedure: {}; {read} file{} read\n",
             s.procedure,
-            s.files_read.len()
+            if read == 1 { "" } else { "s" }
         );
         if view.detail {
             suite_detail(&mut out, s, view.width);

@@ -197,6 +197,11 @@ fn analyze_prints_a_summary_by_default_and_everything_with_detail_or_verbose() {
     );
     assert!(detail.stdout.lines().count() > 3 * lines);
     assert_eq!(verbose.stdout, detail.stdout, "-v is --detail");
+    // JSON holds everything: --detail changes nothing there (its help says so).
+    let json = run(&["analyze", p, "--format", "json"]);
+    let json_detail = run(&["analyze", p, "--format", "json", "--detail"]);
+    assert_eq!(json.stdout, json_detail.stdout);
+    assert!(help("analyze").contains("with --format json this changes nothing"));
     // Failures first, each with a short reason.
     let failing = run(&[
         "analyze",

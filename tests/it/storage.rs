@@ -346,10 +346,22 @@ fn an_unreadable_file_is_skipped() {
 fn unusable_input_exits_2_with_a_clear_error() {
     let tmp = tempfile::tempdir().expect("tmp");
     fs::write(tmp.path().join("notes.txt"), "nothing to see").expect("w");
+    fs::write(
+        tmp.path().join("chart.png"),
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR",
+    )
+    .expect("w");
     let r = run(&["analyze", tmp.path().to_str().unwrap_or("")]);
     assert_eq!(r.code, 2);
     assert!(
         r.stderr.contains("no results any suite can read"),
+        "{}",
+        r.stderr
+    );
+    // What each file was taken for: an image is no text.
+    assert!(
+        r.stderr
+            .contains("chart.png (binary data), notes.txt (text)"),
         "{}",
         r.stderr
     );
