@@ -299,7 +299,7 @@ fn bad_input_is_skipped_with_file_and_line_and_never_modified() {
         "truncated.json\"",
         "junk.json\" null \"binary data",
         "other.json\" 1 \"valid JSON, but not fio output",
-        "bad.iostat\" 4 \"expected six avg-cpu values",
+        "bad.iostat\" 4 \"expected 1 avg-cpu value (one per name of its header)",
         "loop\" null \"symbolic link loop",
         "up\" null \"symbolic link to the folder",
         "dangling.json\" null \"broken symbolic link",

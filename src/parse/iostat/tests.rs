@@ -123,4 +123,12 @@ fn avg_cpu_values_are_read_by_their_headers_names() {
     let err = parse_bytes(short.as_bytes()).expect_err("six values under seven names");
     assert_eq!(err.line, Some(4));
     assert!(err.reason.contains("expected 7 avg-cpu values"), "{err:?}");
+    // As many names as a header may hold: each value read by its own.
+    let names: Vec<String> = (0..18).map(|i| format!("%c{i}")).collect();
+    let wide = LOG
+        .replace("%idle", &format!("%idle  {}", names.join(" ")))
+        .replace("96.50", &format!("96.50{}", " 1.00".repeat(18)))
+        .replace("70,00", &format!("70,00{}", " 2,00".repeat(18)));
+    let log = parse_bytes(wide.as_bytes()).expect("24 values under 24 names");
+    assert_eq!(log.samples[0].cpu_system, Some(20.0));
 }

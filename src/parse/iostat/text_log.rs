@@ -195,31 +195,23 @@ impl TextLog {
     fn cpu_row(&mut self, at: &Line, fields: &[&str]) -> Result<(), Problem> {
         self.expect_cpu = false;
         let c = self.cpu_cols;
-        let mut v = [0.0; 16];
-        let all = fields.len() == c.width
-            && c.width <= v.len()
-            && fields
-                .iter()
-                .zip(v.iter_mut())
-                .all(|(f, slot)| number(f).map(|x| *slot = x).is_some());
-        if all {
+        let value = |i: Option<usize>| i.and_then(|i| fields.get(i)).and_then(|f| number(f));
+        if fields.len() == c.width && fields.iter().all(|f| number(f).is_some()) {
             if let Some(b) = self.blocks.last_mut() {
-                b.cpu_iowait = c.iowait.map(|i| v[i]);
-                b.cpu_system = c.system.map(|i| v[i]);
+                b.cpu_iowait = value(c.iowait);
+                b.cpu_system = value(c.system);
             }
             Ok(())
         } else if at.cut {
             self.truncated_tail = true;
             Ok(())
         } else {
-            let expected = match c.width {
-                6 => "six".to_string(),
-                n => n.to_string(),
-            };
             Err(Problem::at(
                 at.no,
                 format!(
-                    "expected {expected} avg-cpu values (as its header names), found `{}`",
+                    "expected {} avg-cpu value{} (one per name of its header), found `{}`",
+                    c.width,
+                    if c.width == 1 { "" } else { "s" },
                     clip(at.text)
                 ),
             ))

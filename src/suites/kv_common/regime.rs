@@ -21,7 +21,8 @@ pub struct History {
 }
 
 /// The active history of a level's records; none when a record lacks its conversation
-/// or its prompt length (an older client), or when the records span no time.
+/// or its prompt length (an older client), when the records span no time, or when they
+/// are too many to number their events in 32 bits (over a billion).
 ///
 /// Conversations are numbered in the order of their ids and each one's requests taken
 /// in the order they started (the first given first, at one instant); the sweep's events
@@ -53,8 +54,8 @@ pub fn active_history(records: &[Record]) -> Option<History> {
         rank[*first] = r;
     }
     // The requests by conversation, then start, then the order given: one integer each
-    // (conversation, start and index packed in that order), sorted without a branch per
-    // comparison.
+    // (conversation, start and index packed in that order), compared as one number
+    // instead of field by field.
     let count = u32::try_from(records.len()).ok()?;
     let mut order: Vec<u128> = records
         .iter()
@@ -212,7 +213,12 @@ mod tests {
         };
         let mut compared = 0;
         for round in 0..3_000 {
-            let n = 1 + next(40) as usize;
+            // Now and then more records and events than a byte can number.
+            let n = if round % 300 == 1 {
+                300 + next(400) as usize
+            } else {
+                1 + next(40) as usize
+            };
             let convs = 1 + next(9);
             let recs: Vec<Record> = (0..n)
                 .map(|_| {
