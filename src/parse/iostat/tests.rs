@@ -131,4 +131,13 @@ fn avg_cpu_values_are_read_by_their_headers_names() {
         .replace("70,00", &format!("70,00{}", " 2,00".repeat(18)));
     let log = parse_bytes(wide.as_bytes()).expect("24 values under 24 names");
     assert_eq!(log.samples[0].cpu_system, Some(20.0));
+    // A bare `avg-cpu:` names nothing: its row is read, every value unknown.
+    let bare = LOG.replace(
+        "avg-cpu:  %user   %nice %system %iowait  %steal   %idle\n          10,00",
+        "avg-cpu:\n          10,00",
+    );
+    let log = parse_bytes(bare.as_bytes()).expect("a bare header");
+    assert_eq!(log.samples[0].cpu_system, None);
+    assert_eq!(log.samples[0].cpu_iowait, None);
+    assert_eq!(log.samples[0].devices.len(), 2);
 }

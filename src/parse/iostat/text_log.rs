@@ -196,7 +196,10 @@ impl TextLog {
         self.expect_cpu = false;
         let c = self.cpu_cols;
         let value = |i: Option<usize>| i.and_then(|i| fields.get(i)).and_then(|f| number(f));
-        if fields.len() == c.width && fields.iter().all(|f| number(f).is_some()) {
+        // A header that names no column (a bare `avg-cpu:`) says nothing of its row's
+        // values: read as numbers, each unknown.
+        let width_ok = fields.len() == c.width || c.width == 0;
+        if width_ok && fields.iter().all(|f| number(f).is_some()) {
             if let Some(b) = self.blocks.last_mut() {
                 b.cpu_iowait = value(c.iowait);
                 b.cpu_system = value(c.system);
