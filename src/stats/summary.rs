@@ -95,7 +95,7 @@ mod tests {
             let v: Vec<f64> = (0..n)
                 .map(|k| {
                     let r = seed.rotate_left(5 * k as u32);
-                    if r % 3 == 0 {
+                    if r.is_multiple_of(3) {
                         pool[(r / 3 % pool.len() as u64) as usize]
                     } else {
                         (r % 1000) as f64 / 8.0
