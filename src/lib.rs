@@ -25,5 +25,7 @@ pub mod schema;
 pub mod signals;
 pub mod stats;
 pub mod suites;
+#[cfg(test)]
+mod test_rng;
 pub mod typst;
 pub mod why;

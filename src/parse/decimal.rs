@@ -39,12 +39,9 @@ pub(crate) fn short(b: &[u8], sep: Separator) -> Option<f64> {
     }
     let mut int: u64 = 0;
     let before = digits_from(0, &mut int);
+    let separator = |c: u8| c == b'.' || (c == b',' && sep == Separator::DotOrComma);
     let (end, scale) = match digits.get(before) {
-        Some(b'.') => {
-            let end = digits_from(before + 1, &mut int);
-            (end, end - before - 1)
-        }
-        Some(b',') if sep == Separator::DotOrComma => {
+        Some(&c) if separator(c) => {
             let end = digits_from(before + 1, &mut int);
             (end, end - before - 1)
         }
@@ -107,12 +104,10 @@ mod tests {
             assert_eq!(short(t.as_bytes(), Separator::Dot), None, "{t}");
         }
         assert_eq!(short(b"1,5", Separator::DotOrComma), Some(1.5));
-        let mut seed: u64 = 0x1234_5678_9abc_def1;
+        let mut rng = crate::test_rng::XorShift(0x1234_5678_9abc_def1);
         let mut read = 0;
         for _ in 0..200_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = rng.next();
             let len = 1 + (seed % 17) as usize;
             let t: String = (0..len)
                 .map(|k| match (seed >> (k * 3 % 61)) % 13 {

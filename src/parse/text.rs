@@ -216,11 +216,9 @@ mod tests {
     #[test]
     fn lines_are_the_standard_split_at_newlines() {
         let alphabet: Vec<char> = "a\n\r é".chars().collect();
-        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut rng = crate::test_rng::XorShift(0x2545_f491_4f6c_dd1d);
         for _ in 0..20_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = rng.next();
             let len = (seed % 12) as usize;
             let t: String = (0..len)
                 .map(|k| alphabet[((seed >> (k * 5)) % alphabet.len() as u64) as usize])
@@ -244,11 +242,9 @@ mod tests {
         let alphabet: Vec<char> = " \t\n\r\x0b\x0c\x01\u{a0}\u{85}\u{2003}a1.é{}=\""
             .chars()
             .collect();
-        let mut seed: u64 = 0x5851_f42d_4c95_7f2d;
+        let mut rng = crate::test_rng::XorShift(0x5851_f42d_4c95_7f2d);
         for _ in 0..50_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = rng.next();
             let len = (seed % 9) as usize;
             let s: String = (0..len)
                 .map(|k| alphabet[((seed >> (k * 7)) % alphabet.len() as u64) as usize])
@@ -262,14 +258,12 @@ mod tests {
     #[test]
     fn controls_counts_as_the_byte_by_byte_rule_does() {
         let odd = |b: u8| b < 0x09 || ((0x0e..0x20).contains(&b) && b != 0x1b);
-        let mut seed: u64 = 0x243f_6a88_85a3_08d3;
+        let mut rng = crate::test_rng::XorShift(0x243f_6a88_85a3_08d3);
         for round in 0..2_000 {
             let len = round % 700;
             let bytes: Vec<u8> = (0..len)
                 .map(|_| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
+                    let seed = rng.next();
                     // Mostly text, often a control byte, sometimes anything.
                     match seed % 4 {
                         0 => (seed >> 8) as u8 % 0x21,
@@ -300,16 +294,14 @@ mod tests {
             b"\xff",
             "é".as_bytes(),
         ];
-        let mut seed: u64 = 0x1319_8a2e_0370_7344;
+        let mut rng = crate::test_rng::XorShift(0x1319_8a2e_0370_7344);
         for round in 0..3_000usize {
             let mut bytes = vec![b'a'; round % 130];
             let at = (round * 7) % (bytes.len() + 1);
             let insert = bad[round % bad.len()];
             bytes.splice(at..at, insert.iter().copied());
             if round % 5 == 0 {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
+                let seed = rng.next();
                 bytes.extend(seed.to_le_bytes());
             }
             assert_eq!(

@@ -86,11 +86,9 @@ mod tests {
             f64::NAN,
             f64::INFINITY,
         ];
-        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut rng = crate::test_rng::XorShift(0x2545_f491_4f6c_dd1d);
         for _ in 0..20_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = rng.next();
             let n = (seed % 12) as usize;
             let v: Vec<f64> = (0..n)
                 .map(|k| {

@@ -204,13 +204,8 @@ mod tests {
     #[test]
     fn the_sweep_agrees_with_the_map_version_bit_for_bit() {
         // Coarse times, so starts, ends and instants tie often; -0.0 and 0.0 both.
-        let mut seed: u64 = 0x853c_49e6_748f_ea9b;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut rng = crate::test_rng::XorShift(0x853c_49e6_748f_ea9b);
+        let mut next = |m: u64| rng.next() % m;
         let mut compared = 0;
         for round in 0..3_000 {
             // Now and then more records and events than a byte can number.
@@ -269,11 +264,9 @@ mod tests {
             f64::NAN,
             -f64::NAN,
         ];
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut rng = crate::test_rng::XorShift(0x9e37_79b9_7f4a_7c15);
         for _ in 0..2_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = rng.next();
             xs.push(f64::from_bits(seed));
         }
         for a in &xs {
