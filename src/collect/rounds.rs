@@ -82,8 +82,8 @@ pub fn standings(verdicts: &[Verdict], watched: &[Watched]) -> Vec<Standing> {
                 (Some(x), Some(i)) => format!(
                     "{}, 95% CI {} to {} ({})",
                     num(x, &v.unit),
-                    num(i.low, &v.unit),
-                    num(i.high, &v.unit),
+                    bound(i.low, &v.unit),
+                    bound(i.high, &v.unit),
                     i.method
                 ),
                 (Some(x), None) => format!("{}, no interval", num(x, &v.unit)),
@@ -188,6 +188,17 @@ fn num(x: f64, unit: &UnitOf) -> String {
     match unit.unit {
         Some(u) => crate::model::phrase::qty(x, 2, u).to_string(),
         None => crate::model::phrase::fixed(x, 3).to_string(),
+    }
+}
+
+/// A bound of an interval: a ratio's only as far as it means something
+/// ([`crate::model::phrase::ratio_bound`]).
+fn bound(x: f64, unit: &UnitOf) -> String {
+    match unit.unit {
+        Some(crate::model::measurement::Unit::Ratio) => {
+            crate::model::phrase::ratio_bound(x).to_string()
+        }
+        _ => num(x, unit),
     }
 }
 

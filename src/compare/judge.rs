@@ -30,7 +30,7 @@ use serde::Serialize;
 use super::measure::Better;
 use super::Pooled;
 use crate::stats::rank::{mann_whitney, RankTest};
-use crate::stats::ratio::{ratio, Ratio, Settle};
+use crate::stats::ratio::{apart, ratio, Ratio, Settle, APART};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -200,7 +200,14 @@ pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Jud
         };
     };
     let (lo_pct, hi_pct) = (100.0 * (lo - 1.0), 100.0 * (hi - 1.0));
-    let ci = format!("95% interval {lo_pct:+.1}% to {hi_pct:+.1}%");
+    let ci = format!(
+        "95% interval {}% to {}%",
+        shown_pct(lo_pct),
+        shown_pct(hi_pct)
+    );
+    // Repeats that disagree: the interval says only that, and more runs do not settle
+    // it (the spread is not noise).
+    let apart = apart_words(base, new);
     let (change, why) = if lo_pct > threshold {
         (
             direction(true, better),
@@ -217,16 +224,22 @@ pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Jud
             format!("{pct:+.1}% ({ci}): the whole interval is within ±{threshold}%"),
         )
     } else {
-        let more = runs
-            .and_then(|r| runs_to_settle_words(&r, threshold))
-            .unwrap_or_default();
+        let more = match &apart {
+            Some(_) => String::new(),
+            None => runs
+                .and_then(|r| runs_to_settle_words(&r, threshold))
+                .unwrap_or_default(),
+        };
         (
             Change::Inconclusive,
             format!("{pct:+.1}% ({ci}): the interval straddles the {threshold}% threshold{more}"),
         )
     };
-    let (change, why) =
+    let (change, mut why) =
         overruled_by_ranks(rank.as_ref(), (change, why), delta, pct, &ci, threshold);
+    if let Some(apart) = apart {
+        why = format!("{why}; {apart}");
+    }
     Judged {
         delta,
         delta_pct: Some(pct),
@@ -259,6 +272,64 @@ fn from_zero(better: Better, new: f64, delta: f64, noise_pct: Option<f64>) -> Ju
         why,
         rank: None,
     }
+}
+
+/// A change in percent as an interval bound is shown: one decimal between -99% and
+/// +9900% (a ratio of 0.01 to 100); beyond, only that it is (`<-99.0`, `>+9900.0`), all
+/// such a bound says. The JSON keeps the numbers.
+pub(super) fn shown_pct(p: f64) -> String {
+    if p < -99.0 {
+        "<-99.0".into()
+    } else if p > 9900.0 {
+        ">+9900.0".into()
+    } else {
+        format!("{p:+.1}")
+    }
+}
+
+/// "new's runs are 17,500-fold apart (0.416 to 7,281): ..." for each side whose repeats
+/// are more than [`APART`] times apart.
+fn apart_words(base: &Pooled, new: &Pooled) -> Option<String> {
+    let sides: Vec<String> = [("base", base), ("new", new)]
+        .into_iter()
+        .filter_map(|(side, p)| {
+            let (low_at, fold) = apart(&p.values)?;
+            let high = p.values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let fold = if fold.is_finite() {
+                format!(
+                    "{}-fold",
+                    crate::model::units::grouped(&format!("{fold:.0}"))
+                )
+            } else {
+                "infinitely".into()
+            };
+            Some(format!(
+                "{side}'s runs are {fold} apart ({} to {})",
+                three_digits(p.values[low_at]),
+                three_digits(high)
+            ))
+        })
+        .collect();
+    (!sides.is_empty()).then(|| {
+        format!(
+            "{}: repeats more than {}-fold apart do not measure one thing, so the interval says only that they disagree and no number of runs settles it; look at those runs before trusting the change",
+            sides.join(", "),
+            APART
+        )
+    })
+}
+
+/// A value to three significant digits, whole with separators from 100 up: `0.416`,
+/// `50.8`, `888,757`.
+fn three_digits(x: f64) -> String {
+    if !x.is_finite() || x == 0.0 {
+        return format!("{x}");
+    }
+    if x.abs() >= 100.0 {
+        return crate::model::units::grouped(&format!("{x:.0}"));
+    }
+    let decimals = (2.0 - x.abs().log10().floor()).clamp(0.0, 15.0) as usize;
+    format!("{x:.decimals$}")
 }
 
 /// "About N runs of each side would settle it" for an interval that straddles the

@@ -67,7 +67,11 @@ fn pct(p: Option<f64>) -> String {
 /// interval: the threshold alone decided).
 fn interval(r: &Row) -> String {
     match r.interval_pct {
-        Some([lo, hi]) => format!("{lo:+.1}..{hi:+.1}%"),
+        Some([lo, hi]) => format!(
+            "{}..{}%",
+            super::judge::shown_pct(lo),
+            super::judge::shown_pct(hi)
+        ),
         None => "-".into(),
     }
 }

@@ -296,6 +296,19 @@ pub fn qty(value: f64, decimals: u8, unit: Unit) -> Arg {
     }
 }
 
+/// A bound of a ratio's interval as shown: two decimals between 0.01x and 100x; beyond,
+/// only that it is (`below 0.01x`, `above 100x`), all such a bound says (repeats that far
+/// apart disagree, [`crate::stats::ratio::apart`]). The JSON keeps the number.
+pub fn ratio_bound(x: f64) -> Phrase {
+    if x < 0.01 {
+        crate::phrase!("below {}", qty(0.01, 2, Unit::Ratio))
+    } else if x > 100.0 {
+        crate::phrase!("above {}", qty(100.0, 0, Unit::Ratio))
+    } else {
+        crate::phrase!("{}", qty(x, 2, Unit::Ratio))
+    }
+}
+
 /// A number as its data file has it: `{}`.
 pub fn plain(value: f64) -> Arg {
     Arg::Plain(value)

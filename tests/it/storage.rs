@@ -682,6 +682,77 @@ fn repeated_runs_are_pooled_listed_and_judged_by_their_interval() {
     );
 }
 
+/// A repeat far from its siblings (a run at 0.4 MB/s beside runs near 7,000) is named,
+/// with how far apart it is, as the reason the verdict is inconclusive; no number of runs
+/// is promised to settle it (the spread is not noise), and the interval's bounds are shown
+/// only as far as they mean something (`below 0.01x`, not `0.00x`), the JSON keeping the
+/// numbers. Repeats a few percent apart say none of this.
+#[test]
+fn a_repeat_far_from_the_others_is_named_and_no_runs_are_promised_to_settle_it() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let job = "randwrite-8k-j8-d8";
+    let id = "storage.randwrite-8k-qd64";
+    let dir = tmp.path().join("apart");
+    copy_dir(&root().join("samples/storage-published"), &dir);
+    let adp = dir.join("results/adp");
+    scaled_copy(
+        &adp.join(format!("{job}.json")),
+        &adp.join(format!("{job}-run2.json")),
+        1.05,
+    );
+    scaled_copy(
+        &adp.join(format!("{job}.json")),
+        &adp.join(format!("{job}-run3.json")),
+        0.00006,
+    );
+    let (_, v) = headline(&dir, id);
+    assert_eq!(v["status"], "inconclusive", "{v}");
+    let note = v["note"].as_str().unwrap_or("");
+    assert!(
+        note.starts_with("the repeats disagree (more than 10-fold apart)"),
+        "{note}"
+    );
+    assert!(
+        note.contains(&format!(
+            "run 3 `results/adp/{job}-run3.json` (0.4 MB/s) is "
+        )),
+        "{note}"
+    );
+    assert!(
+        note.contains("-fold below the fastest of its repeats"),
+        "{note}"
+    );
+    assert!(!note.contains("would settle it"), "{note}");
+    let measured = v["measured"].as_str().unwrap_or("");
+    assert!(
+        measured.contains("95% CI below 0.01x to above 100x"),
+        "{measured}"
+    );
+    let (low, high) = (
+        v["interval"]["low"].as_f64().unwrap_or(1.0),
+        v["interval"]["high"].as_f64().unwrap_or(1.0),
+    );
+    assert!(low < 0.01 && high > 100.0, "{v}");
+
+    // Repeats 5% apart: an interval with its numbers, and no word of disagreement.
+    let close = tmp.path().join("close");
+    copy_dir(&root().join("samples/storage-published"), &close);
+    let adp = close.join("results/adp");
+    scaled_copy(
+        &adp.join(format!("{job}.json")),
+        &adp.join(format!("{job}-run2.json")),
+        1.05,
+    );
+    let (_, v) = headline(&close, id);
+    let note = v["note"].as_str().unwrap_or("");
+    assert!(!note.contains("disagree"), "{note}");
+    let measured = v["measured"].as_str().unwrap_or("");
+    assert!(
+        measured.contains("95% CI ") && !measured.contains("below") && !measured.contains("above"),
+        "{measured}"
+    );
+}
+
 /// A copied result file is one run, not a repeat: byte-identical runs would give a
 /// spread of zero and an interval of no width. A repeat keeps the number its file gives
 /// (run 3 with no run 2 is run 3), and repeats by another fio version are said to be.

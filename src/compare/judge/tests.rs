@@ -126,3 +126,56 @@ fn a_rank_test_that_can_decide_overrules_a_confident_interval_only_when_it_disag
     assert_eq!(j.change, Change::Better, "{j:?}");
     assert!(j.method.contains("smallest p is 0.333"), "{}", j.method);
 }
+
+#[test]
+fn repeats_far_apart_are_said_to_disagree_and_promised_no_settling() {
+    // Two runs near 7,000 MB/s and one at 0.4: the interval runs from almost nothing to
+    // billions, shown only as beyond its bounds; the why names the side and the range.
+    let j = judge(
+        Better::Higher,
+        &side(&[6934.0], None),
+        &side(&[6934.0, 7281.0, 0.416], None),
+        5.0,
+    );
+    assert_eq!(j.change, Change::Inconclusive, "{j:?}");
+    assert!(
+        j.why
+            .contains("new's runs are 17,502-fold apart (0.416 to 7,281)"),
+        "{}",
+        j.why
+    );
+    assert!(j.why.contains("no number of runs settles it"), "{}", j.why);
+    assert!(!j.why.contains("runs of each side"), "{}", j.why);
+    assert!(
+        j.why.contains("95% interval <-99.0% to >+9900.0%"),
+        "{}",
+        j.why
+    );
+    let [lo, hi] = j.interval_pct.expect("interval");
+    assert!(
+        lo < -99.0 && hi > 9900.0,
+        "the JSON keeps the numbers: {lo} {hi}"
+    );
+    // Runs a few percent apart: nothing of the kind.
+    let j = judge(
+        Better::Higher,
+        &side(&[1000.0, 1010.0], None),
+        &side(&[1324.0, 2481.0], None),
+        5.0,
+    );
+    assert!(!j.why.contains("apart"), "{}", j.why);
+}
+
+#[test]
+fn values_are_shown_to_three_digits_and_bounds_beyond_a_hundredfold_as_beyond() {
+    assert_eq!(three_digits(0.416), "0.416");
+    assert_eq!(three_digits(0.000416), "0.000416");
+    assert_eq!(three_digits(50.7861328125), "50.8");
+    assert_eq!(three_digits(888757.32421875), "888,757");
+    assert_eq!(three_digits(0.0), "0");
+    assert_eq!(shown_pct(-99.99), "<-99.0");
+    assert_eq!(shown_pct(-99.0), "-99.0");
+    assert_eq!(shown_pct(9900.0), "+9900.0");
+    assert_eq!(shown_pct(9900.1), ">+9900.0");
+    assert_eq!(shown_pct(12.34), "+12.3");
+}

@@ -44,3 +44,12 @@ fn units_of_render_as_before() {
     assert_eq!(UnitOf::count("result files").to_string(), "result files");
     assert!(UnitOf::default().is_empty());
 }
+
+#[test]
+fn a_ratio_bound_is_shown_only_as_far_as_it_means_something() {
+    assert_eq!(ratio_bound(1.84e-13).to_string(), "below 0.01x");
+    assert_eq!(ratio_bound(0.01).to_string(), "0.01x");
+    assert_eq!(ratio_bound(3.914).to_string(), "3.91x");
+    assert_eq!(ratio_bound(100.0).to_string(), "100.00x");
+    assert_eq!(ratio_bound(3.5e11).to_string(), "above 100x");
+}

@@ -6,6 +6,7 @@ use crate::model::phrase;
 use crate::model::phrase::{count, fixed, qty, Phrase};
 use crate::model::verdict::{Status, Verdict};
 use crate::phrase;
+use crate::stats::ratio::{apart, APART};
 use crate::suites::storage::load::RunGroup;
 use crate::suites::storage::reference::Workload;
 
@@ -93,8 +94,8 @@ fn with_interval(
     v.measured = phrase!(
         "{} (95% CI {} to {}; {} vs {} MB/s, geometric means of {} and {} runs)",
         qty(r.estimate, 2, Unit::Ratio),
-        qty(low, 2, Unit::Ratio),
-        qty(high, 2, Unit::Ratio),
+        phrase::ratio_bound(low),
+        phrase::ratio_bound(high),
         fixed(geo(cand.1), 0),
         fixed(geo(base.1), 0),
         count(cand.1.len()),
@@ -117,11 +118,17 @@ fn with_interval(
         listed.clone(),
         phrase::name(method.name())
     );
+    let apart = disagreeing(base, cand);
     if v.status == Status::Inconclusive {
         use crate::stats::ratio::Settle;
         // The reason first: the terminal's summary shows a note's first clause.
         let straddles = "the interval straddles the threshold";
-        let reason = match r.runs_to_settle(w.min_ratio) {
+        // More runs do not settle repeats that disagree: the spread is not noise.
+        let settle = match apart {
+            Some(_) => Settle::NoSpread,
+            None => r.runs_to_settle(w.min_ratio),
+        };
+        let reason = match settle {
             Settle::Runs(n) => phrase!(
                 "{}: about {} runs of each side would settle it at the spread seen (the n at which t(0.975, 2n-2) x the spread x sqrt(2/n) falls below the distance from the threshold)",
                 straddles,
@@ -140,7 +147,48 @@ fn with_interval(
         };
         why = phrase!("{}; {}", reason, why);
     }
+    if let Some(apart) = apart {
+        why = phrase!("{}; {}", apart, why);
+    }
     v.note = before(why, &v.note);
+}
+
+/// The repeats of a side that are more than [`APART`] times apart, the slowest named:
+/// their interval then says only that they disagree, and the pooled estimate leans on a
+/// run that likely measured something else (a failed device, a job that stalled).
+fn disagreeing(base: (&[&RunGroup], &[f64]), cand: (&[&RunGroup], &[f64])) -> Option<Phrase> {
+    let sides: Vec<Phrase> = [base, cand]
+        .into_iter()
+        .filter_map(|(gs, xs)| {
+            let (slow, fold) = apart(xs)?;
+            let g = gs.get(slow)?;
+            let high = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            Some(phrase!(
+                "run {} `{}` ({} MB/s) is {} the fastest of its repeats ({} MB/s)",
+                count(g.number),
+                phrase::name(&g.run.file),
+                fixed(xs[slow], 1),
+                fold_text(fold),
+                fixed(high, 0)
+            ))
+        })
+        .collect();
+    (!sides.is_empty()).then(|| {
+        phrase!(
+            "the repeats disagree (more than {}-fold apart), so the interval says only that: {}; look at that run before pooling it",
+            count(APART as i64),
+            Phrase::join(sides, "; ")
+        )
+    })
+}
+
+/// `17,000-fold below`, or `infinitely below` for a run at 0 MB/s.
+fn fold_text(fold: f64) -> Phrase {
+    if fold.is_finite() {
+        phrase!("{}-fold below", fixed(fold, 0))
+    } else {
+        Phrase::from("infinitely below")
+    }
 }
 
 /// Pooled runs with no interval: judged on the point, and said.
