@@ -56,7 +56,7 @@ fn failing_sample_names_each_failure() {
     assert!(cached["note"]
         .as_str()
         .unwrap_or("")
-        .contains("line 3: 0 of 196531 cached"));
+        .contains("line 3: 0 of 196,531 cached"));
     let time = verdict(&v, "kv-restore.time");
     assert_eq!(
         time["status"], "fail",
@@ -78,7 +78,10 @@ fn failing_sample_names_each_failure() {
     );
     let off = verdict(&v, "kv-ladder.connector-on");
     assert_eq!(off["status"], "fail");
-    assert!(off["note"].as_str().unwrap_or("").contains("line(s) 6"));
+    assert!(off["note"]
+        .as_str()
+        .unwrap_or("")
+        .contains("line 6: the connector"));
 }
 
 #[test]

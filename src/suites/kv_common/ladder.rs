@@ -85,7 +85,11 @@ impl Level {
             return Some(format!("{}: the client died ({d})", self.name()));
         }
         match self.failures {
-            Some(f) if f > 0 => Some(format!("{}: {f} failed requests", self.name())),
+            Some(f) if f > 0 => Some(format!(
+                "{}: {} failed requests",
+                self.name(),
+                crate::model::units::grouped(&f.to_string())
+            )),
             _ => None,
         }
     }

@@ -2,6 +2,7 @@
 //! connector never switching itself off.
 
 use super::base::base;
+use crate::model::units::grouped;
 // The suite's imports, which the criteria used before the split.
 use super::super::*;
 
@@ -30,7 +31,10 @@ pub(crate) fn failures_verdict(levels: &[Level]) -> Verdict {
         match (l.failures, died) {
             (_, Some(d)) => bad.push(format!("{name}: the client died: {d}")),
             (Some(0), None) => checked += 1,
-            (Some(f), None) => bad.push(format!("{name}: {f} failed requests")),
+            (Some(f), None) => bad.push(format!(
+                "{name}: {} failed requests",
+                grouped(&f.to_string())
+            )),
             (None, None) => unknown.push(name.clone()),
         }
         // Every log it counted, clean ones included.
@@ -87,11 +91,64 @@ pub(crate) fn turned_off_verdict(logs: &kv_common::ServerLogs) -> Verdict {
         v.status = Status::Pass;
     } else {
         v.status = Status::Fail;
-        let lines: Vec<String> = log.turned_off.iter().map(|l| l.to_string()).collect();
+        // The first few lines, where it began; a log that repeats it on every step would
+        // otherwise make a note of thousands of numbers.
+        const SHOWN: usize = 5;
+        let n = log.turned_off.len();
+        let first: Vec<String> = log
+            .turned_off
+            .iter()
+            .take(SHOWN)
+            .map(|l| l.to_string())
+            .collect();
+        let lines = if n > SHOWN {
+            format!(
+                "lines {} and {} more",
+                first.join(", "),
+                crate::model::units::grouped(&(n - SHOWN).to_string())
+            )
+        } else if n > 1 {
+            format!("lines {}", first.join(", "))
+        } else {
+            format!("line {}", first.join(", "))
+        };
         v.note = Phrase::words(format!(
-            "`{file}` line(s) {}: the connector switched itself off",
-            lines.join(", ")
+            "`{file}` {lines}: the connector switched itself off"
         ));
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn logs_with(turned_off: Vec<usize>) -> crate::parse::vllm_log::ServerLog {
+        crate::parse::vllm_log::ServerLog {
+            turned_off,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_connector_switched_off_names_where_it_began_not_every_line() {
+        let log = logs_with((1..=1200).map(|k| 10 + 3 * k).collect());
+        let mut logs = kv_common::ServerLogs::default();
+        logs.by_variant
+            .insert(ADP.to_string(), ("logs/adp-vllm.log".into(), &log));
+        let v = turned_off_verdict(&logs);
+        assert_eq!(v.status, Status::Fail);
+        assert_eq!(v.measured.to_string(), "1,200 times");
+        assert_eq!(
+            v.note.to_string(),
+            "`logs/adp-vllm.log` lines 13, 16, 19, 22, 25 and 1,195 more: the connector switched itself off"
+        );
+        let one = logs_with(vec![6]);
+        logs.by_variant
+            .insert(ADP.to_string(), ("logs/adp-vllm.log".into(), &one));
+        assert_eq!(
+            turned_off_verdict(&logs).note.to_string(),
+            "`logs/adp-vllm.log` line 6: the connector switched itself off"
+        );
+    }
 }
