@@ -98,6 +98,9 @@ pub fn standings(verdicts: &[Verdict], watched: &[Watched]) -> Vec<Standing> {
             let state = match (v.status, &v.interval) {
                 (Status::Pass | Status::Fail, _) if repeated => State::Settled,
                 (Status::Pass | Status::Fail, _) => State::Unsettled,
+                // Runs tenfold apart: another round would dilute the odd one, not explain
+                // it; the note names them.
+                (Status::Inconclusive, Some(i)) if i.apart => State::Blocked,
                 (Status::Inconclusive, Some(_)) => State::Unsettled,
                 _ => State::Blocked,
             };
@@ -224,6 +227,7 @@ mod tests {
             level: 0.95,
             method: "m".into(),
             runs: vec![2, 2],
+            apart: false,
         });
         v
     }
@@ -235,6 +239,34 @@ mod tests {
                 run: (*r).into(),
             })
             .collect()
+    }
+
+    #[test]
+    fn repeats_tenfold_apart_stop_the_rounds_and_their_bounds_read_as_beyond() {
+        let w = watched(&[("a", "ra")]);
+        let mut v = verdict(
+            "a",
+            Status::Inconclusive,
+            Some(0.25),
+            Some((1.8e-13, 3.5e11)),
+        );
+        v.note = "repeats 17,502-fold apart: run 3 `x-run3.json` (0.416 MB/s) and run 2 `x-run2.json` (7,281 MB/s); more".into();
+        // Without the mark another round is asked for; with it, more runs would only
+        // dilute the odd one.
+        assert_eq!(
+            standings(std::slice::from_ref(&v), &w)[0].state,
+            State::Unsettled
+        );
+        if let Some(i) = v.interval.as_mut() {
+            i.apart = true;
+        }
+        let s = standings(&[v], &w);
+        assert_eq!(s[0].state, State::Blocked);
+        assert_eq!(
+            s[0].line,
+            "0.25x, 95% CI below 0.01x to above 100x (m): inconclusive (repeats 17,502-fold apart: run 3 `x-run3.json` (0.416 MB/s) and run 2 `x-run2.json` (7,281 MB/s))"
+        );
+        assert!(matches!(next(&s, 1, 5), Next::Stop(_)));
     }
 
     #[test]

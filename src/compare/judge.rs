@@ -29,6 +29,8 @@ use serde::Serialize;
 
 use super::measure::Better;
 use super::Pooled;
+use crate::model::phrase::pct_bound;
+use crate::model::units::three_digits;
 use crate::stats::rank::{mann_whitney, RankTest};
 use crate::stats::ratio::{apart, ratio, Ratio, Settle, APART};
 
@@ -176,8 +178,11 @@ pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Jud
         Some(r) => format!("{method}; {}", rank_words(r, iv.is_some())),
         None => method,
     };
+    // Repeats that disagree: more runs would dilute the odd one, not explain it, so no
+    // count of runs is offered, with an interval or without one (a run at 0 gives none).
+    let apart = apart_words(base, new);
     let Some((lo, hi)) = iv else {
-        let (change, why) = if pct.abs() <= threshold {
+        let (change, mut why) = if pct.abs() <= threshold {
             (
                 Change::NoChange,
                 format!("|{pct:+.1}%| within the {threshold}% threshold (no interval)"),
@@ -188,6 +193,9 @@ pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Jud
                 format!("{pct:+.1}% beyond the {threshold}% threshold (no interval)"),
             )
         };
+        if let Some(apart) = apart {
+            why = format!("{why}; {apart}");
+        }
         return Judged {
             delta,
             delta_pct: Some(pct),
@@ -202,12 +210,9 @@ pub fn judge(better: Better, base: &Pooled, new: &Pooled, threshold: f64) -> Jud
     let (lo_pct, hi_pct) = (100.0 * (lo - 1.0), 100.0 * (hi - 1.0));
     let ci = format!(
         "95% interval {}% to {}%",
-        shown_pct(lo_pct),
-        shown_pct(hi_pct)
+        pct_bound(lo_pct),
+        pct_bound(hi_pct)
     );
-    // Repeats that disagree: the interval says only that, and more runs do not settle
-    // it (the spread is not noise).
-    let apart = apart_words(base, new);
     let (change, why) = if lo_pct > threshold {
         (
             direction(true, better),
@@ -274,28 +279,16 @@ fn from_zero(better: Better, new: f64, delta: f64, noise_pct: Option<f64>) -> Ju
     }
 }
 
-/// A change in percent as an interval bound is shown: one decimal between -99% and
-/// +9900% (a ratio of 0.01 to 100); beyond, only that it is (`<-99.0`, `>+9900.0`), all
-/// such a bound says. The JSON keeps the numbers.
-pub(super) fn shown_pct(p: f64) -> String {
-    if p < -99.0 {
-        "<-99.0".into()
-    } else if p > 9900.0 {
-        ">+9900.0".into()
-    } else {
-        format!("{p:+.1}")
-    }
-}
-
 /// "new's runs are 17,500-fold apart (0.416 to 7,281): ..." for each side whose repeats
 /// are more than [`APART`] times apart.
 fn apart_words(base: &Pooled, new: &Pooled) -> Option<String> {
     let sides: Vec<String> = [("base", base), ("new", new)]
         .into_iter()
         .filter_map(|(side, p)| {
-            let (low_at, fold) = apart(&p.values)?;
-            let high = p.values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let fold = if fold.is_finite() {
+            let (low_at, high_at, fold) = apart(&p.values)?;
+            let fold = if fold.is_finite() && fold < 100.0 {
+                format!("{fold:.2}-fold")
+            } else if fold.is_finite() {
                 format!(
                     "{}-fold",
                     crate::model::units::grouped(&format!("{fold:.0}"))
@@ -306,30 +299,17 @@ fn apart_words(base: &Pooled, new: &Pooled) -> Option<String> {
             Some(format!(
                 "{side}'s runs are {fold} apart ({} to {})",
                 three_digits(p.values[low_at]),
-                three_digits(high)
+                three_digits(p.values[high_at])
             ))
         })
         .collect();
     (!sides.is_empty()).then(|| {
         format!(
-            "{}: repeats more than {}-fold apart do not measure one thing, so the interval says only that they disagree and no number of runs settles it; look at those runs before trusting the change",
+            "{}: repeats more than {}-fold apart do not measure one thing, and more runs would dilute the odd one, not explain it; look at those runs before trusting the change",
             sides.join(", "),
             APART
         )
     })
-}
-
-/// A value to three significant digits, whole with separators from 100 up: `0.416`,
-/// `50.8`, `888,757`.
-fn three_digits(x: f64) -> String {
-    if !x.is_finite() || x == 0.0 {
-        return format!("{x}");
-    }
-    if x.abs() >= 100.0 {
-        return crate::model::units::grouped(&format!("{x:.0}"));
-    }
-    let decimals = (2.0 - x.abs().log10().floor()).clamp(0.0, 15.0) as usize;
-    format!("{x:.decimals$}")
 }
 
 /// "About N runs of each side would settle it" for an interval that straddles the

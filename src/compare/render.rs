@@ -69,8 +69,8 @@ fn interval(r: &Row) -> String {
     match r.interval_pct {
         Some([lo, hi]) => format!(
             "{}..{}%",
-            super::judge::shown_pct(lo),
-            super::judge::shown_pct(hi)
+            crate::model::phrase::pct_bound(lo),
+            crate::model::phrase::pct_bound(hi)
         ),
         None => "-".into(),
     }
@@ -121,7 +121,7 @@ pub fn text(c: &Comparison) -> String {
     unmatched_lines(&mut out, c);
     let _ = writeln!(
         out,
-        "\nruns: base/new. 95% CI: the interval of the change; from: runs = between a side's runs (Welch's t on the log ratio when both sides have several, else the repeated side's spread for both), within = each run's own standard error (fio's bandwidth samples: weaker evidence), - = no interval (the threshold alone decides). better/WORSE: the whole interval is beyond the {}% threshold; no change: within it; inconclusive: it straddles it (the JSON and the report say how many runs would settle it).",
+        "\nruns: base/new. 95% CI: the interval of the change; from: runs = between a side's runs (Welch's t on the log ratio when both sides have several, else the repeated side's spread for both), within = each run's own standard error (fio's bandwidth samples: weaker evidence), - = no interval (the threshold alone decides). better/WORSE: the whole interval is beyond the {}% threshold; no change: within it; inconclusive: it straddles it (the JSON and the report say how many runs would settle it, unless a side's runs are more than tenfold apart: more runs would dilute the odd one, not explain it).",
         c.threshold_pct
     );
     let _ = writeln!(out, "\n{}", c.summary_line());

@@ -309,6 +309,19 @@ pub fn ratio_bound(x: f64) -> Phrase {
     }
 }
 
+/// A change in percent as an interval bound is shown: signed, one decimal, between -99%
+/// and +9900% (a ratio of 0.01 to 100); beyond, only that it is (`<-99.0`, `>+9900.0`),
+/// as [`ratio_bound`] does. The JSON keeps the numbers.
+pub fn pct_bound(p: f64) -> String {
+    if p < -99.0 {
+        "<-99.0".into()
+    } else if p > 9900.0 {
+        ">+9900.0".into()
+    } else {
+        format!("{p:+.1}")
+    }
+}
+
 /// A number as its data file has it: `{}`.
 pub fn plain(value: f64) -> Arg {
     Arg::Plain(value)

@@ -225,6 +225,11 @@ pub struct Interval {
     pub method: String,
     /// The runs behind it: baseline then candidate.
     pub runs: Vec<usize>,
+    /// Whether a side's runs are more than tenfold apart ([`crate::stats::ratio::apart`]):
+    /// they do not measure one thing, and more runs would dilute the odd one, not explain
+    /// it (`collect --until-settled` stops there). Left out when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub apart: bool,
 }
 
 impl Verdict {

@@ -122,7 +122,11 @@ pub fn typst_code(text: String) -> String {
 fn span(low: f64, high: f64, unit: String) -> String {
     let symbol = unit.split_whitespace().next().unwrap_or("");
     let end = |x: f64| match symbol {
-        "x" | "%" => format!("{x:.3}{symbol}"),
+        // A ratio's bound beyond 0.01x-100x says only that it is (as
+        // `crate::model::phrase::ratio_bound`).
+        "x" if !(0.01..=100.0).contains(&x) => crate::model::phrase::ratio_bound(x).to_string(),
+        "x" => format!("{x:.3}x"),
+        "%" => format!("{x:.3}{symbol}"),
         "" => format!("{x:.3}"),
         _ => format!("{x:.3} {symbol}"),
     };
@@ -148,6 +152,7 @@ pub fn environment() -> Environment<'static> {
     env.add_filter("tc", typst_code);
     env.add_filter("few", |v: Vec<String>| crate::render::few(&v));
     env.add_filter("span", span);
+    env.add_filter("pct_bound", crate::model::phrase::pct_bound);
     env.add_filter("status_word", |s: String| {
         crate::model::verdict::Status::from_name(&s).map_or(s, |st| st.label().to_string())
     });
@@ -239,6 +244,16 @@ pub fn render_html(a: &Analysis) -> anyhow::Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_interval_of_a_ratio_reads_as_beyond_past_a_hundredfold() {
+        assert_eq!(span(0.945, 1.032, "x".into()), "0.945x to 1.032x");
+        assert_eq!(
+            span(1.8e-13, 3.5e11, "x (ratio)".into()),
+            "below 0.01x to above 100x"
+        );
+        assert_eq!(span(-2.1664, 5.905, "%".into()), "-2.166% to 5.905%");
+    }
 
     #[test]
     fn quoted_code_is_code_in_html_and_typst_and_nothing_else_is() {

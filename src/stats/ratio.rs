@@ -236,22 +236,21 @@ pub enum Settle {
 /// only that they disagree, and more runs do not settle it (the spread is not noise).
 pub const APART: f64 = 10.0;
 
-/// Repeats more than [`APART`] times apart: the index of the smallest and how many times
-/// the largest is it (infinite when the smallest is 0 or below and the largest above).
-/// None for fewer than two values, or values within [`APART`] of each other.
-pub fn apart(values: &[f64]) -> Option<(usize, f64)> {
-    if values.len() < 2 {
+/// Repeats more than [`APART`] times apart: the indexes of the smallest and the largest,
+/// and how many times the largest is the smallest (infinite when the smallest is 0 or
+/// below and the largest above). None for fewer than two values, or values within
+/// [`APART`] of each other. (The ratios call it on positive, finite values; anything else
+/// is answered without a panic.)
+pub fn apart(values: &[f64]) -> Option<(usize, usize, f64)> {
+    if values.len() < 2 || values.iter().any(|v| v.is_nan()) {
         return None;
     }
-    let (low_at, low) = values
-        .iter()
-        .copied()
-        .enumerate()
-        .min_by(|a, b| a.1.total_cmp(&b.1))?;
-    let high = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let by_value = |a: &(usize, f64), b: &(usize, f64)| a.1.total_cmp(&b.1);
+    let (low_at, low) = values.iter().copied().enumerate().min_by(by_value)?;
+    let (high_at, high) = values.iter().copied().enumerate().max_by(by_value)?;
     let fold = if low > 0.0 { high / low } else { f64::INFINITY };
     let far = if low > 0.0 { fold > APART } else { high > 0.0 };
-    far.then_some((low_at, fold))
+    far.then_some((low_at, high_at, fold))
 }
 
 #[cfg(test)]
@@ -260,15 +259,20 @@ mod tests {
 
     #[test]
     fn repeats_tenfold_apart_are_found_and_close_ones_are_not() {
-        assert_eq!(apart(&[6934.0, 7281.0, 0.416]), Some((2, 7281.0 / 0.416)));
+        assert_eq!(
+            apart(&[6934.0, 7281.0, 0.416]),
+            Some((2, 1, 7281.0 / 0.416))
+        );
         assert_eq!(apart(&[100.0, 1000.0]), None, "exactly tenfold is within");
-        assert_eq!(apart(&[100.0, 1000.1]).map(|a| a.0), Some(0));
-        assert_eq!(apart(&[5.0, 0.0]), Some((1, f64::INFINITY)));
+        assert_eq!(apart(&[100.0, 1000.1]).map(|a| (a.0, a.1)), Some((0, 1)));
+        assert_eq!(apart(&[5.0, 0.0]), Some((1, 0, f64::INFINITY)));
+        assert_eq!(apart(&[100.0, 110.0, 5000.0]).map(|a| a.1), Some(2));
         assert_eq!(apart(&[0.0, 0.0]), None, "all zero: no run moved data");
         assert_eq!(apart(&[7.0]), None);
         assert_eq!(apart(&[]), None);
         assert_eq!(apart(&[1.0, 1.05, 0.97]), None);
         assert_eq!(apart(&[1.0, f64::NAN]), None, "not a number is not apart");
+        assert_eq!(apart(&[-f64::NAN, 5.0]), None, "nor a negative one");
     }
 
     #[test]

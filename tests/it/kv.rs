@@ -56,7 +56,7 @@ fn failing_sample_names_each_failure() {
     assert!(cached["note"]
         .as_str()
         .unwrap_or("")
-        .contains("line 3: 0 of 196,531 cached"));
+        .contains("line 3: 0 of 196531 cached"));
     let time = verdict(&v, "kv-restore.time");
     assert_eq!(
         time["status"], "fail",

@@ -709,19 +709,20 @@ fn a_repeat_far_from_the_others_is_named_and_no_runs_are_promised_to_settle_it()
     assert_eq!(v["status"], "inconclusive", "{v}");
     let note = v["note"].as_str().unwrap_or("");
     assert!(
-        note.starts_with("the repeats disagree (more than 10-fold apart)"),
-        "{note}"
-    );
-    assert!(
-        note.contains(&format!(
-            "run 3 `results/adp/{job}-run3.json` (0.4 MB/s) is "
+        note.starts_with(&format!(
+            "repeats 17,500-fold apart: run 3 `results/adp/{job}-run3.json` (0.416 MB/s) and run 2 `results/adp/{job}-run2.json` (7,281 MB/s)"
         )),
         "{note}"
     );
     assert!(
-        note.contains("-fold below the fastest of its repeats"),
+        note.contains("more runs would dilute the odd one, not explain it"),
         "{note}"
     );
+    assert_eq!(v["interval"]["apart"], true, "{v}");
+    // The advice is to read that run, not to run more.
+    let steps = v["check_next"].to_string();
+    assert!(steps.contains("read the odd run's fio output"), "{steps}");
+    assert!(!steps.contains("Run more repetitions"), "{steps}");
     assert!(!note.contains("would settle it"), "{note}");
     let measured = v["measured"].as_str().unwrap_or("");
     assert!(
@@ -745,7 +746,11 @@ fn a_repeat_far_from_the_others_is_named_and_no_runs_are_promised_to_settle_it()
     );
     let (_, v) = headline(&close, id);
     let note = v["note"].as_str().unwrap_or("");
-    assert!(!note.contains("disagree"), "{note}");
+    assert!(!note.contains("apart"), "{note}");
+    assert!(
+        v["interval"].get("apart").is_none(),
+        "left out when false: {v}"
+    );
     let measured = v["measured"].as_str().unwrap_or("");
     assert!(
         measured.contains("95% CI ") && !measured.contains("below") && !measured.contains("above"),

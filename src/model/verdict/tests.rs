@@ -22,6 +22,7 @@ fn a_published_number_is_reproduced_by_an_interval_inside_its_band_only() {
             level: 0.95,
             method: "m".into(),
             runs: vec![3, 3],
+            apart: false,
         });
         Reproduction::of(&x_v).map(|r| r.status)
     };

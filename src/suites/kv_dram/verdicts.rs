@@ -144,6 +144,7 @@ pub(super) fn gen_interval(agg: &Aggregate, n: u32, gap: f64) -> Option<Judged> 
             level: 0.95,
             method: method.name().to_string(),
             runs: vec![r.n_base, r.n_cand],
+            apart: false,
         },
         status,
         note,

@@ -182,6 +182,7 @@ fn intervals(
             level: 0.95,
             method: method.name().to_string(),
             runs: vec![lowest.n_base, lowest.n_cand],
+            apart: false,
         },
         each,
     })

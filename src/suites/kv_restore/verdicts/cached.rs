@@ -2,7 +2,6 @@
 //! prompt_tokens.
 
 use super::named::verdict;
-use crate::model::units::grouped;
 // The suite's imports, which the criteria used before the split.
 use super::super::*;
 
@@ -81,12 +80,7 @@ impl Cached {
                     let s = n as f64 / p as f64;
                     c.worst = Some(c.worst.map_or(s, |w: f64| w.min(s)));
                     if s < share {
-                        c.misses.push(format!(
-                            "line {}: {} of {} cached",
-                            a.line,
-                            grouped(&n.to_string()),
-                            grouped(&p.to_string())
-                        ));
+                        c.misses.push(format!("line {}: {n} of {p} cached", a.line));
                     }
                 }
                 (Some(_), None) => c.unreported.push(format!("line {}", a.line)),

@@ -1,7 +1,6 @@
 //! The plain-recompute criterion: without ADP every request recomputes (cached is 0).
 
 use super::named::verdict;
-use crate::model::units::grouped;
 // The suite's imports, which the criteria used before the split.
 use super::super::*;
 
@@ -35,13 +34,7 @@ pub(crate) fn plain_cold_verdict(plain: Option<&(String, Vec<Attempt>)>) -> Verd
     let hits: Vec<String> = attempts
         .iter()
         .filter(|a| a.cached.is_some_and(|c| c > 0))
-        .map(|a| {
-            format!(
-                "line {}: {} cached",
-                a.line,
-                grouped(&a.cached.unwrap_or(0).to_string())
-            )
-        })
+        .map(|a| format!("line {}: {} cached", a.line, a.cached.unwrap_or(0)))
         .collect();
     let zero = attempts.iter().filter(|a| a.cached == Some(0)).count();
     let answered = attempts.iter().filter(|a| a.cached.is_some()).count();

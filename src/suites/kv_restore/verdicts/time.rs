@@ -230,6 +230,7 @@ impl LimitBand {
                     floor
                 ),
                 runs: vec![band.n],
+                apart: false,
             },
         })
     }

@@ -144,6 +144,7 @@ fn within_run(v: &mut Verdict, arrays: &[ArrayDir], share: f64, min: f64) -> Sta
         level: 0.95,
         method: WITHIN_RUN.to_string(),
         runs: vec![1, 1],
+        apart: false,
     });
     if low >= min {
         Status::Pass

@@ -166,6 +166,7 @@ fn one_run_interval(v: &mut Verdict, r: &crate::stats::ratio::Ratio, w: &Workloa
         level: 0.95,
         method: method.name().to_string(),
         runs: vec![1, 1],
+        apart: false,
     });
     v.status = match r.against(w.min_ratio, w.strict) {
         Some(Against::Above) => Status::Pass,

@@ -48,7 +48,7 @@ fn listed_runs(
                     "run {} `{}` {} MB/s",
                     count(g.number),
                     phrase::name(&g.run.file),
-                    fixed(*x, 0)
+                    fixed(*x, three_digit_decimals(*x))
                 )
             })
             .collect();
@@ -107,6 +107,7 @@ fn with_interval(
         level: 0.95,
         method: method.name().to_string(),
         runs: vec![base.1.len(), cand.1.len()],
+        apart: false,
     });
     v.status = match r.against(w.min_ratio, w.strict) {
         Some(Against::Above) => Status::Pass,
@@ -118,76 +119,91 @@ fn with_interval(
         listed.clone(),
         phrase::name(method.name())
     );
-    let apart = disagreeing(base, cand);
+    let disagree = disagreeing(base, cand);
+    if let Some(i) = v.interval.as_mut() {
+        i.apart = disagree.is_some();
+    }
     if v.status == Status::Inconclusive {
         use crate::stats::ratio::Settle;
         // The reason first: the terminal's summary shows a note's first clause.
         let straddles = "the interval straddles the threshold";
-        // More runs do not settle repeats that disagree: the spread is not noise.
-        let settle = match apart {
-            Some(_) => Settle::NoSpread,
-            None => r.runs_to_settle(w.min_ratio),
-        };
+        // Repeats that disagree get no count of runs: more would dilute the odd one, not
+        // explain it.
+        let settle = disagree.is_none().then(|| r.runs_to_settle(w.min_ratio));
         let reason = match settle {
-            Settle::Runs(n) => phrase!(
+            None => Phrase::from(straddles),
+            Some(Settle::Runs(n)) => phrase!(
                 "{}: about {} runs of each side would settle it at the spread seen (the n at which t(0.975, 2n-2) x the spread x sqrt(2/n) falls below the distance from the threshold)",
                 straddles,
                 count(n)
             ),
-            Settle::MoreThan(n) => phrase!(
+            Some(Settle::MoreThan(n)) => phrase!(
                 "{}: more than {} runs of each side would be needed at the spread seen",
                 straddles,
                 count(n)
             ),
-            Settle::OnThreshold => phrase!(
+            Some(Settle::OnThreshold) => phrase!(
                 "{} and the estimate sits on it: no number of runs settles it",
                 straddles
             ),
-            Settle::NoSpread => Phrase::from(straddles),
+            Some(Settle::NoSpread) => Phrase::from(straddles),
         };
         why = phrase!("{}; {}", reason, why);
     }
-    if let Some(apart) = apart {
-        why = phrase!("{}; {}", apart, why);
+    if let Some(disagree) = disagree {
+        why = phrase!("{}; {}", disagree, why);
     }
     v.note = before(why, &v.note);
 }
 
-/// The repeats of a side that are more than [`APART`] times apart, the slowest named:
-/// their interval then says only that they disagree, and the pooled estimate leans on a
-/// run that likely measured something else (a failed device, a job that stalled).
+/// The repeats of a side more than [`APART`] times apart, the slowest and the fastest
+/// named (which of them is the odd one the files do not say): the pooled estimate leans
+/// on a run that likely measured something else (a failed device, a job that stalled),
+/// and more runs would dilute it, not explain it.
 fn disagreeing(base: (&[&RunGroup], &[f64]), cand: (&[&RunGroup], &[f64])) -> Option<Phrase> {
     let sides: Vec<Phrase> = [base, cand]
         .into_iter()
         .filter_map(|(gs, xs)| {
-            let (slow, fold) = apart(xs)?;
-            let g = gs.get(slow)?;
-            let high = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let (low_at, high_at, fold) = apart(xs)?;
+            let run = |at: usize| -> Option<Phrase> {
+                let g = gs.get(at)?;
+                Some(phrase!(
+                    "run {} `{}` ({} MB/s)",
+                    count(g.number),
+                    phrase::name(&g.run.file),
+                    fixed(xs[at], three_digit_decimals(xs[at]))
+                ))
+            };
+            let fold = if fold.is_finite() {
+                // Two decimals below 100: 10.01-fold is more than tenfold, and says so.
+                phrase!("{}-fold", fixed(fold, if fold < 100.0 { 2 } else { 0 }))
+            } else {
+                Phrase::from("infinitely")
+            };
             Some(phrase!(
-                "run {} `{}` ({} MB/s) is {} the fastest of its repeats ({} MB/s)",
-                count(g.number),
-                phrase::name(&g.run.file),
-                fixed(xs[slow], 1),
-                fold_text(fold),
-                fixed(high, 0)
+                "repeats {} apart: {} and {}",
+                fold,
+                run(low_at)?,
+                run(high_at)?
             ))
         })
         .collect();
     (!sides.is_empty()).then(|| {
         phrase!(
-            "the repeats disagree (more than {}-fold apart), so the interval says only that: {}; look at that run before pooling it",
-            count(APART as i64),
-            Phrase::join(sides, "; ")
+            "{}; repeats more than {}-fold apart do not measure one thing, and more runs would dilute the odd one, not explain it: look at those runs",
+            Phrase::join(sides, "; "),
+            count(APART as i64)
         )
     })
 }
 
-/// `17,000-fold below`, or `infinitely below` for a run at 0 MB/s.
-fn fold_text(fold: f64) -> Phrase {
-    if fold.is_finite() {
-        phrase!("{}-fold below", fixed(fold, 0))
+/// Decimals that show a bandwidth to three significant digits (none from 100 up): a run
+/// at 0.04 MB/s is not `0.0 MB/s`.
+fn three_digit_decimals(x: f64) -> u8 {
+    if x >= 100.0 || x <= 0.0 || !x.is_finite() {
+        0
     } else {
-        Phrase::from("infinitely below")
+        (2.0 - x.log10().floor()).clamp(0.0, 9.0) as u8
     }
 }
 
