@@ -250,7 +250,9 @@ mod tests {
             Some(0.25),
             Some((1.8e-13, 3.5e11)),
         );
-        v.note = "repeats 17,502-fold apart: run 3 `x-run3.json` (0.416 MB/s) and run 2 `x-run2.json` (7,281 MB/s); more".into();
+        v.note =
+            "repeats 17,502-fold apart (0.416 vs 7,281 MB/s): run 3 `x-run3.json` and run 2 `x-run2.json`; more"
+                .into();
         // Without the mark another round is asked for; with it, more runs would only
         // dilute the odd one.
         assert_eq!(
@@ -264,7 +266,7 @@ mod tests {
         assert_eq!(s[0].state, State::Blocked);
         assert_eq!(
             s[0].line,
-            "0.25x, 95% CI below 0.01x to above 100x (m): inconclusive (repeats 17,502-fold apart: run 3 `x-run3.json` (0.416 MB/s) and run 2 `x-run2.json` (7,281 MB/s))"
+            "0.25x, 95% CI below 0.01x to above 100x (m): inconclusive (repeats 17,502-fold apart (0.416 vs 7,281 MB/s): run 3 `x-run3.json` and run 2 `x-run2.json`)"
         );
         assert!(matches!(next(&s, 1, 5), Next::Stop(_)));
     }

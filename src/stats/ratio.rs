@@ -249,8 +249,23 @@ pub fn apart(values: &[f64]) -> Option<(usize, usize, f64)> {
     let (low_at, low) = values.iter().copied().enumerate().min_by(by_value)?;
     let (high_at, high) = values.iter().copied().enumerate().max_by(by_value)?;
     let fold = if low > 0.0 { high / low } else { f64::INFINITY };
-    let far = if low > 0.0 { fold > APART } else { high > 0.0 };
+    // More than tenfold as [`fold_shown`] shows it: 10.004 is 10.00, not more.
+    let far = match fold_shown(fold) {
+        Some((shown, _)) => shown > APART,
+        None => high > 0.0,
+    };
     far.then_some((low_at, high_at, fold))
+}
+
+/// A fold as the notes show it: two decimals below 100 (`10.01`), whole from 100 up;
+/// None when it is not finite or a million or more (shown in words: repeats that far
+/// apart are not worth a number).
+pub fn fold_shown(fold: f64) -> Option<(f64, u8)> {
+    if !fold.is_finite() || fold >= 1e6 {
+        return None;
+    }
+    let two = (fold * 100.0).round() / 100.0;
+    Some(if two < 100.0 { (two, 2) } else { (fold, 0) })
 }
 
 #[cfg(test)]
@@ -264,7 +279,7 @@ mod tests {
             Some((2, 1, 7281.0 / 0.416))
         );
         assert_eq!(apart(&[100.0, 1000.0]), None, "exactly tenfold is within");
-        assert_eq!(apart(&[100.0, 1000.1]).map(|a| (a.0, a.1)), Some((0, 1)));
+        assert_eq!(apart(&[100.0, 1001.0]).map(|a| (a.0, a.1)), Some((0, 1)));
         assert_eq!(apart(&[5.0, 0.0]), Some((1, 0, f64::INFINITY)));
         assert_eq!(apart(&[100.0, 110.0, 5000.0]).map(|a| a.1), Some(2));
         assert_eq!(apart(&[0.0, 0.0]), None, "all zero: no run moved data");
@@ -273,6 +288,13 @@ mod tests {
         assert_eq!(apart(&[1.0, 1.05, 0.97]), None);
         assert_eq!(apart(&[1.0, f64::NAN]), None, "not a number is not apart");
         assert_eq!(apart(&[-f64::NAN, 5.0]), None, "nor a negative one");
+        // As shown to two decimals: 10.004 is 10.00, not more than tenfold.
+        assert_eq!(apart(&[100.0, 1000.4]), None);
+        assert!(apart(&[100.0, 1000.6]).is_some());
+        assert_eq!(fold_shown(99.996), Some((99.996, 0)));
+        assert_eq!(fold_shown(10.006), Some((10.01, 2)));
+        assert_eq!(fold_shown(2e6), None);
+        assert_eq!(fold_shown(f64::INFINITY), None);
     }
 
     #[test]

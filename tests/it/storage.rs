@@ -710,7 +710,7 @@ fn a_repeat_far_from_the_others_is_named_and_no_runs_are_promised_to_settle_it()
     let note = v["note"].as_str().unwrap_or("");
     assert!(
         note.starts_with(&format!(
-            "repeats 17,500-fold apart: run 3 `results/adp/{job}-run3.json` (0.416 MB/s) and run 2 `results/adp/{job}-run2.json` (7,281 MB/s)"
+            "repeats 17,500-fold apart (0.416 vs 7,281 MB/s): run 3 `results/adp/{job}-run3.json` and run 2 `results/adp/{job}-run2.json`"
         )),
         "{note}"
     );

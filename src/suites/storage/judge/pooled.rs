@@ -6,7 +6,7 @@ use crate::model::phrase;
 use crate::model::phrase::{count, fixed, qty, Phrase};
 use crate::model::verdict::{Status, Verdict};
 use crate::phrase;
-use crate::stats::ratio::{apart, APART};
+use crate::stats::ratio::{apart, fold_shown, APART};
 use crate::suites::storage::load::RunGroup;
 use crate::suites::storage::reference::Workload;
 
@@ -119,7 +119,7 @@ fn with_interval(
         listed.clone(),
         phrase::name(method.name())
     );
-    let disagree = disagreeing(base, cand);
+    let disagree = disagreeing(base, cand, v.status);
     if let Some(i) = v.interval.as_mut() {
         i.apart = disagree.is_some();
     }
@@ -160,39 +160,52 @@ fn with_interval(
 /// named (which of them is the odd one the files do not say): the pooled estimate leans
 /// on a run that likely measured something else (a failed device, a job that stalled),
 /// and more runs would dilute it, not explain it.
-fn disagreeing(base: (&[&RunGroup], &[f64]), cand: (&[&RunGroup], &[f64])) -> Option<Phrase> {
+fn disagreeing(
+    base: (&[&RunGroup], &[f64]),
+    cand: (&[&RunGroup], &[f64]),
+    status: Status,
+) -> Option<Phrase> {
     let sides: Vec<Phrase> = [base, cand]
         .into_iter()
         .filter_map(|(gs, xs)| {
             let (low_at, high_at, fold) = apart(xs)?;
+            let mbs = |at: usize| fixed(xs[at], three_digit_decimals(xs[at]));
             let run = |at: usize| -> Option<Phrase> {
                 let g = gs.get(at)?;
                 Some(phrase!(
-                    "run {} `{}` ({} MB/s)",
+                    "run {} `{}`",
                     count(g.number),
-                    phrase::name(&g.run.file),
-                    fixed(xs[at], three_digit_decimals(xs[at]))
+                    phrase::name(&g.run.file)
                 ))
             };
-            let fold = if fold.is_finite() {
-                // Two decimals below 100: 10.01-fold is more than tenfold, and says so.
-                phrase!("{}-fold", fixed(fold, if fold < 100.0 { 2 } else { 0 }))
-            } else {
-                Phrase::from("infinitely")
+            let fold = match fold_shown(fold) {
+                Some((shown, decimals)) => phrase!("{}-fold", fixed(shown, decimals)),
+                None if fold.is_finite() => Phrase::from("over a million-fold"),
+                None => Phrase::from("infinitely"),
             };
+            // The numbers first: the terminal's summary shows the first clause, cut.
             Some(phrase!(
-                "repeats {} apart: {} and {}",
+                "repeats {} apart ({} vs {} MB/s): {} and {}",
                 fold,
+                mbs(low_at),
+                mbs(high_at),
                 run(low_at)?,
                 run(high_at)?
             ))
         })
         .collect();
+    let then = if status == Status::Inconclusive {
+        "more runs would dilute the odd one, not explain it: look at those runs"
+    } else {
+        // The interval cleared the threshold with the odd run pooled in.
+        "the interval is on one side of the threshold even with them pooled, but look at those runs"
+    };
     (!sides.is_empty()).then(|| {
         phrase!(
-            "{}; repeats more than {}-fold apart do not measure one thing, and more runs would dilute the odd one, not explain it: look at those runs",
+            "{}; repeats more than {}-fold apart do not measure one thing; {}",
             Phrase::join(sides, "; "),
-            count(APART as i64)
+            count(APART as i64),
+            then
         )
     })
 }
