@@ -150,8 +150,12 @@ fn with_interval(
         };
         why = phrase!("{}; {}", reason, why);
     }
-    if let Some(disagree) = disagree {
-        why = phrase!("{}; {}", disagree, why);
+    // Runs apart are the reason an inconclusive verdict gives first; a pass or a fail is
+    // the interval's, and says so first, the runs apart after.
+    match disagree {
+        Some(d) if v.status == Status::Inconclusive => why = phrase!("{}; {}", d, why),
+        Some(d) => why = phrase!("{}; {}", why, d),
+        None => {}
     }
     v.note = before(why, &v.note);
 }
