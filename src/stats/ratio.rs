@@ -232,8 +232,9 @@ pub enum Settle {
 }
 
 /// How far apart repeats may be and still be taken as measuring one thing: runs of one
-/// job on one system differ by percents, not tenfold. Further apart, their interval says
-/// only that they disagree, and more runs do not settle it (the spread is not noise).
+/// job on one system differ by percents, not tenfold. Further apart, the odd run likely
+/// measured something else (a failed device, a stalled job): more runs would dilute it,
+/// not explain it.
 pub const APART: f64 = 10.0;
 
 /// Repeats more than [`APART`] times apart: the indexes of the smallest and the largest,
