@@ -32,7 +32,7 @@ use super::Pooled;
 use crate::model::phrase::pct_bound;
 use crate::model::units::three_digits;
 use crate::stats::rank::{mann_whitney, RankTest};
-use crate::stats::ratio::{apart, fold_shown, ratio, Ratio, Settle, APART};
+use crate::stats::ratio::{apart, ratio, Ratio, Settle, APART};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -286,17 +286,7 @@ fn apart_words(base: &Pooled, new: &Pooled) -> Option<String> {
         .into_iter()
         .filter_map(|(side, p)| {
             let (low_at, high_at, fold) = apart(&p.values)?;
-            let fold = match fold_shown(fold) {
-                Some((shown, 2)) => format!("{shown:.2}-fold"),
-                Some((shown, _)) => {
-                    format!(
-                        "{}-fold",
-                        crate::model::units::grouped(&format!("{shown:.0}"))
-                    )
-                }
-                None if fold.is_finite() => "over a million-fold".into(),
-                None => "infinitely".into(),
-            };
+            let fold = crate::model::phrase::fold(fold);
             Some(format!(
                 "{side}'s runs are {fold} apart ({} to {})",
                 three_digits(p.values[low_at]),

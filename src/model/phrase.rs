@@ -296,29 +296,46 @@ pub fn qty(value: f64, decimals: u8, unit: Unit) -> Arg {
     }
 }
 
-/// A bound of a ratio's interval as shown: two decimals between 0.01x and 100x; beyond,
-/// only that it is (`below 0.01x`, `above 100x`), all such a bound says (repeats that far
-/// apart disagree, [`crate::stats::ratio::apart`]). The JSON keeps the number.
+/// The ratios a bound of an interval is shown as a number between: beyond, a bound says
+/// only that it is beyond (repeats that far apart disagree,
+/// [`crate::stats::ratio::apart`]). The JSON keeps the number.
+pub const RATIO_SHOWN: (f64, f64) = (0.01, 100.0);
+
+/// A bound of a ratio's interval as shown: two decimals within [`RATIO_SHOWN`]; beyond,
+/// only that it is (`below 0.01x`, `above 100x`).
 pub fn ratio_bound(x: f64) -> Phrase {
-    if x < 0.01 {
-        crate::phrase!("below {}", qty(0.01, 2, Unit::Ratio))
-    } else if x > 100.0 {
-        crate::phrase!("above {}", qty(100.0, 0, Unit::Ratio))
+    let (low, high) = RATIO_SHOWN;
+    if x < low {
+        crate::phrase!("below {}", qty(low, 2, Unit::Ratio))
+    } else if x > high {
+        crate::phrase!("above {}", qty(high, 0, Unit::Ratio))
     } else {
         crate::phrase!("{}", qty(x, 2, Unit::Ratio))
     }
 }
 
-/// A change in percent as an interval bound is shown: signed, one decimal, between -99%
-/// and +9900% (a ratio of 0.01 to 100); beyond, only that it is (`<-99.0`, `>+9900.0`),
-/// as [`ratio_bound`] does. The JSON keeps the numbers.
+/// A change in percent as an interval bound is shown: signed, one decimal, within
+/// [`RATIO_SHOWN`] as a change (-99% to +9900%); beyond, only that it is (`<-99.0`,
+/// `>+9900.0`), as [`ratio_bound`] does.
 pub fn pct_bound(p: f64) -> String {
-    if p < -99.0 {
-        "<-99.0".into()
-    } else if p > 9900.0 {
-        ">+9900.0".into()
+    let (low, high) = (100.0 * (RATIO_SHOWN.0 - 1.0), 100.0 * (RATIO_SHOWN.1 - 1.0));
+    if p < low {
+        format!("<{low:.1}")
+    } else if p > high {
+        format!(">+{high:.1}")
     } else {
         format!("{p:+.1}")
+    }
+}
+
+/// How many times one value is another, as the notes say it
+/// ([`crate::stats::ratio::fold_shown`]): `10.01-fold`, `17,500-fold`, `over a
+/// million-fold`, `infinitely` (against 0).
+pub fn fold(fold: f64) -> Phrase {
+    match crate::stats::ratio::fold_shown(fold) {
+        Some((shown, decimals)) => crate::phrase!("{}-fold", fixed(shown, decimals)),
+        None if fold.is_finite() => Phrase::from("over a million-fold"),
+        None => Phrase::from("infinitely"),
     }
 }
 

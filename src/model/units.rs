@@ -119,8 +119,19 @@ pub fn three_digits(x: f64) -> String {
     if r.abs() < 1e-6 {
         return format!("{r:.2e}");
     }
-    let decimals = (2.0 - r.abs().log10().floor()).clamp(0.0, 8.0) as usize;
+    let decimals = usize::from(three_digit_decimals(r));
     format!("{r:.decimals$}")
+}
+
+/// The decimals that show a value to three significant digits: none from 100 up (nor for
+/// 0 or a value that is not finite), 2 from 1, 3 from 0.1, ...
+pub fn three_digit_decimals(x: f64) -> u8 {
+    let a = x.abs();
+    if a >= 100.0 || a == 0.0 || !a.is_finite() {
+        0
+    } else {
+        (2.0 - a.log10().floor()).clamp(0.0, 9.0) as u8
+    }
 }
 
 #[cfg(test)]

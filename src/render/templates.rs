@@ -120,11 +120,13 @@ pub fn typst_code(text: String) -> String {
 /// An interval's two ends in the verdict's unit: `0.945x to 1.032x`, `-2.166% to
 /// 5.905%`, `9.530 s to 9.555 s` (`low | span(high, unit)`; the unit's first word).
 fn span(low: f64, high: f64, unit: String) -> String {
+    use crate::model::phrase::RATIO_SHOWN;
     let symbol = unit.split_whitespace().next().unwrap_or("");
     let end = |x: f64| match symbol {
-        // A ratio's bound beyond 0.01x-100x says only that it is (as
-        // `crate::model::phrase::ratio_bound`).
-        "x" if !(0.01..=100.0).contains(&x) => crate::model::phrase::ratio_bound(x).to_string(),
+        // A ratio's bound beyond what is shown as a number says only that it is.
+        "x" if !(RATIO_SHOWN.0..=RATIO_SHOWN.1).contains(&x) => {
+            crate::model::phrase::ratio_bound(x).to_string()
+        }
         "x" => format!("{x:.3}x"),
         "%" => format!("{x:.3}{symbol}"),
         "" => format!("{x:.3}"),

@@ -4,9 +4,10 @@
 use crate::model::measurement::Unit;
 use crate::model::phrase;
 use crate::model::phrase::{count, fixed, qty, Phrase};
+use crate::model::units::three_digit_decimals;
 use crate::model::verdict::{Status, Verdict};
 use crate::phrase;
-use crate::stats::ratio::{apart, fold_shown, APART};
+use crate::stats::ratio::{apart, APART};
 use crate::suites::storage::load::RunGroup;
 use crate::suites::storage::reference::Workload;
 
@@ -182,11 +183,7 @@ fn disagreeing(
                     phrase::name(&g.run.file)
                 ))
             };
-            let fold = match fold_shown(fold) {
-                Some((shown, decimals)) => phrase!("{}-fold", fixed(shown, decimals)),
-                None if fold.is_finite() => Phrase::from("over a million-fold"),
-                None => Phrase::from("infinitely"),
-            };
+            let fold = phrase::fold(fold);
             // The numbers first: the terminal's summary shows the first clause, cut.
             Some(phrase!(
                 "repeats {} apart ({} vs {} MB/s): {} and {}",
@@ -212,16 +209,6 @@ fn disagreeing(
             then
         )
     })
-}
-
-/// Decimals that show a bandwidth to three significant digits (none from 100 up): a run
-/// at 0.04 MB/s is not `0.0 MB/s`.
-fn three_digit_decimals(x: f64) -> u8 {
-    if x >= 100.0 || x <= 0.0 || !x.is_finite() {
-        0
-    } else {
-        (2.0 - x.log10().floor()).clamp(0.0, 9.0) as u8
-    }
 }
 
 /// Pooled runs with no interval: judged on the point, and said.
