@@ -687,6 +687,49 @@ fn repeated_runs_are_pooled_listed_and_judged_by_their_interval() {
 /// is promised to settle it (the spread is not noise), and the interval's bounds are shown
 /// only as far as they mean something (`below 0.01x`, not `0.00x`), the JSON keeping the
 /// numbers. Repeats a few percent apart say none of this.
+/// A job that moved no data is advised as one: read its output and rerun it. Before, its
+/// ratio's advice was "run more repetitions" and the failed exit status's included the
+/// drives' ceiling and discarding blocks, which say nothing about a job that did not run.
+#[test]
+fn a_job_that_moved_no_data_is_advised_to_be_read_and_rerun_not_repeated() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("zero");
+    copy_dir(&root().join("samples/storage-published"), &dir);
+    edit_json(&dir.join("results/adp/randwrite-8k-j8-d8.json"), |d| {
+        for job in d["jobs"].as_array_mut().into_iter().flatten() {
+            for side in ["read", "write"] {
+                for key in [
+                    "bw",
+                    "bw_bytes",
+                    "iops",
+                    "io_bytes",
+                    "io_kbytes",
+                    "total_ios",
+                ] {
+                    if job[side].get(key).is_some() {
+                        job[side][key] = serde_json::json!(0);
+                    }
+                }
+            }
+        }
+    });
+    let (_, v) = headline(&dir, "storage.randwrite-8k-qd64");
+    assert_eq!(v["status"], "inconclusive", "{v}");
+    assert!(v["note"].to_string().contains("moved no data"), "{v}");
+    let steps = v["check_next"].to_string();
+    assert!(
+        steps.contains("A job moved no data: read its fio output"),
+        "{steps}"
+    );
+    assert!(!steps.contains("Run more repetitions"), "{steps}");
+    let (_, exit) = headline(&dir, "storage.exit-status");
+    assert_eq!(exit["status"], "fail", "{exit}");
+    let steps = exit["check_next"].to_string();
+    assert!(steps.contains("read its fio output"), "{steps}");
+    assert!(!steps.contains("Physical limits"), "{steps}");
+    assert!(!steps.contains("blkdiscard"), "{steps}");
+}
+
 #[test]
 fn a_repeat_far_from_the_others_is_named_and_no_runs_are_promised_to_settle_it() {
     let tmp = tempfile::tempdir().expect("tmp");
