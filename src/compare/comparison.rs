@@ -47,7 +47,9 @@ pub struct Row {
     /// How the interval was computed, or why there is none.
     pub method: String,
     pub change: Change,
-    /// Why the change counts or does not.
+    /// Why the change counts or does not: the change against the threshold, then, each
+    /// after `; `, what else the runs say (runs far apart, a run at 0 of a rate, ranks
+    /// that disagree, how many runs would settle it).
     pub why: String,
     /// Mann-Whitney's U test over the runs (both sides with two or more runs).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -303,6 +303,40 @@ fn apart_words(base: &Pooled, new: &Pooled) -> Option<String> {
     })
 }
 
+/// "new's run 1 is 0 MB/s: ..." for each side with a run at 0 of a rate (a unit per
+/// second): a rate of 0 over a run says the run moved nothing, which is a run that failed
+/// or never started, not a slower setup. The change keeps its direction (a new build
+/// whose job moves nothing is what a gate is for); the words say what the 0 is.
+pub fn nothing_moved_words(unit: &str, base: &Pooled, new: &Pooled) -> Option<String> {
+    if !unit.ends_with("/s") {
+        return None;
+    }
+    let sides: Vec<String> = [("base", base), ("new", new)]
+        .into_iter()
+        .filter_map(|(side, p)| {
+            let zero: Vec<String> = p
+                .values
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| **v == 0.0)
+                .map(|(i, _)| (i + 1).to_string())
+                .collect();
+            match zero.len() {
+                0 => None,
+                1 if p.values.len() == 1 => Some(format!("{side}'s run is 0 {unit}")),
+                1 => Some(format!("{side}'s run {} is 0 {unit}", zero[0])),
+                _ => Some(format!("{side}'s runs {} are 0 {unit}", zero.join(", "))),
+            }
+        })
+        .collect();
+    (!sides.is_empty()).then(|| {
+        format!(
+            "{}: a run that moved nothing failed or never started, which says nothing of the setup's speed; read its files (its error, its runtime) before trusting the change",
+            sides.join(", ")
+        )
+    })
+}
+
 /// "About N runs of each side would settle it" for an interval that straddles the
 /// threshold, where the runs give a spread.
 fn runs_to_settle_words(r: &crate::stats::ratio::Ratio, threshold: f64) -> Option<String> {

@@ -106,7 +106,10 @@ pub fn compare(base: &[Campaign], new: &[Campaign], threshold_pct: f64) -> Compa
             pool(&bs.iter().collect::<Vec<_>>()),
             pool(&ns.iter().collect::<Vec<_>>()),
         );
-        let j = judge::judge(bs[0].better, &bp, &np, threshold_pct);
+        let mut j = judge::judge(bs[0].better, &bp, &np, threshold_pct);
+        if let Some(words) = judge::nothing_moved_words(&bs[0].unit, &bp, &np) {
+            j.why = format!("{}; {words}", j.why);
+        }
         match j.change {
             Change::Better => summary.better += 1,
             Change::Worse => summary.worse += 1,

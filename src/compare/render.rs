@@ -12,7 +12,7 @@ use crate::render::terminal::aligned;
 use crate::render::{pdf, svg, templates};
 use crate::suites::{CompareChart, Suite};
 
-use super::{Comparison, Row};
+use super::{Change, Comparison, Row};
 
 pub use crate::render::num;
 
@@ -121,7 +121,7 @@ pub fn text(c: &Comparison) -> String {
     unmatched_lines(&mut out, c);
     let _ = writeln!(
         out,
-        "\nruns: base/new. 95% CI: the interval of the change; from: runs = between a side's runs (Welch's t on the log ratio when both sides have several, else the repeated side's spread for both), within = each run's own standard error (fio's bandwidth samples: weaker evidence), - = no interval (the threshold alone decides). better/WORSE: the whole interval is beyond the {}% threshold; no change: within it; inconclusive: it straddles it (the JSON and the report say how many runs would settle it, unless a side's runs are more than tenfold apart: more runs would dilute the odd one, not explain it).",
+        "\nruns: base/new. 95% CI: the interval of the change; from: runs = between a side's runs (Welch's t on the log ratio when both sides have several, else the repeated side's spread for both), within = each run's own standard error (fio's bandwidth samples: weaker evidence), - = no interval (the threshold alone decides). better/WORSE: the whole interval is beyond the {}% threshold; no change: within it; inconclusive: it straddles it. under a table, the rows not judged no change whose runs say more: how many runs would settle it (unless a side's runs are more than tenfold apart: more runs would dilute the odd one, not explain it), a run at 0 of a rate, ranks that disagree with the interval.",
         c.threshold_pct
     );
     let _ = writeln!(out, "\n{}", c.summary_line());
@@ -182,6 +182,30 @@ fn measurement_tables(out: &mut String, c: &Comparison) {
             .map(String::from),
             &rows,
         ));
+        why_lines(out, c.rows.iter().filter(|r| r.suite == suite));
+    }
+}
+
+/// The why of each row not judged "no change" whose runs say more than the table does
+/// (the clauses after the change's own, [`Row::why`]): a WORSE from a run that moved
+/// nothing, or from repeats far apart, says so under the table.
+fn why_lines<'a>(out: &mut String, rows: impl Iterator<Item = &'a Row>) {
+    let judged: Vec<&Row> = rows
+        .filter(|r| r.change != Change::NoChange && r.why.contains("; "))
+        .collect();
+    if judged.is_empty() {
+        return;
+    }
+    out.push_str("why, where the runs say more than the table:\n");
+    for r in judged {
+        let _ = writeln!(
+            out,
+            "  {} · {}: {}: {}",
+            r.subject,
+            r.metric,
+            r.change.label(),
+            r.why
+        );
     }
 }
 

@@ -560,3 +560,63 @@ fn a_folder_of_campaigns_trends_in_name_order_and_exports_the_trend() {
     ]);
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
+
+/// A new run whose job moved nothing is still WORSE (a gate must stop it), and the row's
+/// why, in the JSON and under the text table, says the run is 0 and what that means.
+/// Before, the text table said WORSE -100.0% and nothing else, and the JSON's why only
+/// "-100.0% beyond the 5% threshold".
+#[test]
+fn a_new_run_that_moved_nothing_is_named_as_such_in_the_why_and_the_text() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let new = tmp.path().join("zero");
+    copy_dir(&root().join("samples/storage-published"), &new);
+    edit_json(&new.join("results/adp/randwrite-8k-j8-d8.json"), |d| {
+        for job in d["jobs"].as_array_mut().into_iter().flatten() {
+            for side in ["read", "write"] {
+                for key in [
+                    "bw",
+                    "bw_bytes",
+                    "iops",
+                    "io_bytes",
+                    "io_kbytes",
+                    "total_ios",
+                ] {
+                    if job[side].get(key).is_some() {
+                        job[side][key] = serde_json::json!(0);
+                    }
+                }
+            }
+        }
+    });
+    let base = root().join("samples/storage-published");
+    let (_, v) = compare_json(&[&base], &[&new], &[]);
+    let subject = "adp · randwrite 8k × 8 jobs × QD 8";
+    assert_eq!(change_of(&v, "storage", subject, "bandwidth"), "worse");
+    let row = rows(&v)
+        .into_iter()
+        .find(|r| r["subject"] == subject && r["metric"] == "bandwidth")
+        .expect("the row");
+    let why = row["why"].as_str().unwrap_or("");
+    assert!(
+        why.contains("new's run is 0 MB/s: a run that moved nothing failed or never started"),
+        "{why}"
+    );
+    // Rows whose runs moved data say none of it, and a hit rate of 0 is not a rate.
+    for r in rows(&v).iter().filter(|r| r["subject"] != subject) {
+        assert!(!r["why"].to_string().contains("moved nothing"), "{r}");
+    }
+    let text = run(&["compare", s(&base), s(&new)]).stdout;
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(&format!("  {subject} · bandwidth: WORSE:")))
+        .unwrap_or_else(|| panic!("no why line:\n{text}"));
+    assert!(line.contains("new's run is 0 MB/s"), "{line}");
+    // Only rows not judged "no change" get a why line.
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.contains(" · bandwidth: ") || l.contains(" · IOPS: "))
+            .count(),
+        2,
+        "{text}"
+    );
+}
