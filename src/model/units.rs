@@ -106,13 +106,18 @@ pub fn mb_to_mib(mb_s: f64) -> f64 {
 }
 
 /// A value to three significant digits, whole and grouped from 100 up: `0.416`, `50.8`,
-/// `888,757`; under a millionth in exponent form (`4.16e-9`).
+/// `888,757`; under a millionth, and from 10^15 up, in exponent form (`4.16e-9`,
+/// `1.00e300`): written whole, such a number's digits past the 17th would be binary
+/// rounding, not the file's.
 pub fn three_digits(x: f64) -> String {
     if !x.is_finite() || x == 0.0 {
         return format!("{x}");
     }
     // Rounded to three digits first, so 99.96 is 100 and 0.9996 is 1.00.
     let r: f64 = format!("{x:.2e}").parse().unwrap_or(x);
+    if r.abs() >= 1e15 {
+        return format!("{r:.2e}");
+    }
     if r.abs() >= 100.0 {
         return grouped(&format!("{x:.0}"));
     }

@@ -538,7 +538,16 @@ fn scaled_copy(from: &std::path::Path, to: &std::path::Path, factor: f64) {
         serde_json::from_slice(&fs::read(from).expect("fio result")).expect("fio JSON");
     for job in d["jobs"].as_array_mut().into_iter().flatten() {
         for dir in ["read", "write"] {
-            for key in ["bw", "bw_bytes", "iops"] {
+            // What fio writes together, scaled together: it computes the bandwidth from
+            // the bytes and the runtime, and a file where they disagree is refused.
+            for key in [
+                "bw",
+                "bw_bytes",
+                "iops",
+                "io_bytes",
+                "io_kbytes",
+                "total_ios",
+            ] {
                 if let Some(x) = job[dir][key].as_f64() {
                     job[dir][key] = serde_json::json!((x * factor).round());
                 }
@@ -687,6 +696,61 @@ fn repeated_runs_are_pooled_listed_and_judged_by_their_interval() {
 /// is promised to settle it (the spread is not noise), and the interval's bounds are shown
 /// only as far as they mean something (`below 0.01x`, not `0.00x`), the JSON keeping the
 /// numbers. Repeats a few percent apart say none of this.
+/// fio computes a direction's bandwidth from its bytes and runtime, and never writes a
+/// negative amount: a file whose bandwidth is 1e300 B/s beside bytes and a runtime that
+/// say 6,934 MB/s, or whose bandwidth is negative, is named as changed and not used.
+/// Before, the first passed at "924,214,...(300 digits)x" and two negative sides passed
+/// with no measured value.
+#[test]
+fn a_bandwidth_fio_did_not_compute_is_refused_with_its_file_and_the_verdict_is_not_a_pass() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let cases: [(&str, &str, f64); 2] = [
+        ("big", "randwrite-8k-j8-d8", 1e300),
+        ("negative", "randread-8k-j32-d32", -1.0),
+    ];
+    for (name, job, factor) in cases {
+        let dir = tmp.path().join(name);
+        copy_dir(&root().join("samples/storage-published"), &dir);
+        for array in ["adp", "raid10"] {
+            edit_json(&dir.join(format!("results/{array}/{job}.json")), |d| {
+                for j in d["jobs"].as_array_mut().into_iter().flatten() {
+                    for side in ["read", "write"] {
+                        for key in ["bw", "bw_bytes", "iops"] {
+                            if let Some(x) = j[side][key].as_f64().filter(|x| *x > 0.0) {
+                                let v = if factor > 0.0 { factor } else { -x };
+                                j[side][key] = serde_json::json!(v);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        let (code, a) = analyze_json(&dir, &[]);
+        for verdict in a["suites"][0]["verdicts"].as_array().into_iter().flatten() {
+            let measured = verdict["measured"].to_string();
+            assert!(!measured.contains("000,000,000,000"), "{name}: {verdict}");
+            if verdict["status"] == "pass" {
+                assert!(
+                    !verdict["measured_value"].is_null() || verdict["id"] == "storage.exit-status",
+                    "{name}: {verdict}"
+                );
+            }
+        }
+        let skipped = a["skipped"].to_string();
+        let expected = if factor > 0.0 {
+            "a bandwidth of 1.00e300 B/s, where fio computes"
+        } else {
+            "a negative amount: fio writes none"
+        };
+        assert!(
+            skipped.contains(&format!("results/adp/{job}.json")),
+            "{name}: {skipped}"
+        );
+        assert!(skipped.contains(expected), "{name}: {skipped}");
+        assert_ne!(code, 0, "{name}: a file refused is not an all-pass run");
+    }
+}
+
 /// A job that moved no data is advised as one: read its output and rerun it. Before, its
 /// ratio's advice was "run more repetitions" and the failed exit status's included the
 /// drives' ceiling and discarding blocks, which say nothing about a job that did not run.

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::document::{Count, Dir, Doc, Job, Lat, Pairs};
-use super::scalars::{errno, number, whole};
+use super::scalars::{amount, errno, number, whole};
 use crate::error::Problem;
 use crate::parse::fio_record::{DirStats, DiskUtil, FioJob, FioOutput, Latency};
 
@@ -150,7 +150,7 @@ fn dir(d: Option<Dir>, at: &str, legacy: bool) -> Result<DirStats, String> {
         return Ok(DirStats::default());
     };
     let io_bytes = whole(d.io_bytes.as_ref(), at, "io_bytes")?.unwrap_or(0);
-    let bw_kib = number(d.bw.as_ref(), at, "bw")?;
+    let bw_kib = amount(d.bw.as_ref(), at, "bw")?;
     // The `_ns` blocks when present; fio 2.x's µs blocks scaled to ns otherwise.
     let lat = |ns: Option<Lat>, us: Option<Lat>, name: &str| -> Result<Latency, String> {
         match (ns, us) {
@@ -161,20 +161,28 @@ fn dir(d: Option<Dir>, at: &str, legacy: bool) -> Result<DirStats, String> {
     };
     let bw_bytes_given = d.bw_bytes.is_some();
     let ns_latency = d.clat_ns.is_some() || d.lat_ns.is_some();
+    let io_given = d.io_bytes.is_some();
+    let io_bytes = if legacy && !d.io_kbytes {
+        io_bytes.saturating_mul(1024)
+    } else {
+        io_bytes
+    };
+    let bw_given = amount(d.bw_bytes.as_ref(), at, "bw_bytes")?;
+    let bw_bytes = match bw_given {
+        Some(b) => b,
+        None => bw_kib.map_or(0.0, |k| k * 1024.0),
+    };
+    let runtime_ms = whole(d.runtime.as_ref(), at, "runtime")?.unwrap_or(0);
+    if io_given && (bw_given.is_some() || bw_kib.is_some()) {
+        fios_own_bandwidth(bw_bytes, io_bytes, runtime_ms, at)?;
+    }
     Ok(DirStats {
         bw_bytes_given,
         ns_latency,
-        io_bytes: if legacy && !d.io_kbytes {
-            io_bytes.saturating_mul(1024)
-        } else {
-            io_bytes
-        },
-        bw_bytes: match number(d.bw_bytes.as_ref(), at, "bw_bytes")? {
-            Some(b) => b,
-            None => bw_kib.map_or(0.0, |k| k * 1024.0),
-        },
-        iops: number(d.iops.as_ref(), at, "iops")?.unwrap_or(0.0),
-        runtime_ms: whole(d.runtime.as_ref(), at, "runtime")?.unwrap_or(0),
+        io_bytes,
+        bw_bytes,
+        iops: amount(d.iops.as_ref(), at, "iops")?.unwrap_or(0.0),
+        runtime_ms,
         total_ios: whole(d.total_ios.as_ref(), at, "total_ios")?.unwrap_or(0),
         bw_mean_kib: number(d.bw_mean.as_ref(), at, "bw_mean")?.filter(|x| x.is_finite()),
         bw_dev_kib: number(d.bw_dev.as_ref(), at, "bw_dev")?.filter(|x| x.is_finite()),
@@ -183,6 +191,33 @@ fn dir(d: Option<Dir>, at: &str, legacy: bool) -> Result<DirStats, String> {
         clat: lat(d.clat_ns, d.clat, "clat")?,
         lat: lat(d.lat_ns, d.lat, "lat")?,
     })
+}
+
+/// fio computes a direction's bandwidth from its bytes and runtime (`bw_bytes = 1000 *
+/// io_bytes / runtime`, in integers; `bw` is that in KiB/s, rounded down): a file whose
+/// bandwidth is not that, beyond rounding, was changed after fio wrote it, and its
+/// bandwidth is not a measurement. A runtime of 0 (a direction that did not run) has
+/// none to check.
+fn fios_own_bandwidth(
+    bw_bytes: f64,
+    io_bytes: u64,
+    runtime_ms: u64,
+    at: &str,
+) -> Result<(), String> {
+    if runtime_ms == 0 {
+        return Ok(());
+    }
+    let computed = 1000.0 * io_bytes as f64 / runtime_ms as f64;
+    // 1% for files written from rounded figures, 1 KiB/s for fio 2.x's `bw` in KiB/s.
+    let slack = (0.01 * computed).max(1024.0);
+    if (bw_bytes - computed).abs() <= slack {
+        return Ok(());
+    }
+    Err(format!(
+        "{at}: a bandwidth of {} B/s, where fio computes {} B/s from the file's own io_bytes ({io_bytes}) and runtime ({runtime_ms} ms): the file was changed after fio wrote it, and its bandwidth is not fio's",
+        crate::model::units::three_digits(bw_bytes),
+        crate::model::units::three_digits(computed),
+    ))
 }
 
 /// A latency block; `scale` turns its unit into ns (1000 for fio 2.x's µs).

@@ -3,6 +3,18 @@
 
 use serde_json::Value;
 
+/// A count or a rate fio writes (bandwidth, IOPS): a number of 0 or more; a negative one
+/// is no measurement fio makes.
+pub(super) fn amount(v: Option<&Value>, at: &str, key: &str) -> Result<Option<f64>, String> {
+    match number(v, at, key)? {
+        Some(x) if x < 0.0 => Err(format!(
+            "{at}.{key}: {}, a negative amount: fio writes none",
+            v.map(Value::to_string).unwrap_or_default()
+        )),
+        other => Ok(other),
+    }
+}
+
 pub(super) fn number(v: Option<&Value>, at: &str, key: &str) -> Result<Option<f64>, String> {
     match v {
         None | Some(Value::Null) => Ok(None),
@@ -39,8 +51,12 @@ pub(super) fn whole(v: Option<&Value>, at: &str, key: &str) -> Result<Option<u64
             (Some(n), _) => Ok(Some(n)),
             (None, Some(f)) if f >= 0.0 && f.fract() == 0.0 && f < 1.8e19 => Ok(Some(f as u64)),
             _ => Err(format!(
-                "{at}.{key}: expected a whole number, found {}",
-                kind(x)
+                "{at}.{key}: expected a whole number of 0 or more, found {}",
+                if x.is_number() {
+                    x.to_string()
+                } else {
+                    kind(x).to_string()
+                }
             )),
         },
     }
