@@ -380,3 +380,30 @@ fn lines_between_two_private_keys_stay_when_gitleaks_pattern_runs_across_them() 
         "{out}"
     );
 }
+
+/// A secret coloured by a terminal's control sequences, or split by one, is found: the
+/// text is read without them. Before, `\x1b[1mAKIA…` left with the bundle (no word
+/// boundary after the `m`), and the split key too. The colour sequences themselves stay
+/// whole, and a coloured line with no secret comes out unchanged.
+#[test]
+fn a_secret_coloured_or_split_by_terminal_sequences_is_redacted_and_the_colours_stay() {
+    let key = "AKIAZZSFODNN7EXAMPLQ";
+    let text = "INFO colour \x1b[1mAKIAZZSFODNN7EXAMPLQ\x1b[0m done\n\
+                INFO split AKIA\x1b[0mYYSFODNN7EXAMPLQ here\n\
+                \x1b[32mINFO\x1b[0m 16 clients: 1,234 requests\n";
+    let out = check(
+        text,
+        &[key, "YYSFODNN7EXAMPLQ"],
+        &["\x1b[1m", " done\n", " here\n"],
+    );
+    assert!(
+        out.contains(&format!("\x1b[1m{MARK}\x1b[0m done")),
+        "{out:?}"
+    );
+    assert!(
+        out.ends_with("\x1b[32mINFO\x1b[0m 16 clients: 1,234 requests\n"),
+        "{out:?}"
+    );
+    let plain = "\x1b[32mINFO\x1b[0m \x1b[1;31mERROR\x1b[0m level 16 done\n";
+    assert_eq!(redact(plain), (plain.to_string(), 0));
+}

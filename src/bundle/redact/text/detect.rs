@@ -37,7 +37,52 @@ fn triggers() -> &'static aho_corasick::AhoCorasick {
 /// overlapping); `name` is its path in the bundle ("" when unknown or a value). gitleaks'
 /// rule set runs beside ours.
 pub fn spans_of_file(name: &str, text: &str) -> Vec<Span> {
-    spans_at(Some(name), text, 0)
+    // A secret coloured by a terminal's control sequences, or split by one, is the same
+    // secret: the text is read without them, and each span found there covers the same
+    // characters in the file (with any sequence inside it).
+    match without_csi(text) {
+        None => spans_at(Some(name), text, 0),
+        Some((plain, at)) => spans_at(Some(name), &plain, 0)
+            .into_iter()
+            .filter(|s| s.end > s.start)
+            .map(|s| Span {
+                start: at[s.start],
+                end: at[s.end - 1] + 1,
+                rule: s.rule,
+            })
+            .collect(),
+    }
+}
+
+/// `text` without its control sequences (CSI: `ESC [`, parameter and intermediate bytes,
+/// a final byte, as in `\x1b[1;32m`), and for each byte kept its offset in `text`; `None`
+/// when it holds none. A CSI sequence holds only digits and punctuation, never a
+/// secret's characters; other escapes (OSC, whose text may hold a URL) are kept.
+fn without_csi(text: &str) -> Option<(String, Vec<usize>)> {
+    let b = text.as_bytes();
+    let first = memchr::memmem::find(b, b"\x1b[")?;
+    let mut plain = Vec::with_capacity(b.len());
+    let mut at = Vec::with_capacity(b.len());
+    plain.extend_from_slice(&b[..first]);
+    at.extend(0..first);
+    let mut i = first;
+    while i < b.len() {
+        if b[i] == 0x1b && b.get(i + 1) == Some(&b'[') {
+            let mut j = i + 2;
+            while j < b.len() && (0x20..=0x3f).contains(&b[j]) {
+                j += 1;
+            }
+            if j < b.len() && (0x40..=0x7e).contains(&b[j]) {
+                i = j + 1;
+                continue;
+            }
+        }
+        plain.push(b[i]);
+        at.push(i);
+        i += 1;
+    }
+    // Only ASCII bytes were left out, so the rest is still UTF-8.
+    String::from_utf8(plain).ok().map(|p| (p, at))
 }
 
 /// [`spans_of_file`], `depth` levels of base64 down; `file`: the file's name, when
