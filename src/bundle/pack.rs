@@ -152,8 +152,15 @@ pub fn plan(folder: &Folder, analysis: &Analysis, opts: &BundleOptions) -> anyho
     }
     let mut unredacted = Vec::new();
     let mut chosen = Vec::new();
+    let mut taken = std::collections::HashSet::new();
+    let mut redactions = redactions;
     for mut p in pending {
         let path = name(&p.rel, &mut pseudonyms);
+        if opts.redact {
+            redactions += redact::redact(&p.rel).1;
+        }
+        // Two names redacted alike stay two files: the second is numbered.
+        let path = unique(path, &mut taken);
         if let Some(ps) = pseudonyms.as_mut() {
             pseudonymize(ps, &mut p.content);
         }
@@ -177,6 +184,28 @@ pub fn plan(folder: &Folder, analysis: &Analysis, opts: &BundleOptions) -> anyho
         redactions,
         unredacted,
     })
+}
+
+/// `path`, or (when a file already has that name, as two names redacted alike would)
+/// the first of `name-2.ext`, `name-3.ext`, ... that none has; recorded as taken.
+fn unique(path: String, taken: &mut std::collections::HashSet<String>) -> String {
+    if taken.insert(path.clone()) {
+        return path;
+    }
+    let file_at = path.rfind('/').map_or(0, |i| i + 1);
+    let dot = path[file_at..]
+        .rfind('.')
+        .filter(|&d| d > 0)
+        .map_or(path.len(), |d| file_at + d);
+    let (stem, ext) = path.split_at(dot);
+    let mut k = 2;
+    loop {
+        let candidate = format!("{stem}-{k}{ext}");
+        if taken.insert(candidate.clone()) {
+            return candidate;
+        }
+        k += 1;
+    }
 }
 
 /// A glob that matches `rel` and shows none of what redaction removes from it: the
