@@ -901,3 +901,39 @@ fn the_advantage_names_its_methods_where_each_variant_ran_once() {
         "{said}"
     );
 }
+
+/// A run's level copied beside the others under another run number, and the same level
+/// in a second results folder: one campaign, each run once. Before, both were pooled as
+/// more repeats ("medians of adp-1, adp-2, adp-1, adp-1"), which can turn an inconclusive
+/// level into a pass.
+#[test]
+fn a_copied_level_and_another_folders_levels_are_not_more_repeats() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("copies");
+    copy_dir(&root().join("samples/kv-cache-published"), &dir);
+    let results = dir.join("results");
+    let backup = dir.join("results/backup");
+    std::fs::create_dir_all(&backup).expect("mkdir");
+    for part in ["json", "log", "pre.prom", "post.prom"] {
+        let from = results.join(format!("adp-1-L4.{part}"));
+        std::fs::copy(&from, results.join(format!("adp-3-L4.{part}"))).expect("copy");
+        std::fs::copy(&from, backup.join(format!("adp-1-L4.{part}"))).expect("copy");
+    }
+    let (_, v) = analyze_json(&dir, &[]);
+    let note = verdict(&v, "kv-ladder.L4-parity")["note"].to_string();
+    assert!(
+        note.contains("medians of adp-1, adp-2 vs gpu-only-1, gpu-only-2"),
+        "{note}"
+    );
+    let skipped = v["skipped"].to_string();
+    assert!(
+        skipped.contains("results/adp-3-L4.json")
+            && skipped.contains("a copy of `results/adp-1-L4.json`"),
+        "{skipped}"
+    );
+    assert!(
+        skipped.contains("results/backup/adp-1-L4.json")
+            && skipped.contains("the ladder judged the levels in `results`"),
+        "{skipped}"
+    );
+}

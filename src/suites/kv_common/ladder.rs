@@ -3,6 +3,7 @@
 
 mod file_kinds;
 mod hits;
+mod one_campaign;
 mod read;
 mod script;
 #[cfg(test)]
@@ -121,6 +122,9 @@ pub fn load(catalog: &Catalog, skipped: &mut Vec<Skipped>) -> Vec<Level> {
         .into_iter()
         .filter(|(_, files)| files[..4].iter().any(Option::is_some))
         .collect();
+    // One folder's levels, each run once: another folder is another campaign, and a
+    // copy of a run is that run.
+    let sets = one_campaign::one_campaign(sets, skipped);
     let read: Vec<(Level, Vec<Skipped>)> = sets
         .into_par_iter()
         .map(|((prefix, clients), files)| {
