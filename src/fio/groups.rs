@@ -19,6 +19,8 @@ pub struct Group {
     pub jobnames: Vec<String>,
     /// The first non-zero job error, or 0.
     pub error: i64,
+    /// The I/O errors fio counted and went on past, over the group's jobs.
+    pub total_err: u64,
     pub options: BTreeMap<String, String>,
     /// Whether the file records the group's options at all (see `params::recorded`).
     pub recorded: bool,
@@ -102,6 +104,7 @@ fn merge(out: &FioOutput, groupid: u64, jobs: &[&FioJob]) -> Group {
         entries: jobs.len(),
         jobnames,
         error: jobs.iter().map(|j| j.error).find(|&e| e != 0).unwrap_or(0),
+        total_err: jobs.iter().map(|j| j.total_err).sum(),
         options: out.options_for(first),
         recorded: super::params::recorded(out, first),
         read: merge_dir(jobs.iter().map(|j| &j.read).collect()),

@@ -20,6 +20,16 @@ pub fn interrupted(out: &FioOutput) -> Option<&str> {
     })
 }
 
+/// The first error fio logged before its JSON (`fio: io_u error on file /dev/nvme4n1:
+/// Input/output error: ...`): a run that logged one is not a clean result, whatever
+/// its JSON's `error` says.
+pub fn logged_error(out: &FioOutput) -> Option<&str> {
+    out.text_before
+        .iter()
+        .map(|l| l.trim())
+        .find(|l| l.starts_with("fio: ") && l.contains("error"))
+}
+
 /// The option `key` (or its alias) in `opts`.
 pub fn get<'a>(opts: &'a BTreeMap<String, String>, key: &str) -> Option<&'a str> {
     if let Some(v) = opts.get(key) {

@@ -17,6 +17,19 @@ pub fn parse_path(path: &Path) -> Result<FioOutput, ParseError> {
 }
 
 /// Finds the fio documents in `bytes` and reads the last one.
+/// How the reason for a file holding an SPDK RPC error begins: a job whose output is one
+/// failed (`bdevperf.py perform_tests` prints it when the job fails).
+pub const RPC_ERROR: &str = "an SPDK RPC error, what bdevperf returns for a job that failed:";
+
+/// `code -32603: `message`` of a JSON-RPC error object (`{"error": {"code": ..,
+/// "message": ..}}`).
+pub fn rpc_error(v: &Value) -> Option<String> {
+    let e = v.get("error")?;
+    let code = e.get("code")?.as_i64()?;
+    let message = e.get("message").and_then(Value::as_str).unwrap_or("");
+    Some(format!("code {code}: `{message}`"))
+}
+
 pub fn parse_bytes(bytes: &[u8]) -> Result<FioOutput, Problem> {
     TextCheck::of(bytes)?;
     if let Some(out) = super::fio_typed::read(bytes) {
@@ -114,7 +127,10 @@ pub fn find_documents(bytes: &[u8]) -> Result<Documents, Problem> {
         if let Some(err) = first_error {
             return Err(err);
         }
-        if let Some((line, _, _, _)) = docs.first() {
+        if let Some((line, v, _, _)) = docs.first() {
+            if let Some(e) = rpc_error(v) {
+                return Err(Problem::at(*line, format!("{RPC_ERROR} {e}")));
+            }
             return Err(Problem::at(
                 *line,
                 "valid JSON, but not fio output (no `jobs` array)",

@@ -53,6 +53,9 @@ pub struct FioJob {
     pub groupid: u64,
     /// errno of the job; 0 is success.
     pub error: i64,
+    /// The I/O errors fio counted and went on past (`total_err`, written with
+    /// `continue_on_error`); 0 when the file gives none.
+    pub total_err: u64,
     /// Only this job's own options; see [`FioOutput::options_for`].
     pub job_options: BTreeMap<String, String>,
     pub read: DirStats,

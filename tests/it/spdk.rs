@@ -517,3 +517,93 @@ fn a_share_from_one_run_a_side_is_judged_by_its_interval_from_fios_samples() {
     assert!(r["interval"]["low"].as_f64().expect("low") >= 90.0, "{r}");
     assert!(!v.to_string().contains("judged on their point"));
 }
+
+/// A degraded raid5f-8 whose jobs ran clean (the published sample's fail, as raid5f did
+/// in 2023): the healthy array's two runs as its degraded runs, and the state the
+/// procedure asks for, 7 of 8 members operational.
+fn degraded_state(d: &Path) {
+    for job in ["randread-8k-j16-d32.json", "read-448k-j1-d16.json"] {
+        fs::copy(
+            d.join(format!("spdk/raid5f-8/{job}")),
+            d.join(format!("spdk/raid5f-8/degraded/{job}")),
+        )
+        .expect("copy");
+    }
+    fs::write(
+        d.join("spdk/raid5f-8/degraded/bdev_raid_get_bdevs.json"),
+        r#"[{"name": "raid5", "uuid": "u", "strip_size_kb": 64, "state": "online", "raid_level": "raid5f", "superblock": false, "num_base_bdevs": 8, "num_base_bdevs_discovered": 7, "num_base_bdevs_operational": 7, "base_bdevs_list": []}]"#,
+    )
+    .expect("w");
+}
+
+/// A degraded job whose output is bdevperf's RPC error failed; one whose output was cut
+/// off (bdevperf killed) is not known to be clean. Before, both files were only skipped,
+/// and the criterion passed on the job left: "1 of 1 jobs clean".
+#[test]
+fn a_degraded_job_that_failed_or_was_cut_off_is_no_pass() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let d = copy_sample(tmp.path());
+    degraded_state(&d);
+    let job = d.join("spdk/raid5f-8/degraded/read-448k-j1-d16.json");
+    let whole = fs::read(&job).expect("job");
+    let (_, v) = analyze_json(&d, &[]);
+    assert_eq!(verdict(&v, "spdk-raid.raid5f-8.degraded")["status"], "pass");
+    fs::write(
+        &job,
+        r#"{"error": {"code": -32603, "message": "bdevperf test failed"}}"#,
+    )
+    .expect("w");
+    let (_, v) = analyze_json(&d, &[]);
+    let x = verdict(&v, "spdk-raid.raid5f-8.degraded");
+    assert_eq!(x["status"], "fail", "{x}");
+    assert!(x["note"].to_string().contains("an SPDK RPC error"), "{x}");
+    assert!(
+        x["measured"].to_string().contains("1 of 2 jobs clean"),
+        "{x}"
+    );
+    fs::write(&job, &whole[..2000]).expect("w");
+    let (_, v) = analyze_json(&d, &[]);
+    let x = verdict(&v, "spdk-raid.raid5f-8.degraded");
+    assert_eq!(x["status"], "inconclusive", "{x}");
+    assert!(
+        x["note"].to_string().contains("not known to be clean"),
+        "{x}"
+    );
+}
+
+/// fio's `total_err` (the I/O errors it went on past with `continue_on_error`) makes a
+/// run not clean: a degraded job with them fails its criterion, and a random-read share
+/// whose best runs had them is not judged on the runs left. Before, the degraded job
+/// passed ("every job completes with no error") and the share passed at 96.2%.
+#[test]
+fn io_errors_fio_went_on_past_make_a_run_not_clean() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let d = copy_sample(tmp.path());
+    degraded_state(&d);
+    let with_errors = |path: &Path| {
+        edit_json(path, |v| {
+            for job in v["jobs"].as_array_mut().into_iter().flatten() {
+                let ios = job["read"]["total_ios"].as_u64().unwrap_or(1000);
+                job["total_err"] = serde_json::json!(ios / 2);
+                job["first_error"] = serde_json::json!(5);
+            }
+        })
+    };
+    with_errors(&d.join("spdk/raid5f-8/degraded/randread-8k-j16-d32.json"));
+    let (_, v) = analyze_json(&d, &[]);
+    let x = verdict(&v, "spdk-raid.raid5f-8.degraded");
+    assert_eq!(x["status"], "fail", "{x}");
+    assert!(x["note"].to_string().contains("failed I/Os"), "{x}");
+    for qd32 in ["j16-d32", "j32-d32", "j64-d32"] {
+        with_errors(&d.join(format!("spdk/raid5f-8/randread-8k-{qd32}.json")));
+    }
+    let (_, v) = analyze_json(&d, &[]);
+    let x = verdict(&v, "spdk-raid.raid5f-8.random-read");
+    assert_eq!(x["status"], "inconclusive", "{x}");
+    assert!(
+        x["note"]
+            .to_string()
+            .contains("3 random read run(s) failed and are not counted"),
+        "{x}"
+    );
+}

@@ -135,6 +135,7 @@ fn job(j: Job, at: &str, legacy: bool) -> Result<FioJob, String> {
         jobname,
         groupid: whole(j.groupid.as_ref(), at, "groupid")?.unwrap_or(0),
         error: errno(j.error.as_ref(), at, "error")?.unwrap_or(0),
+        total_err: whole(j.total_err.as_ref(), at, "total_err")?.unwrap_or(0),
         job_options: options(j.options.as_ref()),
         read: dir(j.read, &format!("{at}.read"), legacy)?,
         write: dir(j.write, &format!("{at}.write"), legacy)?,

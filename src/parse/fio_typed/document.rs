@@ -81,6 +81,8 @@ pub(super) struct Job<'a> {
     pub(super) jobname: Option<Value>,
     pub(super) groupid: Option<Value>,
     pub(super) error: Option<Value>,
+    /// The I/O errors fio counted and went on past (`continue_on_error`).
+    pub(super) total_err: Option<Value>,
     #[serde(rename = "job options")]
     pub(super) options: Option<Value>,
     #[serde(borrow)]

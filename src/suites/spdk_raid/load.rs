@@ -143,6 +143,11 @@ pub struct ArrayDir {
     pub config: Option<ConfigFacts>,
     pub state: Option<RaidState>,
     pub degraded_state: Option<RaidState>,
+    /// The files in `degraded/` that could not be read as a run: (file, why, whether
+    /// the file says the job failed, as bdevperf's RPC error does).
+    pub degraded_unread: Vec<(String, String, bool)>,
+    /// The other files of the folder that could not be read: (file, why).
+    pub unread: Vec<(String, String)>,
 }
 
 pub use crate::ingest::layout::split_array;
@@ -184,11 +189,20 @@ pub fn load(catalog: &Catalog, skipped: &mut Vec<Skipped>) -> Vec<ArrayDir> {
                     slot.state = Some(s);
                 }
             }
-            Err((line, why)) => skipped.push(Skipped {
-                file: rel.clone(),
-                line,
-                reason: why,
-            }),
+            Err((line, why)) => {
+                if degraded {
+                    let failed = why.starts_with(crate::parse::fio::RPC_ERROR);
+                    slot.degraded_unread
+                        .push((rel.clone(), why.clone(), failed));
+                } else {
+                    slot.unread.push((rel.clone(), why.clone()));
+                }
+                skipped.push(Skipped {
+                    file: rel.clone(),
+                    line,
+                    reason: why,
+                })
+            }
         }
     }
     for a in arrays.values_mut().filter(|a| a.drives == 0) {

@@ -195,12 +195,16 @@ fn status_cell(run: &Run, a: &ArrayDir, r: &SpdkReference) -> Phrase {
         Phrase::from("not supported without FTL")
     } else if run.interrupted.is_some() {
         Phrase::from("interrupted: not counted")
-    } else if !run.clean() {
+    } else if run.error != 0 {
         phrase!(
             "error {} ({} failed)",
             count(run.error),
             count(run.failed_ios)
         )
+    } else if run.failed_ios > 0 {
+        phrase!("{} failed I/Os", count(run.failed_ios))
+    } else if !run.clean() {
+        Phrase::from("no I/O")
     } else {
         Phrase::default()
     }

@@ -32,29 +32,53 @@ pub(super) fn degraded_verdict(a: &ArrayDir, name: &str, r: &SpdkReference) -> V
         .iter()
         .filter(|x| x.degraded && !unsupported(x, a, r))
         .collect();
-    if runs.is_empty() {
+    if runs.is_empty() && a.degraded_unread.is_empty() {
         v.note = Phrase::words(format!("no runs in {}/degraded/", a.dir));
         return v;
     }
     v.files = runs.iter().map(|x| x.file.clone()).collect();
     v.files
+        .extend(a.degraded_unread.iter().map(|(f, _, _)| f.clone()));
+    v.files
         .extend(a.degraded_state.iter().map(|s| s.file.clone()));
-    let bad: Vec<String> = runs
+    // A job whose output says it failed is not clean; one whose output cannot be read is
+    // not known to be: neither is a clean job.
+    let mut bad: Vec<String> = runs
         .iter()
         .filter(|x| !x.clean())
         .map(|x| format!("`{}`: {}", x.file, not_clean(x)))
         .collect();
+    bad.extend(
+        a.degraded_unread
+            .iter()
+            .filter(|(_, _, failed)| *failed)
+            .map(|(f, why, _)| format!("`{f}`: {why}")),
+    );
+    let unread: Vec<String> = a
+        .degraded_unread
+        .iter()
+        .filter(|(_, _, failed)| !*failed)
+        .map(|(f, why, _)| format!("`{f}`: {why}"))
+        .collect();
+    let jobs = runs.len() + a.degraded_unread.len();
     let state = a.degraded_state.as_ref();
     v.set_measured(Some(bad.len() as f64));
     v.measured = phrase!(
         "{} of {} jobs clean{}",
-        count(runs.len() - bad.len()),
-        count(runs.len()),
+        count(jobs - bad.len() - unread.len()),
+        count(jobs),
         state
             .map(|s| phrase!("; array {}", phrase::name(s.label())))
             .unwrap_or_default()
     );
-    let (status, note) = degraded_status(a, state, &bad);
+    let (mut status, mut note) = degraded_status(a, state, &bad);
+    if !unread.is_empty() && status == Status::Pass {
+        status = Status::Inconclusive;
+        note = format!(
+            "a degraded job's output could not be read, so it is not known to be clean: {}",
+            unread.join("; ")
+        );
+    }
     (v.status, v.note) = (status, Phrase::words(note));
     v
 }

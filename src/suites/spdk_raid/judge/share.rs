@@ -80,7 +80,58 @@ pub(super) fn share_verdict(
         ));
     }
     v.status = share_status(&mut v, arrays, share, min);
+    failed_runs_not_counted(&mut v, a, op, r);
     v
+}
+
+/// A share below the mark, judged on the best clean run while runs of the same kind
+/// failed (an error, failed I/Os, nothing moved, cut short) or files of the folder could
+/// not be read: those would have judged it, so the files do not say whether the array
+/// reaches the mark.
+fn failed_runs_not_counted(v: &mut Verdict, a: &ArrayDir, op: Op, r: &SpdkReference) {
+    if v.status != Status::Fail {
+        return;
+    }
+    let failed: Vec<String> = a
+        .runs
+        .iter()
+        .filter(|run| {
+            !run.degraded && !run.clean() && super::classify::op_of(run, a, r) == Some(op)
+        })
+        .map(|run| format!("`{}`", run.file))
+        .collect();
+    let unread: Vec<String> = a.unread.iter().map(|(f, _)| format!("`{f}`")).collect();
+    let mut why = Vec::new();
+    if !failed.is_empty() {
+        why.push(format!(
+            "{} {} run(s) failed and are not counted ({})",
+            failed.len(),
+            op.label(),
+            failed.join(", ")
+        ));
+    }
+    if !unread.is_empty() {
+        why.push(format!(
+            "{} file(s) of {} could not be read ({}; see the skipped files)",
+            unread.len(),
+            a.dir,
+            unread.join(", ")
+        ));
+    }
+    if why.is_empty() {
+        return;
+    }
+    v.status = Status::Inconclusive;
+    v.note = Phrase::joined(
+        [
+            Phrase::words(format!(
+                "{}: the best clean run is below the mark, and whether those runs would reach it the files do not say",
+                why.join("; ")
+            )),
+            v.note.clone(),
+        ],
+        "; ",
+    );
 }
 
 /// A share's status: more than the drives can give means the baseline does not measure

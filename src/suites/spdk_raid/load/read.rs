@@ -32,6 +32,14 @@ pub(super) fn read_item(item: &Item, degraded: bool) -> Result<Read, (Option<usi
                 "bdev_raid_get_bdevs output without a raid bdev".into(),
             )),
         },
+        Ok(Record::Json(v)) if fio::rpc_error(v).is_some() => Err((
+            Some(1),
+            format!(
+                "{} {}",
+                fio::RPC_ERROR,
+                fio::rpc_error(v).unwrap_or_default()
+            ),
+        )),
         Ok(_) => Err((
             Some(1),
             "not fio or bdevperf output, an SPDK config or bdev_raid_get_bdevs output".into(),
@@ -87,7 +95,11 @@ fn from_fio(rel: &str, degraded: bool, fio: &FioRecord) -> Result<Run, (Option<u
         read: side(&g.read, first.map(|j| &j.read).filter(|_| g.entries == 1)),
         write: side(&g.write, first.map(|j| &j.write).filter(|_| g.entries == 1)),
         error: g.error,
-        failed_ios: if g.error != 0 && io_bytes == 0 { 1 } else { 0 },
+        // The I/O errors fio went on past; a job with an error and nothing moved, or an
+        // error fio logged, counts as one at least.
+        failed_ios: g.total_err.max(u64::from(
+            (g.error != 0 && io_bytes == 0) || crate::fio::params::logged_error(out).is_some(),
+        )),
         io_bytes,
         notes,
     })
@@ -151,7 +163,8 @@ fn from_bdevperf(
             side.clone()
         },
         write: if writes_only { side } else { Side::default() },
-        error: if failed > 0 { 5 } else { 0 },
+        // bdevperf gives no errno: its failed I/Os say it.
+        error: 0,
         failed_ios: failed,
         io_bytes: (bytes * runtime) as u64,
         recorded: true,

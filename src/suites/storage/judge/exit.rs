@@ -137,6 +137,14 @@ fn exit_problems(
                 g.run.file, g.group.jobname, g.group.error
             ));
             files.push(g.run.file.clone());
+        } else if g.group.total_err > 0 {
+            problems.push(format!(
+                "`{}`: job `{}` went on past {} I/O errors (total_err, continue_on_error)",
+                g.run.file,
+                g.group.jobname,
+                crate::model::units::grouped(&g.group.total_err.to_string())
+            ));
+            files.push(g.run.file.clone());
         } else if g.group.read.total_ios + g.group.write.total_ios == 0
             && g.run.output.documents > 0
         {
@@ -155,19 +163,13 @@ fn exit_problems(
         }
     }
     for run in loaded.runs.iter().filter(|r| compared(&r.array)) {
-        let fio_errors: Vec<&String> = run
-            .output
-            .text_before
-            .iter()
-            .filter(|l| l.starts_with("fio: ") && l.contains("error"))
-            .collect();
         if let Some(line) = crate::fio::params::interrupted(run.output) {
             problems.push(format!(
                 "`{}`: fio logged `{line}`: the run was cut short",
                 run.file
             ));
             files.push(run.file.clone());
-        } else if let Some(first) = fio_errors.first() {
+        } else if let Some(first) = crate::fio::params::logged_error(run.output) {
             if run.groups.iter().all(|g| g.error == 0) {
                 problems.push(format!("`{}`: fio logged `{first}`", run.file));
                 files.push(run.file.clone());

@@ -193,6 +193,19 @@ fn not_a_result(g: &RunGroup) -> Option<String> {
             g.group.error, g.run.file
         ));
     }
+    if g.group.total_err > 0 {
+        return Some(format!(
+            "fio went on past {} I/O errors in `{}` (total_err, continue_on_error): its bandwidth is not a clean result",
+            crate::model::units::grouped(&g.group.total_err.to_string()),
+            g.run.file
+        ));
+    }
+    if let Some(line) = crate::fio::params::logged_error(g.run.output) {
+        return Some(format!(
+            "fio logged `{line}` in `{}`: its bandwidth is not a clean result",
+            g.run.file
+        ));
+    }
     let ios = g.group.read.total_ios + g.group.write.total_ios;
     let runtime = g.group.read.runtime_ms.max(g.group.write.runtime_ms);
     (ios == 0 || runtime == 0).then(|| {
