@@ -937,3 +937,24 @@ fn a_copied_level_and_another_folders_levels_are_not_more_repeats() {
         "{skipped}"
     );
 }
+
+/// A client argument that differs between the variants is shown as what each variant
+/// ran, against the procedure's ask that they agree. Before, the first variant's value
+/// was shown as the procedure's ("seed (adp vs gpu-only) 520052 (procedure: 7)").
+#[test]
+fn variants_that_ran_different_arguments_show_both_values_not_one_as_the_procedures() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("seed");
+    copy_dir(&root().join("samples/kv-cache-published"), &dir);
+    for run in [1, 2] {
+        let log = dir.join(format!("results/adp-{run}-L16.log"));
+        let text = fs::read_to_string(&log).expect("log");
+        fs::write(&log, text.replace("seed=520052", "seed=7")).expect("w");
+    }
+    let (_, v) = analyze_json(&dir, &[]);
+    let d = in_suites(&v, "deviations")
+        .find(|d| d["parameter"] == "seed (adp vs gpu-only)")
+        .unwrap_or_else(|| panic!("no seed deviation: {v}"));
+    assert_eq!(d["procedure"], "the same for both variants", "{d}");
+    assert_eq!(d["ran"], "adp 7, gpu-only 520052", "{d}");
+}

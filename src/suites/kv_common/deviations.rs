@@ -193,10 +193,17 @@ fn between_variants(
             let first = &by[*present[0]];
             if let Some(other) = present[1..].iter().find(|v| &by[***v] != first) {
                 let show = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(" / ");
+                // Both values are what ran; the procedure asks only that they agree.
                 let mut d = Deviation::new(
                     format!("{name} ({} vs {})", present[0], other),
-                    Phrase::text(show(first)),
-                    Phrase::text(show(&by[**other])),
+                    "the same for both variants",
+                    Phrase::text(format!(
+                        "{} {}, {} {}",
+                        present[0],
+                        show(first),
+                        other,
+                        show(&by[**other])
+                    )),
                 )
                 .effect(
                     format!(
