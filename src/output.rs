@@ -179,13 +179,24 @@ pub fn visible(text: &str) -> Cow<'_, str> {
 }
 
 /// A name from an input (a file name, a link target, a job name) as it may be shown
-/// anywhere: every control character in caret notation, line breaks and tabs included.
+/// anywhere: every control character in caret notation, line breaks and tabs included,
+/// and every character that reorders or hides text as `<U+202E>`.
 pub fn visible_name(name: &str) -> Cow<'_, str> {
     shown(name, |_| false)
 }
 
+/// Characters that reorder or hide the text around them on a terminal (bidirectional
+/// overrides and isolates, marks, zero-width characters): a name holding one could
+/// show as another (`x.json<U+202E>nosj.txt` reads as `x.jsontxt.json`).
+fn reorders_or_hides(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x061c | 0x200b..=0x200f | 0x202a..=0x202e | 0x2060..=0x2064 | 0x2066..=0x2069 | 0xfeff
+    )
+}
+
 fn shown(text: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
-    let control = |c: char| (c.is_control()) && !keep(c);
+    let control = |c: char| (c.is_control() || reorders_or_hides(c)) && !keep(c);
     if !text.chars().any(control) {
         return Cow::Borrowed(text);
     }
@@ -193,6 +204,7 @@ fn shown(text: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
     for c in text.chars() {
         match c as u32 {
             _ if !control(c) => out.push(c),
+            _ if reorders_or_hides(c) => out.push_str(&format!("<U+{:04X}>", c as u32)),
             0x7f => out.push_str("^?"),
             n @ 0x80..=0x9f => {
                 out.push_str("M-^");
@@ -327,5 +339,27 @@ mod tests {
         assert!(!visible(&all)
             .chars()
             .any(|c| c.is_control() && c != '\n' && c != '\t'));
+    }
+
+    /// A name cannot show as another by reordering: bidirectional overrides, isolates,
+    /// marks and zero-width characters are named. Before, `adp-1-L1.json<U+202E>nosj.txt`
+    /// was printed as it is and read `adp-1-L1.jsontxt.json`.
+    #[test]
+    fn characters_that_reorder_or_hide_text_are_named() {
+        assert_eq!(
+            visible_name("adp-1-L1.json\u{202e}nosj.txt"),
+            "adp-1-L1.json<U+202E>nosj.txt"
+        );
+        for c in [
+            '\u{200b}', '\u{200f}', '\u{2066}', '\u{2069}', '\u{feff}', '\u{61c}',
+        ] {
+            let text = format!("a{c}b");
+            let shown = visible(&text);
+            assert!(
+                !shown.contains(c) && shown.contains("<U+"),
+                "{c:?}: {shown}"
+            );
+        }
+        assert_eq!(visible_name("résumé ü 🚀.json"), "résumé ü 🚀.json");
     }
 }
