@@ -70,8 +70,9 @@ pub enum Command {
     /// setups, the criteria of each side, and every matched measurement with a
     /// noise-aware verdict.
     ///
-    /// Exit status: 0 when no metric is worse beyond the threshold and the noise; 1 when
-    /// any is; 2 when an input cannot be used.
+    /// Exit status: 0 when no metric is worse beyond the threshold and the noise and every
+    /// criterion that passes in the base passes in the new; 1 when a metric is worse or
+    /// a criterion no longer passes; 2 when an input cannot be used.
     Compare(CompareArgs),
     /// Make a support bundle: report, raw results, checklist, checksums; secrets redacted.
     ///

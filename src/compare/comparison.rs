@@ -117,13 +117,28 @@ pub struct Comparison {
 
 impl Comparison {
     /// 1 when any metric is worse beyond the threshold and the noise, else 0.
+    /// 1 when a metric is worse or a criterion that passes in the base does not in the
+    /// new (a gate must stop a run whose criteria went from pass to FAIL, whatever its
+    /// numbers say); else 0.
     pub fn exit_code(&self) -> i32 {
-        i32::from(self.summary.worse > 0)
+        i32::from(self.summary.worse > 0 || !self.no_longer_passing().is_empty())
+    }
+
+    /// The criteria that pass in the base and not in the new.
+    pub fn no_longer_passing(&self) -> Vec<&CriterionPair> {
+        self.criteria
+            .iter()
+            .filter(|c| c.base == "pass" && c.new != "pass")
+            .collect()
     }
 
     pub fn summary_line(&self) -> String {
+        let criteria = match self.no_longer_passing().len() {
+            0 => String::new(),
+            n => format!("; {n} criteria that pass in the base do not in the new"),
+        };
         format!(
-            "{} better, {} worse, {} no change, {} inconclusive, {} unmatched (threshold {}%, judged on 95% intervals where the files give one)",
+            "{} better, {} worse, {} no change, {} inconclusive, {} unmatched (threshold {}%, judged on 95% intervals where the files give one){criteria}",
             self.summary.better,
             self.summary.worse,
             self.summary.no_change,

@@ -166,8 +166,14 @@ fn the_threshold_decides_what_counts() {
     let slow = slowed_copy(&tmp.path().join("slow"));
     let base = root().join("samples/kv-cache-published");
     let (code, v) = compare_json(&[&base], &[&slow], &["--threshold", "30"]);
-    assert_eq!(code, 0, "-20% and +25% are within 30%");
-    assert_eq!(v["summary"]["worse"], 0);
+    assert_eq!(v["summary"]["worse"], 0, "-20% and +25% are within 30%");
+    // The exit status is then the criteria's: 1 only for one that no longer passes.
+    let no_longer = v["criteria"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|c| c["base"] == "pass" && c["new"] != "pass");
+    assert_eq!(code, i32::from(no_longer), "{}", v["criteria"]);
     assert_eq!(
         change_of(&v, "kv-ladder", "adp · 16 clients", "output throughput"),
         "no-change"
@@ -315,7 +321,11 @@ fn measurements_on_one_side_only_are_listed() {
     assert!(gone.exists());
     fs::remove_file(&gone).expect("rm");
     let (code, v) = compare_json(&[&root().join("samples/storage-published")], &[&fewer], &[]);
-    assert_eq!(code, 0, "nothing measured got worse");
+    assert_eq!(v["summary"]["worse"], 0, "nothing measured got worse");
+    assert_eq!(
+        code, 1,
+        "but the criterion the job judged no longer passes (not measured)"
+    );
     let un = v["unmatched"].as_array().expect("unmatched");
     assert!(!un.is_empty());
     assert!(un.iter().all(|u| u["side"] == "base only"));
@@ -619,4 +629,24 @@ fn a_new_run_that_moved_nothing_is_named_as_such_in_the_why_and_the_text() {
         2,
         "{text}"
     );
+}
+
+/// A gate must stop a run whose criteria went from pass to FAIL, whatever its numbers
+/// say. Before, the KV sample against its failing copy printed "0 better, 0 worse" and
+/// exited 0 with six criteria gone from pass to FAIL.
+#[test]
+fn criteria_that_no_longer_pass_make_compare_exit_1_and_are_counted() {
+    let base = root().join("samples/kv-cache-published");
+    let new = root().join("samples/kv-cache-failing");
+    let r = run(&["compare", s(&base), s(&new)]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("criteria that pass in the base do not in the new"),
+        "{}",
+        r.stdout
+    );
+    let r = run(&["compare", s(&base), s(&base)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("do not in the new"), "{}", r.stdout);
 }
