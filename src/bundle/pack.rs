@@ -168,9 +168,11 @@ pub fn plan(folder: &Folder, analysis: &Analysis, opts: &BundleOptions) -> anyho
             unredacted.extend(still_secret(&p, &path));
         }
         let (bytes, label) = encoded(p.content, &p.rel)?;
+        // Why a file went in may quote another file's name: it leaves like a name.
+        let why = name(&p.why, &mut pseudonyms);
         chosen.push(Chosen {
             path,
-            why: p.why,
+            why,
             encoding: label,
             redactions: p.redactions,
             bytes,

@@ -577,3 +577,24 @@ fn two_names_redacted_alike_stay_two_files_and_are_counted() {
         manifest["redactions"]
     );
 }
+
+/// A file whose name holds a password, and whose run another file copies: the other
+/// file's reason for going in quotes the name, and leaves redacted like a name. Before,
+/// the manifest quoted it whole and the bundle was refused over the tool's own file.
+#[test]
+fn a_reason_that_quotes_a_secret_file_name_leaves_redacted() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let input = tmp.path().join("run");
+    copy_dir(&root().join("samples/storage-published"), &input);
+    let adp = input.join("results/adp");
+    fs::copy(
+        adp.join("read-1m-j8-d4.json"),
+        adp.join("read-1m-j8-d4-password=hunter2.json"),
+    )
+    .expect("copy");
+    let out = tmp.path().join("b.tar.gz");
+    let r = bundle(&input, &out, &["--no-pdf"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let files = tar_contents(&out);
+    assert_no_secret(&files, &format!("{}{}", r.stdout, r.stderr), &["hunter2"]);
+}
