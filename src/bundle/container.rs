@@ -88,6 +88,19 @@ fn open_at(bytes: &[u8], depth: usize, total: &mut u64) -> Result<Vec<Member>, S
         if out.len() >= MAX_MEMBERS {
             return Err(format!("an archive of more than {MAX_MEMBERS} members"));
         }
+        // A name that leaves the archive's folder is never packed again: the bundle's
+        // own archive would hold it.
+        let path = std::path::Path::new(&name);
+        if path.is_absolute()
+            || path
+                .components()
+                .any(|c| matches!(c, std::path::Component::ParentDir))
+        {
+            return Err(format!(
+                "an archive holding `{}`, a path outside its own folder (absolute or with `..`)",
+                crate::output::visible_name(&name)
+            ));
+        }
         let kind = e.header().entry_type();
         if kind.is_dir() {
             out.push(Member::Dir(name));

@@ -598,3 +598,52 @@ fn a_reason_that_quotes_a_secret_file_name_leaves_redacted() {
     let files = tar_contents(&out);
     assert_no_secret(&files, &format!("{}{}", r.stdout, r.stderr), &["hunter2"]);
 }
+
+/// An archive in the folder whose member leaves its own folder (`..`, or an absolute
+/// path) is left out with the reason, as an archive holding a link is; the bundle is
+/// written. Before, the whole bundle failed with "cannot pack `../../escape.txt` again
+/// (paths in archives must not have `..` when setting path for )".
+#[test]
+fn an_archive_in_the_folder_with_a_path_outside_itself_is_left_out_with_the_reason() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let input = tmp.path().join("run");
+    copy_dir(&root().join("samples/storage-published"), &input);
+    fs::create_dir_all(input.join("logs")).expect("mkdir");
+    for (file, entry) in [
+        ("up.tar.gz", "../../escape.txt"),
+        ("abs.tar.gz", "/etc/escape.txt"),
+    ] {
+        // A POSIX (ustar) header, as GNU and Python tar write, with the name raw.
+        let f = fs::File::create(input.join("logs").join(file)).expect("create");
+        let mut b = tar::Builder::new(flate2::write::GzEncoder::new(
+            f,
+            flate2::Compression::default(),
+        ));
+        let mut h = tar::Header::new_ustar();
+        if let Some(u) = h.as_ustar_mut() {
+            u.name[..entry.len()].copy_from_slice(entry.as_bytes());
+        }
+        h.set_entry_type(tar::EntryType::Regular);
+        h.set_size(6);
+        h.set_mode(0o644);
+        h.set_cksum();
+        b.append(&h, &b"owned\n"[..]).expect("append");
+        b.into_inner().expect("tar").finish().expect("gz");
+    }
+    let out = tmp.path().join("b.tar.gz");
+    let r = bundle(&input, &out, &["--no-pdf", "--include", "logs/*"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let files = tar_contents(&out);
+    let manifest = String::from_utf8_lossy(&files["manifest.json"]).into_owned();
+    for file in ["logs/up.tar.gz", "logs/abs.tar.gz"] {
+        assert!(
+            !files.contains_key(&format!("input/{file}")),
+            "{file} went in"
+        );
+        assert!(manifest.contains(file), "{file} is not listed: {manifest}");
+    }
+    assert!(
+        manifest.contains("a path outside its own folder"),
+        "{manifest}"
+    );
+}
