@@ -154,6 +154,14 @@ pub fn parse_path(path: &Path) -> Result<Snapshot, ParseError> {
 pub fn parse_bytes(bytes: &[u8]) -> Result<Snapshot, Problem> {
     TextCheck::of(bytes)?;
     let text = crate::parse::text::lossy(bytes);
+    // The exposition format ends every line, the last one too: a file that ends inside a
+    // line was cut off (curl interrupted, a full disk), and its last value may be cut.
+    if !text.is_empty() && !text.ends_with('\n') {
+        return Err(Problem::at(
+            lines(&text).count(),
+            "the file ends inside this line (no newline after it): the snapshot was cut off, and its last value may be cut too",
+        ));
+    }
     let mut snapshot = Snapshot {
         text: String::with_capacity(text.len()),
         at: Vec::new(),

@@ -206,6 +206,36 @@ fn a_counter_that_went_down_is_a_restart_not_a_number() {
     assert!(p.contains("the server restarted during the level"), "{p}");
 }
 
+/// A snapshot cut off, inside a line or before its counters, is said to be incomplete,
+/// with its file and line: never read as a restart, never as a number. Before, a post
+/// snapshot cut to its first lines read as "a counter went down: the server restarted",
+/// and one cut inside a number gave a card-hit count from the cut value.
+#[test]
+fn a_snapshot_cut_off_is_incomplete_not_a_restart() {
+    let (_, v) = broken(|d| {
+        let post = fs::read_to_string(d.join("adp-1-L1.post.prom")).expect("r");
+        // Inside a line: the last value may be cut.
+        let cut = post.trim_end().len() - 2;
+        fs::write(d.join("adp-1-L1.post.prom"), &post[..cut]).expect("w");
+    });
+    let p = level_problems(&v, "adp-1");
+    assert!(p.contains("the file ends inside this line"), "{p}");
+    assert!(!p.contains("restarted"), "{p}");
+    let (_, v) = broken(|d| {
+        let post = fs::read_to_string(d.join("adp-1-L1.post.prom")).expect("r");
+        // Whole lines, but only those before the first counter the hit rates need.
+        let keep: String = post
+            .lines()
+            .take_while(|l| !l.contains("prefix_cache_queries"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        fs::write(d.join("adp-1-L1.post.prom"), keep).expect("w");
+    });
+    let p = level_problems(&v, "adp-1");
+    assert!(p.contains("a snapshot is incomplete"), "{p}");
+    assert!(!p.contains("restarted"), "{p}");
+}
+
 #[test]
 fn a_traceback_and_a_missing_json_are_failures() {
     let (_, v) = broken(|d| {

@@ -24,7 +24,7 @@ pub fn source(pre: &Snapshot, post: &Snapshot, cached: u64) -> Source {
     };
     if external < 0.0 || local < 0.0 {
         return Source::Unaccounted(
-            "a counter went down between the snapshots (the server restarted)".into(),
+            "a counter went down between the snapshots (a counter only grows while its server runs: it restarted, or the snapshots are of two servers)".into(),
         );
     }
     if local >= 1.0 {

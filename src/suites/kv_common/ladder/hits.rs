@@ -78,12 +78,22 @@ type Rate = Result<Option<(f64, f64)>, String>;
 fn hit_rate(pre: &prom::Snapshot, post: &prom::Snapshot, tier: &str) -> Rate {
     let (queries, hits) = super::names::tier(tier);
     let (q_names, h_names) = (super::names::metric(queries), super::names::metric(hits));
+    // A counter in one snapshot and not the other: one of them is incomplete, and no
+    // delta can be taken (read as 0, it would look like a restart).
+    for names in [&q_names, &h_names] {
+        if pre.sum_any(names).is_some() != post.sum_any(names).is_some() {
+            return Err(format!(
+                "`{}` is in one snapshot and not the other: a snapshot is incomplete",
+                names.first().copied().unwrap_or_default()
+            ));
+        }
+    }
     let get = |s: &prom::Snapshot, names: &[&str]| s.sum_any(names).unwrap_or(0.0);
     let q = get(post, &q_names) - get(pre, &q_names);
     let h = get(post, &h_names) - get(pre, &h_names);
     if q < 0.0 || h < 0.0 {
         return Err(
-            "a counter went down between the snapshots: the server restarted during the level"
+            "a counter went down between the snapshots, and a counter only grows while its server runs: the server restarted during the level, or the snapshots are of two servers"
                 .into(),
         );
     }
