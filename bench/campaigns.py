@@ -3,7 +3,8 @@
 test and bench/dataset.py).
 
 Campaign i is the template with every fio result under an `adp/` folder scaled by a
-factor of its own (bandwidths, IOPS and their means; 0.70 to 1.30, from a fixed seed),
+factor of its own (bandwidths, IOPS, their means, and the bytes and I/Os they come
+from; 0.70 to 1.30, from a fixed seed),
 so every campaign's ADP-over-RAID10 ratios differ, and a top-level manifest.json that
 says when it started (one campaign a day from 2026-01-01) and at which of seven sites.
 Every other file is a hard link to the template's. Nothing here is a measurement.
@@ -19,7 +20,10 @@ import os
 import random
 import shutil
 
-SCALED = ("bw", "bw_bytes", "iops", "bw_mean", "iops_mean", "bw_min", "bw_max")
+# What fio writes together is scaled together: it computes the bandwidth from the bytes
+# and the runtime, and reprobench refuses a file where they disagree.
+SCALED = ("bw", "bw_bytes", "iops", "bw_mean", "iops_mean", "bw_min", "bw_max",
+          "io_bytes", "io_kbytes", "total_ios")
 
 
 def scale(doc, f):

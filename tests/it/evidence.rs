@@ -779,8 +779,8 @@ fn a_restore_the_gpu_prefix_cache_served_is_not_a_restore_from_the_card() {
                 l.to_string()
             }
         })
-        .collect::<Vec<_>>()
-        .join("\n");
+        .map(|l| format!("{l}\n"))
+        .collect::<String>();
     assert_ne!(moved, text, "the counters were found");
     fs::write(&post, moved).expect("write");
     let (_, v) = analyze_json(&d, &[]);

@@ -26,7 +26,16 @@ fn a_scaled_down_mixed_run_is_not_comparable_and_shows_both_values() {
                 v["global options"]["numjobs"] = "8".into();
                 v["global options"]["runtime"] = "3".into();
                 for dir in ["read", "write"] {
-                    v["jobs"][0][dir]["runtime"] = 3000.into();
+                    // A 3 s run at the same rate: a twentieth of the bytes and I/Os (fio
+                    // computes the bandwidth from them and the runtime).
+                    let d = &mut v["jobs"][0][dir];
+                    let was = d["runtime"].as_u64().unwrap_or(60_000).max(1);
+                    for key in ["io_bytes", "io_kbytes", "total_ios"] {
+                        if let Some(x) = d[key].as_u64() {
+                            d[key] = (x * 3000 / was).into();
+                        }
+                    }
+                    d["runtime"] = 3000.into();
                 }
             },
         );

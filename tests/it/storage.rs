@@ -1430,3 +1430,27 @@ fn one_run_a_side_is_judged_by_an_interval_from_within_the_runs() {
     );
     assert!(sample.get("interval").is_none(), "{sample}");
 }
+
+/// A RAID10 that ran with a member missing (`[4/3] [UU_U]` in the kernel's mdstat) is
+/// not the array the procedure measures: a deviation that makes its ratios not
+/// comparable, naming the file and line. Before, analyze read that file for the member
+/// drives and said nothing, and every criterion passed.
+#[test]
+fn a_degraded_md_array_in_mdstat_makes_its_ratios_not_comparable() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("degraded");
+    copy_dir(&root().join("samples/storage-published"), &dir);
+    let mdstat = dir.join("results/system/mdstat.txt");
+    let text = fs::read_to_string(&mdstat).expect("mdstat");
+    assert!(text.contains("[UUUU]"), "{text}");
+    fs::write(&mdstat, text.replace("[4/4] [UUUU]", "[4/3] [UU_U]")).expect("w");
+    let (code, v) = headline(&dir, "storage.randwrite-8k-qd64");
+    assert_eq!(v["status"], "not-comparable", "{v}");
+    assert!(v["note"].to_string().contains("UU_U"), "{v}");
+    assert_ne!(code, 0);
+    let (_, whole) = headline(
+        &root().join("samples/storage-published"),
+        "storage.randwrite-8k-qd64",
+    );
+    assert_eq!(whole["status"], "pass");
+}

@@ -141,3 +141,19 @@ fn avg_cpu_values_are_read_by_their_headers_names() {
     assert_eq!(log.samples[0].cpu_iowait, None);
     assert_eq!(log.samples[0].devices.len(), 2);
 }
+
+/// iostat prints no value below 0: a row with one is refused with its line, never read
+/// (a %util of -441 was printed as the drives' mean). "-0.00" is 0.
+#[test]
+fn a_negative_value_is_refused_with_its_line() {
+    let bad = LOG.replace(
+        "nvme0n1        100.00     10.00      0.50  200.00     20.00      0.90  50.00",
+        "nvme0n1        100.00     10.00      0.50  200.00     20.00      0.90  -441.00",
+    );
+    let p = parse_bytes(bad.as_bytes()).expect_err("refused");
+    assert_eq!(p.line, Some(13), "{p:?}");
+    assert!(p.reason.contains("`-441.00`"), "{p:?}");
+    let zero = LOG.replace("      0.00   0.00\n", "      0.00  -0.00\n");
+    assert!(zero.contains("-0.00"));
+    assert!(parse_bytes(zero.as_bytes()).is_ok());
+}

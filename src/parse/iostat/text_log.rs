@@ -161,6 +161,17 @@ impl TextLog {
         for (k, col) in c.at.0.iter().enumerate() {
             slots[k] = col.and_then(|i| number(values[i]));
         }
+        // Rates, waits and shares of time: iostat prints none below 0 (a plain row,
+        // read by the fast path, cannot hold a sign at all).
+        if let Some(v) = values.iter().find(|v| number(v).is_some_and(|x| x < 0.0)) {
+            return Err(Problem::at(
+                at.no,
+                format!(
+                    "`{v}` in `{}`: iostat prints no value below 0, so the line is not iostat's",
+                    clip(at.text)
+                ),
+            ));
+        }
         let scale = c.scale;
         self.push_row(fields[0], slots, scale);
         Ok(())

@@ -197,13 +197,13 @@ fn between_variants(
                 let mut d = Deviation::new(
                     format!("{name} ({} vs {})", present[0], other),
                     "the same for both variants",
-                    Phrase::text(format!(
+                    phrase!(
                         "{} {}, {} {}",
-                        present[0],
-                        show(first),
-                        other,
-                        show(&by[**other])
-                    )),
+                        crate::model::phrase::name(*present[0]),
+                        crate::model::phrase::name(show(first)),
+                        crate::model::phrase::name(**other),
+                        crate::model::phrase::name(show(&by[**other]))
+                    ),
                 )
                 .effect(
                     format!(

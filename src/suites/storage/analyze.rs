@@ -59,7 +59,7 @@ pub(super) fn analyze(
         .map(|w| judge::headline_verdict(&groups, &sides, w, &within))
         .collect();
     verdicts.push(judge::clean_exit_verdict(&loaded, &groups, &sides));
-    let devs = deviations::deviations(&groups, &sides, &reference, &steadies);
+    let devs = deviations::deviations(&loaded, &groups, &sides, &reference, &steadies);
     crate::model::deviation::apply(&mut verdicts, &devs);
 
     let mut report = SuiteReport::for_suite(suite);

@@ -2,6 +2,7 @@
 //! options in effect (from the fio JSON, not from the procedure), fio's own runtime, and
 //! what every difference does to the comparison with the published numbers.
 
+mod md_state;
 mod options;
 mod runtime;
 mod shape;
@@ -13,7 +14,7 @@ use crate::model::deviation::Deviation;
 use crate::suites::RanCommand;
 
 use super::judge::{find_workload, Sides};
-use super::load::RunGroup;
+use super::load::{Loaded, RunGroup};
 use super::reference::{Reference, Workload};
 use super::steady::Steady;
 
@@ -28,6 +29,7 @@ fn on_side(g: &RunGroup, sides: &Sides) -> bool {
 
 /// Every deviation of the runs in the two compared arrays.
 pub fn deviations(
+    loaded: &Loaded,
     groups: &[RunGroup],
     sides: &Sides,
     reference: &Reference,
@@ -64,6 +66,7 @@ pub fn deviations(
             d
         };
         out.extend(not_one_whole_run(g, reference).into_iter().map(base));
+        out.extend(md_state::degraded(loaded, g).map(base));
         let first = g
             .run
             .output

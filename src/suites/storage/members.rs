@@ -45,7 +45,7 @@ fn shared_folders(a: &str, b: &str) -> usize {
 /// The pieces of evidence nearest a run's file (the most leading folders shared): a
 /// folder with two result trees (`results/`, `results-newfio/`) reads each tree's runs
 /// with that tree's own `system/mdstat.txt` and manifest.
-fn nearest<'e, T>(run_file: &str, found: Vec<(&'e str, T)>) -> Vec<(&'e str, T)> {
+pub(super) fn nearest<'e, T>(run_file: &str, found: Vec<(&'e str, T)>) -> Vec<(&'e str, T)> {
     let best = found
         .iter()
         .map(|(f, _)| shared_folders(run_file, f))
