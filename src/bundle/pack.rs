@@ -152,15 +152,18 @@ pub fn plan(folder: &Folder, analysis: &Analysis, opts: &BundleOptions) -> anyho
     }
     let mut unredacted = Vec::new();
     let mut chosen = Vec::new();
-    let mut taken = std::collections::HashSet::new();
     let mut redactions = redactions;
-    for mut p in pending {
-        let path = name(&p.rel, &mut pseudonyms);
+    // Every name first: two names redacted alike stay two files, the second numbered in
+    // its redacted part, never onto another file's name.
+    let paths: Vec<String> = pending
+        .iter()
+        .map(|p| name(&p.rel, &mut pseudonyms))
+        .collect();
+    let paths = distinct(paths);
+    for (mut p, path) in pending.into_iter().zip(paths) {
         if opts.redact {
             redactions += redact::redact(&p.rel).1;
         }
-        // Two names redacted alike stay two files: the second is numbered.
-        let path = unique(path, &mut taken);
         if let Some(ps) = pseudonyms.as_mut() {
             pseudonymize(ps, &mut p.content);
         }
@@ -188,26 +191,40 @@ pub fn plan(folder: &Folder, analysis: &Analysis, opts: &BundleOptions) -> anyho
     })
 }
 
-/// `path`, or (when a file already has that name, as two names redacted alike would)
-/// the first of `name-2.ext`, `name-3.ext`, ... that none has; recorded as taken.
-fn unique(path: String, taken: &mut std::collections::HashSet<String>) -> String {
-    if taken.insert(path.clone()) {
-        return path;
-    }
-    let file_at = path.rfind('/').map_or(0, |i| i + 1);
-    let dot = path[file_at..]
-        .rfind('.')
-        .filter(|&d| d > 0)
-        .map_or(path.len(), |d| file_at + d);
-    let (stem, ext) = path.split_at(dot);
-    let mut k = 2;
-    loop {
-        let candidate = format!("{stem}-{k}{ext}");
-        if taken.insert(candidate.clone()) {
-            return candidate;
-        }
-        k += 1;
-    }
+/// The names, each once: a name met again (two names redacted alike) gets its last
+/// `[REDACTED]` numbered (`[REDACTED-2]`), which keeps its folder, stem and suffix (a
+/// `-2` after the stem would read as a repeat, a ladder level's parts would part), and
+/// never takes a name another file has. A name with no mark (pseudonyms alike) gets
+/// `[2]` before its extension.
+fn distinct(paths: Vec<String>) -> Vec<String> {
+    let mut taken: std::collections::HashSet<String> = paths.iter().cloned().collect();
+    let mut seen = std::collections::HashSet::new();
+    paths
+        .into_iter()
+        .map(|path| {
+            if seen.insert(path.clone()) {
+                return path;
+            }
+            (2..)
+                .map(|k| match path.rfind(redact::MARK) {
+                    Some(at) => format!(
+                        "{}[REDACTED-{k}]{}",
+                        &path[..at],
+                        &path[at + redact::MARK.len()..]
+                    ),
+                    None => {
+                        let file_at = path.rfind('/').map_or(0, |i| i + 1);
+                        let dot = path[file_at..]
+                            .rfind('.')
+                            .filter(|&d| d > 0)
+                            .map_or(path.len(), |d| file_at + d);
+                        format!("{}[{k}]{}", &path[..dot], &path[dot..])
+                    }
+                })
+                .find(|candidate| taken.insert(candidate.clone()))
+                .unwrap_or(path)
+        })
+        .collect()
 }
 
 /// A glob that matches `rel` and shows none of what redaction removes from it: the

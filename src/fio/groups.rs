@@ -104,7 +104,9 @@ fn merge(out: &FioOutput, groupid: u64, jobs: &[&FioJob]) -> Group {
         entries: jobs.len(),
         jobnames,
         error: jobs.iter().map(|j| j.error).find(|&e| e != 0).unwrap_or(0),
-        total_err: jobs.iter().map(|j| j.total_err).sum(),
+        total_err: jobs
+            .iter()
+            .fold(0u64, |sum, j| sum.saturating_add(j.total_err)),
         options: out.options_for(first),
         recorded: super::params::recorded(out, first),
         read: merge_dir(jobs.iter().map(|j| &j.read).collect()),

@@ -738,7 +738,7 @@ fn a_bandwidth_fio_did_not_compute_is_refused_with_its_file_and_the_verdict_is_n
         }
         let skipped = a["skipped"].to_string();
         let expected = if factor > 0.0 {
-            "a bandwidth of 1.00e300 B/s, where fio computes"
+            "bandwidth of 1.00e300 B/s, where fio computes"
         } else {
             "a negative amount: fio writes none"
         };

@@ -406,4 +406,11 @@ fn a_secret_coloured_or_split_by_terminal_sequences_is_redacted_and_the_colours_
     );
     let plain = "\x1b[32mINFO\x1b[0m \x1b[1;31mERROR\x1b[0m level 16 done\n";
     assert_eq!(redact(plain), (plain.to_string(), 0));
+    // Right after `\x1b[` a key's first letter reads as a sequence's end (`\x1b[A`,
+    // cursor up): the text as it stands still shows the key.
+    check(
+        "x \x1b[AKIAZZSFODNN7EXAMPLQ y\n",
+        &["AKIAZZSFODNN7EXAMPLQ", "ZZSFODNN7EXAMPLQ"],
+        &[" y\n"],
+    );
 }

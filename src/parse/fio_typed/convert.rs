@@ -175,16 +175,30 @@ fn dir(d: Option<Dir>, at: &str, legacy: bool) -> Result<DirStats, String> {
     };
     let runtime_ms = whole(d.runtime.as_ref(), at, "runtime")?.unwrap_or(0);
     if io_given && (bw_given.is_some() || bw_kib.is_some()) {
-        fios_own_bandwidth(bw_bytes, io_bytes, runtime_ms, at)?;
+        // fio 2.x wrote the bytes in whole KiB, rounded down: up to 1023 short.
+        let short = if legacy && !d.io_kbytes { 1023 } else { 0 };
+        fios_own_rate(
+            ("bandwidth", "B/s", "io_bytes"),
+            bw_bytes,
+            io_bytes,
+            short,
+            runtime_ms,
+            at,
+        )?;
+    }
+    let iops = amount(d.iops.as_ref(), at, "iops")?;
+    let total_ios = whole(d.total_ios.as_ref(), at, "total_ios")?;
+    if let (Some(iops), Some(ios)) = (iops, total_ios) {
+        fios_own_rate(("IOPS", "IO/s", "total_ios"), iops, ios, 0, runtime_ms, at)?;
     }
     Ok(DirStats {
         bw_bytes_given,
         ns_latency,
         io_bytes,
         bw_bytes,
-        iops: amount(d.iops.as_ref(), at, "iops")?.unwrap_or(0.0),
+        iops: iops.unwrap_or(0.0),
         runtime_ms,
-        total_ios: whole(d.total_ios.as_ref(), at, "total_ios")?.unwrap_or(0),
+        total_ios: total_ios.unwrap_or(0),
         bw_mean_kib: number(d.bw_mean.as_ref(), at, "bw_mean")?.filter(|x| x.is_finite()),
         bw_dev_kib: number(d.bw_dev.as_ref(), at, "bw_dev")?.filter(|x| x.is_finite()),
         bw_samples: whole(d.bw_samples.as_ref(), at, "bw_samples")?,
@@ -194,29 +208,34 @@ fn dir(d: Option<Dir>, at: &str, legacy: bool) -> Result<DirStats, String> {
     })
 }
 
-/// fio computes a direction's bandwidth from its bytes and runtime (`bw_bytes = 1000 *
-/// io_bytes / runtime`, in integers; `bw` is that in KiB/s, rounded down): a file whose
-/// bandwidth is not that, beyond rounding, was changed after fio wrote it, and its
-/// bandwidth is not a measurement. A runtime of 0 (a direction that did not run) has
-/// none to check.
-fn fios_own_bandwidth(
-    bw_bytes: f64,
-    io_bytes: u64,
+/// fio computes a direction's rates from its counts and runtime (`bw_bytes = 1000 *
+/// io_bytes / runtime` in integers, `bw` that in KiB/s rounded down, `iops = 1000 *
+/// total_ios / runtime`): a file whose rate is not that, beyond rounding, has figures
+/// that disagree with each other, and its rate is not fio's. `short`: how much the count
+/// may be under the true one (fio 2.x's whole KiB). A runtime of 0 (a direction that did
+/// not run) has none to check.
+fn fios_own_rate(
+    (what, unit, count_key): (&str, &str, &str),
+    rate: f64,
+    count: u64,
+    short: u64,
     runtime_ms: u64,
     at: &str,
 ) -> Result<(), String> {
     if runtime_ms == 0 {
         return Ok(());
     }
-    let computed = 1000.0 * io_bytes as f64 / runtime_ms as f64;
-    // 1% for files written from rounded figures, 1 KiB/s for fio 2.x's `bw` in KiB/s.
-    let slack = (0.01 * computed).max(1024.0);
-    if (bw_bytes - computed).abs() <= slack {
+    let computed = 1000.0 * count as f64 / runtime_ms as f64;
+    // 1% for files written from rounded figures; one unit (a KiB for `bw`), and what a
+    // count rounded down can take off the rate, for fio's own rounding.
+    let unit_slack = if unit == "B/s" { 1024.0 } else { 1.0 };
+    let slack = (0.01 * computed).max(unit_slack + 1000.0 * short as f64 / runtime_ms as f64);
+    if (rate - computed).abs() <= slack {
         return Ok(());
     }
     Err(format!(
-        "{at}: a bandwidth of {} B/s, where fio computes {} B/s from the file's own io_bytes ({io_bytes}) and runtime ({runtime_ms} ms): the file was changed after fio wrote it, and its bandwidth is not fio's",
-        crate::model::units::three_digits(bw_bytes),
+        "{at}: {what} of {} {unit}, where fio computes {} {unit} from the file's own {count_key} ({count}) and runtime ({runtime_ms} ms): the file's figures disagree, so its {what} is not fio's",
+        crate::model::units::three_digits(rate),
         crate::model::units::three_digits(computed),
     ))
 }

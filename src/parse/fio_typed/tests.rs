@@ -35,3 +35,26 @@ fn a_problem_names_its_field_or_its_line() {
         vec![(99.0, 3.0), (50.0, 2.0)]
     );
 }
+
+/// A rate fio did not compute from the file's own counts and runtime is refused, IOPS as
+/// well as bandwidth; fio 2.x's bytes in whole KiB (up to 1023 short) stay within the
+/// slack even for a short, slow job; fio 3.x's exact integers always pass.
+#[test]
+fn rates_are_the_files_own_counts_over_its_runtime() {
+    let doc = |version: &str, dir: &str| {
+        format!(r#"{{"fio version": "{version}", "jobs": [{{"jobname": "a", "read": {dir}}}]}}"#)
+    };
+    // fio 3.x: bw_bytes = 1000 * io_bytes / runtime, iops = 1000 * total_ios / runtime.
+    let exact = r#"{"io_bytes": 8192000, "bw_bytes": 2730666, "iops": 333.333333, "total_ios": 1000, "runtime": 3000}"#;
+    assert!(super::read_document(doc("fio-3.33", exact).as_bytes(), 1).is_ok());
+    let iops = exact.replace("333.333333", "1e300");
+    let e = super::read_document(doc("fio-3.33", &iops).as_bytes(), 1).expect_err("iops");
+    assert!(e.reason.contains("IOPS of 1.00e300 IO/s"), "{e:?}");
+    let bw = exact.replace("2730666", "5461332");
+    let e = super::read_document(doc("fio-3.33", &bw).as_bytes(), 1).expect_err("bw");
+    assert!(e.reason.contains("the file's figures disagree"), "{e:?}");
+    // fio 2.x: 1023.5 KiB moved in 400 ms, written as io_bytes 1023 (KiB, rounded down)
+    // and bw 2558 KiB/s: 3 KiB/s from the rebuilt bytes, inside the rounding.
+    let legacy = r#"{"io_bytes": 1023, "bw": 2558, "iops": 5.0, "total_ios": 2, "runtime": 400}"#;
+    assert!(super::read_document(doc("fio-2.15", legacy).as_bytes(), 1).is_ok());
+}

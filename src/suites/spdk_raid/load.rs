@@ -190,11 +190,16 @@ pub fn load(catalog: &Catalog, skipped: &mut Vec<Skipped>) -> Vec<ArrayDir> {
                 }
             }
             Err((line, why)) => {
-                if degraded {
-                    let failed = why.starts_with(crate::parse::fio::RPC_ERROR);
+                // Only a run's output counts as a job that could not be read: a config or
+                // a raid listing is not a job. bdevperf's own failure is -32603 (its other
+                // RPC errors are a setup's: the job is not known to have run).
+                let rpc = why.starts_with(crate::parse::fio::RPC_ERROR);
+                let a_run = rpc || matches!(item.kind, Kind::Fio | Kind::Bdevperf);
+                if a_run && degraded {
+                    let failed = rpc && why.contains("code -32603:");
                     slot.degraded_unread
                         .push((rel.clone(), why.clone(), failed));
-                } else {
+                } else if a_run {
                     slot.unread.push((rel.clone(), why.clone()));
                 }
                 skipped.push(Skipped {

@@ -38,20 +38,24 @@ fn triggers() -> &'static aho_corasick::AhoCorasick {
 /// rule set runs beside ours.
 pub fn spans_of_file(name: &str, text: &str) -> Vec<Span> {
     // A secret coloured by a terminal's control sequences, or split by one, is the same
-    // secret: the text is read without them, and each span found there covers the same
-    // characters in the file (with any sequence inside it).
-    match without_csi(text) {
-        None => spans_at(Some(name), text, 0),
-        Some((plain, at)) => spans_at(Some(name), &plain, 0)
-            .into_iter()
-            .filter(|s| s.end > s.start)
-            .map(|s| Span {
-                start: at[s.start],
-                end: at[s.end - 1] + 1,
-                rule: s.rule,
-            })
-            .collect(),
+    // secret: the text is read again without them, and each span found there covers the
+    // same characters in the file (with any sequence inside it). What the text as it
+    // stands shows is kept too: `\x1b[A` is a whole sequence (cursor up) that would
+    // otherwise take the `A` of a key written right after it.
+    let mut out = spans_at(Some(name), text, 0);
+    if let Some((plain, at)) = without_csi(text) {
+        out.extend(
+            spans_at(Some(name), &plain, 0)
+                .into_iter()
+                .filter(|s| s.end > s.start)
+                .map(|s| Span {
+                    start: at[s.start],
+                    end: at[s.end - 1] + 1,
+                    rule: s.rule,
+                }),
+        );
     }
+    out
 }
 
 /// `text` without its control sequences (CSI: `ESC [`, parameter and intermediate bytes,

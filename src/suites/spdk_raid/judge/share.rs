@@ -98,6 +98,12 @@ fn failed_runs_not_counted(v: &mut Verdict, a: &ArrayDir, op: Op, r: &SpdkRefere
         .filter(|run| {
             !run.degraded && !run.clean() && super::classify::op_of(run, a, r) == Some(op)
         })
+        // A failed job rerun clean: the files say what that job reached.
+        .filter(|run| {
+            !a.runs
+                .iter()
+                .any(|o| !o.degraded && o.clean() && o.sig == run.sig)
+        })
         .map(|run| format!("`{}`", run.file))
         .collect();
     let unread: Vec<String> = a.unread.iter().map(|(f, _)| format!("`{f}`")).collect();
