@@ -563,3 +563,25 @@ pub fn transcript_seconds(path: &Path) -> Vec<f64> {
         .filter_map(|a| a.seconds)
         .collect()
 }
+
+/// Every job's rates and the counts fio computes them from, scaled together by `factor`
+/// (0: a run that moved nothing): fio writes `bw_bytes = 1000 * io_bytes / runtime`, and
+/// reprobench refuses a file where they disagree.
+pub fn scale_fio_counts(doc: &mut serde_json::Value, factor: f64) {
+    for job in doc["jobs"].as_array_mut().into_iter().flatten() {
+        for side in ["read", "write"] {
+            for key in [
+                "bw",
+                "bw_bytes",
+                "iops",
+                "io_bytes",
+                "io_kbytes",
+                "total_ios",
+            ] {
+                if let Some(x) = job[side][key].as_f64() {
+                    job[side][key] = serde_json::json!((x * factor).round());
+                }
+            }
+        }
+    }
+}

@@ -581,22 +581,7 @@ fn a_new_run_that_moved_nothing_is_named_as_such_in_the_why_and_the_text() {
     let new = tmp.path().join("zero");
     copy_dir(&root().join("samples/storage-published"), &new);
     edit_json(&new.join("results/adp/randwrite-8k-j8-d8.json"), |d| {
-        for job in d["jobs"].as_array_mut().into_iter().flatten() {
-            for side in ["read", "write"] {
-                for key in [
-                    "bw",
-                    "bw_bytes",
-                    "iops",
-                    "io_bytes",
-                    "io_kbytes",
-                    "total_ios",
-                ] {
-                    if job[side].get(key).is_some() {
-                        job[side][key] = serde_json::json!(0);
-                    }
-                }
-            }
-        }
+        scale_fio_counts(d, 0.0)
     });
     let base = root().join("samples/storage-published");
     let (_, v) = compare_json(&[&base], &[&new], &[]);

@@ -536,24 +536,7 @@ fn a_live_fio_run_with_the_procedure_helper_options_is_read_like_the_script() {
 fn scaled_copy(from: &std::path::Path, to: &std::path::Path, factor: f64) {
     let mut d: serde_json::Value =
         serde_json::from_slice(&fs::read(from).expect("fio result")).expect("fio JSON");
-    for job in d["jobs"].as_array_mut().into_iter().flatten() {
-        for dir in ["read", "write"] {
-            // What fio writes together, scaled together: it computes the bandwidth from
-            // the bytes and the runtime, and a file where they disagree is refused.
-            for key in [
-                "bw",
-                "bw_bytes",
-                "iops",
-                "io_bytes",
-                "io_kbytes",
-                "total_ios",
-            ] {
-                if let Some(x) = job[dir][key].as_f64() {
-                    job[dir][key] = serde_json::json!((x * factor).round());
-                }
-            }
-        }
-    }
+    scale_fio_counts(&mut d, factor);
     fs::write(to, serde_json::to_vec(&d).expect("json")).expect("write");
 }
 
@@ -760,22 +743,7 @@ fn a_job_that_moved_no_data_is_advised_to_be_read_and_rerun_not_repeated() {
     let dir = tmp.path().join("zero");
     copy_dir(&root().join("samples/storage-published"), &dir);
     edit_json(&dir.join("results/adp/randwrite-8k-j8-d8.json"), |d| {
-        for job in d["jobs"].as_array_mut().into_iter().flatten() {
-            for side in ["read", "write"] {
-                for key in [
-                    "bw",
-                    "bw_bytes",
-                    "iops",
-                    "io_bytes",
-                    "io_kbytes",
-                    "total_ios",
-                ] {
-                    if job[side].get(key).is_some() {
-                        job[side][key] = serde_json::json!(0);
-                    }
-                }
-            }
-        }
+        scale_fio_counts(d, 0.0)
     });
     let (_, v) = headline(&dir, "storage.randwrite-8k-qd64");
     assert_eq!(v["status"], "inconclusive", "{v}");
