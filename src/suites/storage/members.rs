@@ -45,7 +45,7 @@ fn shared_folders(a: &str, b: &str) -> usize {
 /// The pieces of evidence nearest a run's file (the most leading folders shared): a
 /// folder with two result trees (`results/`, `results-newfio/`) reads each tree's runs
 /// with that tree's own `system/mdstat.txt` and manifest.
-pub(super) fn nearest<'e, T>(run_file: &str, found: Vec<(&'e str, T)>) -> Vec<(&'e str, T)> {
+fn nearest<'e, T>(run_file: &str, found: Vec<(&'e str, T)>) -> Vec<(&'e str, T)> {
     let best = found
         .iter()
         .map(|(f, _)| shared_folders(run_file, f))
@@ -145,6 +145,21 @@ fn disks_under_the_file(g: &RunGroup, dev: &str, filename: &str) -> Result<Membe
     ))
 }
 
+/// The md array named `md` in the `mdstat` nearest `run_file`, with its file.
+pub(super) fn md_array<'e>(
+    evidence: &'e super::evidence::Evidence,
+    run_file: &str,
+    md: &str,
+) -> Option<(&'e str, &'e MdArray)> {
+    let kernel = evidence
+        .mdstat
+        .iter()
+        .filter(|(_, a)| a.name == md)
+        .map(|(f, a)| (f.as_str(), *a))
+        .collect();
+    nearest(run_file, kernel).first().copied()
+}
+
 /// The member drives of the md device fio wrote to: the kernel's own list (the nearest
 /// `mdstat`), else fio's `disk_util`.
 fn md_members(
@@ -153,13 +168,7 @@ fn md_members(
     dev: &str,
 ) -> Result<Members, String> {
     let md = base(dev);
-    let kernel = evidence
-        .mdstat
-        .iter()
-        .filter(|(_, a)| a.name == md)
-        .map(|(f, a)| (f.as_str(), a))
-        .collect();
-    if let Some((file, a)) = nearest(&g.run.file, kernel).first() {
+    if let Some((file, a)) = md_array(evidence, &g.run.file, md) {
         if !a.members.is_empty() {
             return Ok(Members {
                 drives: a.members.clone(),

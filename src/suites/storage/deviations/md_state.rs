@@ -6,7 +6,7 @@ use crate::model::phrase::{count, name};
 use crate::suites::storage::drives::is_aggregate;
 use crate::suites::storage::evidence::base;
 use crate::suites::storage::load::{Loaded, RunGroup};
-use crate::suites::storage::members::nearest;
+use crate::suites::storage::members::md_array;
 
 /// The deviation of a run whose fio `filename` is an md array that the nearest
 /// `mdstat` shows with a member missing (a `_` in its member map), or None.
@@ -16,14 +16,7 @@ pub(super) fn degraded(loaded: &Loaded, g: &RunGroup) -> Option<Deviation> {
         .split(':')
         .map(|t| base(t.trim()))
         .find(|d| is_aggregate(d))?;
-    let found = loaded
-        .evidence
-        .mdstat
-        .iter()
-        .filter(|(_, a)| a.name == md)
-        .map(|(f, a)| (f.as_str(), a))
-        .collect();
-    let (file, a) = *nearest(&g.run.file, found).first()?;
+    let (file, a) = md_array(&loaded.evidence, &g.run.file, md)?;
     let map = a.map.as_deref().filter(|m| m.contains('_'))?;
     let up = map.chars().filter(|c| *c == 'U').count();
     let slots = map.chars().filter(|c| matches!(c, 'U' | '_')).count();
